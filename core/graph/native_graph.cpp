@@ -1,0 +1,198 @@
+#include "core/graph/native_graph.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iomanip>
+#include <limits>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "core/graph/graph_files.h"
+#include "core/util/error.h"
+#include "core/util/numbers.h"
+
+namespace pacml {
+namespace {
+
+std::string where_of(const std::string& source, const YAML::Node& node) {
+  const YAML::Mark mark = node.Mark();
+  return mark.line >= 0 ? file_line(source, mark.line + 1) : source;
+}
+
+std::string scalar(const YAML::Node& node, const std::string& source, const std::string& what) {
+  if (!node || !node.IsScalar())
+    throw InputError(where_of(source, node), what + " must be a value");
+  return node.Scalar();
+}
+
+double number(const YAML::Node& map, const char* key, const std::string& source, bool required) {
+  const YAML::Node node = map[key];
+  if (!node) {
+    if (required)
+      throw InputError(where_of(source, map), std::string("op is missing '") + key + "'");
+    return 0;
+  }
+  return parse_non_negative(scalar(node, source, key), where_of(source, node), key);
+}
+
+Layer read_op(const YAML::Node& op, const std::string& source) {
+  if (!op.IsMap()) throw InputError(where_of(source, op), "each op must be a mapping");
+  static const std::set<std::string> known = {
+      "id", "label", "forward_ms", "backward_ms", "activation_bytes", "parameter_bytes"};
+  for (const auto& kv : op) {
+    std::string key = kv.first.Scalar();
+    if (!known.count(key))
+      throw InputError(where_of(source, kv.first), "unknown op field '" + key + "'");
+  }
+  Layer layer;
+  layer.name = scalar(op["id"], source, "op 'id'");
+  if (op["label"]) layer.label = scalar(op["label"], source, "op 'label'");
+  layer.forward_time = number(op, "forward_ms", source, true);
+  layer.backward_time = number(op, "backward_ms", source, true);
+  layer.activation_bytes = number(op, "activation_bytes", source, true);
+  layer.parameter_bytes = number(op, "parameter_bytes", source, false);
+  return layer;
+}
+
+LayerGraph from_yaml(const YAML::Node& root, const std::string& source) {
+  if (!root.IsMap())
+    throw InputError(source, "expected a mapping with 'pacml_graph', 'ops' and 'edges'");
+  if (!root["pacml_graph"]) throw InputError(source, "missing 'pacml_graph: 1' (format version)");
+  long version = parse_integer(scalar(root["pacml_graph"], source, "pacml_graph"), 1, 1000,
+                               where_of(source, root["pacml_graph"]), "pacml_graph version");
+  if (version != kNativeGraphVersion)
+    throw InputError(where_of(source, root["pacml_graph"]),
+                     "unsupported graph format version " + std::to_string(version) +
+                         " (this pacml reads " + std::to_string(kNativeGraphVersion) + ")");
+  LayerGraph graph;
+  graph.model_name =
+      root["name"] ? scalar(root["name"], source, "name") : model_name_from_path(source);
+  const YAML::Node ops = root["ops"];
+  if (!ops || !ops.IsSequence() || ops.size() == 0)
+    throw InputError(where_of(source, root), "'ops' must be a non-empty list");
+  std::map<std::string, int> index;
+  for (const YAML::Node& op : ops) {
+    Layer layer = read_op(op, source);
+    if (!index.emplace(layer.name, graph.num_layers()).second)
+      throw InputError(where_of(source, op), "duplicate op id '" + layer.name + "'");
+    graph.layers.push_back(std::move(layer));
+  }
+  const YAML::Node edges = root["edges"];
+  if (edges && !edges.IsSequence())
+    throw InputError(where_of(source, edges), "'edges' must be a list");
+  std::set<std::pair<int, int>> seen;
+  for (const YAML::Node& edge : edges ? edges : YAML::Node(YAML::NodeType::Sequence)) {
+    if (!edge.IsSequence() || edge.size() != 2)
+      throw InputError(where_of(source, edge), "an edge is a pair [from, to]");
+    std::string from = scalar(edge[0], source, "edge end"),
+                to = scalar(edge[1], source, "edge end");
+    auto src = index.find(from), dst = index.find(to);
+    if (src == index.end())
+      throw InputError(where_of(source, edge), "edge from unknown op '" + from + "'");
+    if (dst == index.end())
+      throw InputError(where_of(source, edge), "edge to unknown op '" + to + "'");
+    if (!seen.insert({src->second, dst->second}).second)
+      throw InputError(where_of(source, edge), "duplicate edge " + from + " -> " + to);
+    graph.edges.push_back({src->second, dst->second});
+  }
+  graph.output_layer = graph.num_layers() - 1;
+  if (root["output"]) {
+    std::string out = scalar(root["output"], source, "output");
+    auto it = index.find(out);
+    if (it == index.end())
+      throw InputError(where_of(source, root["output"]), "output names unknown op '" + out + "'");
+    graph.output_layer = it->second;
+  }
+  graph.validate(source);
+  return graph;
+}
+
+// Shortest text that reads back as exactly the same double.
+std::string exact(double value) {
+  std::ostringstream out;
+  out << std::setprecision(std::numeric_limits<double>::max_digits10) << value;
+  double back = std::strtod(out.str().c_str(), nullptr);
+  for (int digits = 1; digits < std::numeric_limits<double>::max_digits10; ++digits) {
+    std::ostringstream shorter;
+    shorter << std::setprecision(digits) << value;
+    if (std::strtod(shorter.str().c_str(), nullptr) == back) return shorter.str();
+  }
+  return out.str();
+}
+
+}  // namespace
+
+LayerGraph read_native_graph(std::istream& in, const std::string& source) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(in);
+  } catch (const YAML::Exception& e) {
+    throw InputError(e.mark.line >= 0 ? file_line(source, e.mark.line + 1) : source,
+                     "not valid YAML: " + e.msg);
+  }
+  try {
+    return from_yaml(root, source);
+  } catch (const YAML::Exception& e) {
+    throw InputError(e.mark.line >= 0 ? file_line(source, e.mark.line + 1) : source, e.msg);
+  }
+}
+
+LayerGraph read_native_graph_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, std::string("cannot open: ") + std::strerror(errno));
+  return read_native_graph(in, path);
+}
+
+void write_native_graph(const LayerGraph& graph, std::ostream& out) {
+  YAML::Emitter yaml;
+  yaml << YAML::BeginMap;
+  yaml << YAML::Key << "pacml_graph" << YAML::Value << kNativeGraphVersion;
+  yaml << YAML::Key << "name" << YAML::Value << graph.model_name;
+  yaml << YAML::Key << "output" << YAML::Value << graph.layers.at(graph.output_layer).name;
+  yaml << YAML::Key << "ops" << YAML::Value << YAML::BeginSeq;
+  for (const Layer& layer : graph.layers) {
+    yaml << YAML::Flow << YAML::BeginMap;
+    yaml << YAML::Key << "id" << YAML::Value << layer.name;
+    if (!layer.label.empty()) yaml << YAML::Key << "label" << YAML::Value << layer.label;
+    yaml << YAML::Key << "forward_ms" << YAML::Value << exact(layer.forward_time);
+    yaml << YAML::Key << "backward_ms" << YAML::Value << exact(layer.backward_time);
+    yaml << YAML::Key << "activation_bytes" << YAML::Value << exact(layer.activation_bytes);
+    yaml << YAML::Key << "parameter_bytes" << YAML::Value << exact(layer.parameter_bytes);
+    yaml << YAML::EndMap;
+  }
+  yaml << YAML::EndSeq;
+  yaml << YAML::Key << "edges" << YAML::Value << YAML::BeginSeq;
+  for (const LayerEdge& e : graph.edges)
+    yaml << YAML::Flow << YAML::BeginSeq << graph.layers[e.src].name << graph.layers[e.dst].name
+         << YAML::EndSeq;
+  yaml << YAML::EndSeq << YAML::EndMap;
+  out << yaml.c_str() << "\n";
+}
+
+void write_pipedream_graph(const LayerGraph& graph, std::ostream& out) {
+  // PipeDream puts the join at the largest id: number the output layer n and
+  // the others 1..n-1 in node order.
+  const int n = graph.num_layers();
+  std::vector<int> id(n);
+  int next = 1;
+  for (int i = 0; i < n; ++i) id[i] = i == graph.output_layer ? n : next++;
+  for (int i = 0; i < n; ++i) {
+    const Layer& l = graph.layers[i];
+    std::string label = l.label.empty() ? l.name : l.label;
+    for (size_t p; (p = label.find(" -- ")) != std::string::npos;) label.replace(p, 4, " - ");
+    out << "node" << id[i] << " -- " << label
+        << " -- forward_compute_time=" << exact(l.forward_time)
+        << ", backward_compute_time=" << exact(l.backward_time)
+        << ", activation_size=" << exact(l.activation_bytes)
+        << ", parameter_size=" << exact(l.parameter_bytes) << "\n";
+  }
+  for (const LayerEdge& e : graph.edges)
+    out << "\tnode" << id[e.src] << " -- node" << id[e.dst] << "\n";
+}
+
+}  // namespace pacml

@@ -1,0 +1,27 @@
+// Strict number parsing for user-supplied text.
+//
+// std::stod accepts "12abc" and throws bare std::invalid_argument without a
+// location; these helpers reject trailing garbage, NaN and infinities and say
+// where the bad value came from.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace pacml {
+
+// Parses a finite double; throws InputError(where, ...) naming `what` otherwise.
+double parse_finite_double(std::string_view text, const std::string& where,
+                           const std::string& what);
+
+// Parses a non-negative finite double.
+double parse_non_negative(std::string_view text, const std::string& where, const std::string& what);
+
+// Parses an integer in [lo, hi].
+long parse_integer(std::string_view text, long lo, long hi, const std::string& where,
+                   const std::string& what);
+
+// Removes leading and trailing blanks (space, tab, CR, LF).
+std::string_view trim(std::string_view text);
+
+}  // namespace pacml

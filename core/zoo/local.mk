@@ -1,0 +1,1 @@
+# core/zoo/ sources (model zoo); appended to libpacml_core.la

@@ -1,0 +1,131 @@
+// `pacml bench` — how fast the JCT estimator is: for each paper graph at one
+// action, the time to partition + place + time dependencies, and the time of
+// the one-step lookahead alone (median of repeated single-threaded runs).
+#include <time.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "core/cluster/cluster_state.h"
+#include "core/comm/dependency_times.h"
+#include "core/graph/graph_files.h"
+#include "core/graph/job_graph.h"
+#include "core/jct/lookahead.h"
+#include "core/partition/split_counts.h"
+#include "core/placement/first_fit.h"
+#include "core/util/error.h"
+#include "sim/cli/args.h"
+#include "sim/cli/command.h"
+#include "sim/cli/table.h"
+
+namespace pacml::cli {
+namespace {
+
+double cpu_seconds() {
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+template <class F>
+double median_ms(int repeats, F&& work) {
+  std::vector<double> samples;
+  for (int i = 0; i < repeats; ++i) {
+    const double start = cpu_seconds();
+    work();
+    samples.push_back((cpu_seconds() - start) * 1e3);
+  }
+  std::sort(samples.begin(), samples.end());
+  return samples[samples.size() / 2];
+}
+
+std::string default_graph_dir() {
+  if (const char* data = std::getenv("PACML_SHARED_DATA")) return std::string(data) + "/pipedream";
+  return "../shared/data/pipedream";
+}
+
+struct BenchRow {
+  std::string model;
+  int ops = 0, deps = 0;
+  long ticks = 0;
+  double prepare_ms = 0, lookahead_ms = 0;
+};
+
+BenchRow bench_graph(const std::string& path, int action, int repeats, const Profile& profile) {
+  const JobGraph job(load_graph_file(path));
+  const RampTopology topology = RampTopology::parse("4x4x2");
+  const ClusterState cluster(topology);
+  BenchRow row;
+  row.model = job.name();
+  const auto splits = split_counts(job.layers(), action, profile.quantum);
+  row.prepare_ms = median_ms(repeats, [&] {
+    PartitionedGraph graph(job.step(), splits, profile.edge_sizes);
+    Placement placement = place_first_fit(graph, cluster);
+    dependency_times(graph, placement, topology);
+  });
+  PartitionedGraph graph(job.step(), splits, profile.edge_sizes);
+  const Placement placement = place_first_fit(graph, cluster);
+  if (!placement.placed)
+    throw InputError(path, "cannot be placed at action " + std::to_string(action));
+  const std::vector<double> times = dependency_times(graph, placement, topology);
+  row.ops = graph.num_ops();
+  row.deps = graph.num_deps();
+  row.lookahead_ms = median_ms(repeats, [&] {
+    row.ticks = simulate_step(graph, placement, times, profile.compute_scale).ticks;
+  });
+  return row;
+}
+
+int bench_command(const std::vector<std::string>& argv) {
+  Args args("pacml bench [--dir DIR] [--action A] [--repeats R] [--json]",
+            "Benchmarks the JCT estimator on the five PAC-ML paper graphs (PipeDream profiles):\n"
+            "median single-threaded CPU time of partition+placement+dependency timing, and of\n"
+            "the one-step lookahead alone, on an empty 4x4x2 RAMP cluster.");
+  args.option("dir", "DIR",
+              "folder with alexnet.txt, resnet18.txt, ... ($PACML_SHARED_DATA/pipedream)",
+              default_graph_dir());
+  args.option("action", "A", "action to partition with", "16");
+  args.option("repeats", "R", "runs per graph (median reported)", "21");
+  args.option("profile", "NAME", "reference or physical", "reference");
+  args.flag("json", "print one JSON array");
+  if (!args.parse(argv)) return 0;
+  const int action = static_cast<int>(args.get_long("action", 1, kMaxAction));
+  check_action(action, kMaxAction, "--action");
+  const int repeats = static_cast<int>(args.get_long("repeats", 1, 100000));
+  const Profile profile = Profile::by_name(args.get("profile"));
+  const std::string dir = args.get("dir");
+  if (!std::filesystem::is_directory(dir))
+    throw InputError("--dir", "no such folder '" + dir +
+                                  "' (the PipeDream profiles live in ../shared/data/pipedream)");
+  nlohmann::json rows = nlohmann::json::array();
+  Table table({"graph", "sub-ops", "sub-deps", "ticks", "prepare ms", "lookahead ms"});
+  for (const char* model : {"alexnet", "resnet18", "squeezenet1_0", "vgg16", "gnmt"}) {
+    const BenchRow r = bench_graph(dir + "/" + model + ".txt", action, repeats, profile);
+    table.add({r.model, std::to_string(r.ops), std::to_string(r.deps), std::to_string(r.ticks),
+               format_number(r.prepare_ms, 3), format_number(r.lookahead_ms, 3)});
+    rows.push_back({{"graph", r.model},
+                    {"action", action},
+                    {"ops", r.ops},
+                    {"deps", r.deps},
+                    {"ticks", r.ticks},
+                    {"prepare_ms", r.prepare_ms},
+                    {"lookahead_ms", r.lookahead_ms}});
+  }
+  if (args.is_set("json")) {
+    std::cout << rows.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << "JCT estimator, action " << action << ", profile " << profile.name << ", median of "
+            << repeats << " single-threaded runs (CPU time)\n";
+  table.print(std::cout);
+  return 0;
+}
+
+}  // namespace
+
+PACML_COMMAND("bench", "benchmark the JCT estimator on the paper graphs", bench_command);
+
+}  // namespace pacml::cli

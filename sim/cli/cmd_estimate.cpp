@@ -1,0 +1,106 @@
+// `pacml estimate` — partition, place and time one job on an empty RAMP
+// cluster for every action (or one), as the policy would see it.
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "core/cluster/cluster_state.h"
+#include "core/jct/estimator.h"
+#include "core/partition/split_counts.h"
+#include "core/placement/action_mask.h"
+#include "sim/cli/args.h"
+#include "sim/cli/command.h"
+#include "sim/cli/graph_source.h"
+#include "sim/cli/table.h"
+
+namespace pacml::cli {
+namespace {
+
+std::string histogram_text(const std::vector<int>& splits) {
+  std::string text;
+  for (const auto& [k, count] : split_histogram(splits))
+    text += (text.empty() ? "" : " ") + std::to_string(k) + ":" + std::to_string(count);
+  return text;
+}
+
+nlohmann::json to_json(const Estimate& e) {
+  nlohmann::json histogram = nlohmann::json::object();
+  for (const auto& [k, count] : split_histogram(e.splits)) histogram[std::to_string(k)] = count;
+  return {{"action", e.action},
+          {"placed", e.placed},
+          {"accepted", e.accepted()},
+          {"blocked", block_cause_name(e.blocked)},
+          {"degree", e.degree},
+          {"split_histogram", histogram},
+          {"servers", e.servers_used()},
+          {"partitioned_ops", e.partitioned_ops},
+          {"partitioned_deps", e.partitioned_deps},
+          {"jct", e.jct},
+          {"jct_max", e.jct_max},
+          {"jct_seq", e.sequential_jct},
+          {"speedup", e.speedup},
+          {"comm", e.comm_time},
+          {"comp", e.comp_time},
+          {"overlap", e.overlap_time}};
+}
+
+int estimate_command(const std::vector<std::string>& argv) {
+  Args args(
+      "pacml estimate --graph FILE [--profile reference|physical] [--topology CxRxS] [--action A] "
+      "[--json]",
+      "Estimates the job completion time of one job on an empty RAMP cluster for each\n"
+      "action a (max partitions per op): split histogram, servers used, JCT, speed-up\n"
+      "over one GPU, and time with communication / computation in flight.");
+  add_graph_options(args);
+  args.option("profile", "NAME", "model profile: reference (paper numbers, ms) or physical (s)",
+              "physical");
+  args.option("topology", "CxRxS", "RAMP shape: communication groups x racks x servers", "4x4x2");
+  args.option("action", "A", "only this action (1 or even up to 16); default: all");
+  args.option("beta", "F", "JCT requirement as a fraction of JCT_seq, in (0, 1]", "1");
+  args.option("steps", "N", "training steps per job", "50");
+  args.flag("json", "print one JSON array of objects");
+  if (!args.parse(argv)) return 0;
+  const JobGraphPtr job = load_job_graph(args);
+  const JctEstimator estimator(RampTopology::parse(args.get("topology")),
+                               Profile::by_name(args.get("profile")),
+                               static_cast<int>(args.get_long("steps", 1, 1'000'000'000)));
+  const double beta = args.get_double("beta");
+  std::vector<int> actions;
+  if (args.has("action")) {
+    const int a = static_cast<int>(args.get_long("action", 1, kMaxAction));
+    check_action(a, kMaxAction, "--action");
+    actions.push_back(a);
+  } else {
+    for (int a = 1; a <= kMaxAction; a = a == 1 ? 2 : a + 2) actions.push_back(a);
+  }
+  const ClusterState empty(estimator.topology());
+  nlohmann::json rows = nlohmann::json::array();
+  Table table(
+      {"action", "splits (k:count)", "servers", "JCT", "speed-up", "comm", "comp", "status"});
+  for (int a : actions) {
+    const Estimate e = estimator.estimate(*job, a, beta, empty);
+    rows.push_back(to_json(e));
+    table.add({std::to_string(a), histogram_text(e.splits),
+               e.placed ? std::to_string(e.servers_used()) : "-",
+               e.placed ? format_number(e.jct, 10) : "-",
+               e.placed ? format_number(e.speedup, 4) : "-",
+               e.placed ? format_number(e.comm_time, 4) : "-",
+               e.placed ? format_number(e.comp_time, 6) : "-",
+               e.accepted() ? "ok" : block_cause_name(e.blocked)});
+  }
+  if (args.is_set("json")) {
+    std::cout << rows.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << job->name() << " on RAMP " << estimator.topology().shape() << ", profile "
+            << estimator.profile().name << " (times in " << estimator.profile().time_unit << ", "
+            << estimator.steps() << " steps, JCT_seq "
+            << format_number(estimator.sequential_jct(*job), 10) << ", beta " << beta << ")\n";
+  table.print(std::cout);
+  return 0;
+}
+
+}  // namespace
+
+PACML_COMMAND("estimate", "estimate a job's completion time for each action", estimate_command);
+
+}  // namespace pacml::cli

@@ -1,0 +1,22 @@
+# sim/: the offline simulator library and the `pacml` command-line tool.
+
+# The simulator library (event-driven cluster simulation, workloads, traces,
+# experiments) — its sources are listed in sim/sim.mk.
+noinst_LTLIBRARIES += libpacml_sim.la
+libpacml_sim_la_SOURCES =
+libpacml_sim_la_LIBADD = libpacml_core.la
+
+bin_PROGRAMS += pacml
+pacml_SOURCES = \
+	sim/cli/main.cpp \
+	sim/cli/command.h \
+	sim/cli/args.h sim/cli/args.cpp \
+	sim/cli/graph_source.h sim/cli/graph_source.cpp \
+	sim/cli/table.h sim/cli/table.cpp \
+	sim/cli/cmd_graph.cpp \
+	sim/cli/cmd_estimate.cpp \
+	sim/cli/cmd_topology.cpp \
+	sim/cli/cmd_bench.cpp
+pacml_LDADD = libpacml_sim.la libpacml_core.la $(YAML_CPP_LIBS) $(HWLOC_LIBS)
+
+include sim/sim.mk

@@ -1,0 +1,92 @@
+#!/bin/sh
+# Command-line tests of `pacml`: help everywhere, JSON output that scripts
+# read, and clear errors with non-zero exit codes for bad input.
+set -u
+PACML=${PACML:-./pacml}
+SRC=${PACML_SOURCE_DIR:-.}
+DATA=${PACML_SHARED_DATA:-$SRC/../shared/data}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+passed=0
+
+pass() { passed=$((passed + 1)); }
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# expect_ok DESCRIPTION COMMAND...: exit 0
+expect_ok() {
+  desc=$1; shift
+  if "$@" >"$tmp/out" 2>"$tmp/err"; then pass; else fail "$desc (exit $?): $(cat "$tmp/err")"; fi
+}
+
+# expect_error DESCRIPTION FRAGMENT COMMAND...: non-zero exit, FRAGMENT on stderr, no crash
+expect_error() {
+  desc=$1; fragment=$2; shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  code=$?
+  if [ "$code" -eq 0 ]; then fail "$desc: exit 0"; return; fi
+  if [ "$code" -gt 2 ]; then fail "$desc: exit $code (crash?): $(cat "$tmp/err")"; return; fi
+  if grep -qF -- "$fragment" "$tmp/err"; then pass; else fail "$desc: '$fragment' not in: $(cat "$tmp/err")"; fi
+}
+
+json_get() {  # json_get FILE PYTHON-EXPRESSION-ON-d
+  /usr/bin/python3 -c "import json,sys; d=json.load(open('$1')); print($2)"
+}
+
+# --help everywhere
+expect_ok "pacml --help" "$PACML" --help
+for cmd in graph estimate topology bench; do
+  expect_ok "pacml $cmd --help" "$PACML" $cmd --help
+  grep -q "usage: pacml $cmd" "$tmp/out" || fail "$cmd --help shows no usage"
+done
+expect_ok "pacml graph info --help" "$PACML" graph info --help
+
+# graph info on the committed fixtures
+expect_ok "graph info (PipeDream)" "$PACML" graph info "$SRC/tests/fixtures/tiny.txt" --json
+[ "$(json_get "$tmp/out" "d['ops'], d['edges'], d['step_ops'], d['step_edges']")" = "4 3 8 7" ] \
+  || fail "graph info counts: $(cat "$tmp/out")"
+expect_ok "graph info (native)" "$PACML" graph info --graph "$SRC/tests/fixtures/tiny.yaml" --json
+[ "$(json_get "$tmp/out" "d['param_bytes']")" = "1627176.0" ] || fail "native param bytes: $(cat "$tmp/out")"
+
+# estimate: the JSON array scripts rely on
+expect_ok "estimate --json" "$PACML" estimate --graph "$SRC/tests/fixtures/tiny.txt" --json
+[ "$(json_get "$tmp/out" "[r['action'] for r in d]")" = "[1, 2, 4, 6, 8, 10, 12, 14, 16]" ] \
+  || fail "estimate actions: $(cat "$tmp/out")"
+[ "$(json_get "$tmp/out" "all(set(r) >= {'action','placed','servers','jct','speedup','comm','comp'} for r in d)")" = "True" ] \
+  || fail "estimate keys"
+expect_ok "estimate one action" "$PACML" estimate --graph "$SRC/tests/fixtures/tiny.txt" --action 4 --profile reference
+grep -q "reference" "$tmp/out" || fail "estimate table names the profile"
+
+# golden value through the command line, when the paper profiles are here
+if [ -f "$DATA/pipedream/gnmt.txt" ]; then
+  expect_ok "estimate gnmt" "$PACML" estimate --graph "$DATA/pipedream/gnmt.txt" --profile reference --action 16 --json
+  [ "$(json_get "$tmp/out" "d[0]['servers'], round(d[0]['jct'], 6)")" = "21 308.390524" ] \
+    || fail "gnmt a=16 via CLI: $(cat "$tmp/out")"
+else
+  echo "SKIP: $DATA/pipedream absent: golden CLI check skipped"
+fi
+
+# bad input: clear errors, exit 2, never a crash
+printf 'node1 -- X -- forward_compute_time=1.0, backward_com' >"$tmp/truncated.txt"
+expect_error "truncated graph" "truncated.txt:1" "$PACML" graph info "$tmp/truncated.txt"
+printf 'node1 -- X -- forward_compute_time=one, backward_compute_time=1, activation_size=1, parameter_size=0\n' >"$tmp/nan.txt"
+expect_error "non-numeric field" "nan.txt:1: forward_compute_time is not a number" "$PACML" graph info "$tmp/nan.txt"
+printf 'node1 -- X -- forward_compute_time=1, backward_compute_time=1, activation_size=1, parameter_size=0\n\tnode1 -- node7\n' >"$tmp/edge.txt"
+expect_error "unknown node" "edge.txt:2: edge to unknown node 'node7'" "$PACML" graph info "$tmp/edge.txt"
+: >"$tmp/empty.txt"
+expect_error "empty file" "no nodes" "$PACML" graph info "$tmp/empty.txt"
+printf 'node1 -- X -- forward_compute_time=1e400, backward_compute_time=1, activation_size=1, parameter_size=0\n' >"$tmp/huge.txt"
+expect_error "huge number" "out of range" "$PACML" graph info "$tmp/huge.txt"
+printf 'node1 -- X -- forward_compute_time=1, backward_compute_time=1, activation_size=1, parameter_size=0\nnode2 -- X -- forward_compute_time=1, backward_compute_time=1, activation_size=1, parameter_size=0\n\tnode1 -- node2\n\tnode2 -- node1\n' >"$tmp/cycle.txt"
+expect_error "cycle" "cycle" "$PACML" graph info "$tmp/cycle.txt"
+expect_error "missing file" "cannot open" "$PACML" graph info /nonexistent.txt
+expect_error "invalid topology" "--topology" "$PACML" estimate --graph "$SRC/tests/fixtures/tiny.txt" --topology 4x8x2
+expect_error "odd action" "invalid action 3" "$PACML" estimate --graph "$SRC/tests/fixtures/tiny.txt" --action 3
+expect_error "bad profile" "unknown profile" "$PACML" estimate --graph "$SRC/tests/fixtures/tiny.txt" --profile fast
+expect_error "bad beta" "beta" "$PACML" estimate --graph "$SRC/tests/fixtures/tiny.txt" --beta 1.5
+expect_error "unknown option" "unknown option" "$PACML" estimate --grph x
+expect_error "no graph" "give a graph" "$PACML" estimate
+expect_error "unknown command" "unknown command" "$PACML" frobnicate
+
+echo "$passed passed, $failures failed"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,29 @@
+# tests/: one GoogleTest binary for the libraries, plus command-line tests.
+# Sub-folders append to tests_unit_tests_SOURCES and TESTS through their own
+# local.mk fragments.
+AM_TESTS_ENVIRONMENT = \
+	PACML=$(abs_top_builddir)/pacml; export PACML; \
+	PACML_SOURCE_DIR=$(abs_top_srcdir); export PACML_SOURCE_DIR; \
+	: $${PACML_SHARED_DATA:=$(abs_top_srcdir)/../shared/data}; export PACML_SHARED_DATA;
+
+if HAVE_GTEST
+check_PROGRAMS += tests/unit_tests
+tests_unit_tests_SOURCES = \
+	tests/test_data.h \
+	tests/core/golden_jct_test.cpp \
+	tests/core/collective_test.cpp \
+	tests/core/placement_test.cpp \
+	tests/core/physical_profile_test.cpp \
+	tests/core/graph_input_test.cpp \
+	tests/core/policy_test.cpp
+tests_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) $(GTEST_CFLAGS) -DPACML_SOURCE_DIR='"$(abs_top_srcdir)"'
+tests_unit_tests_LDADD = libpacml_sim.la libpacml_core.la $(YAML_CPP_LIBS) $(HWLOC_LIBS) $(GTEST_LIBS)
+TESTS += tests/unit_tests
+endif
+
+TESTS += tests/cli/cli_test.sh
+dist_noinst_SCRIPTS += tests/cli/cli_test.sh
+EXTRA_DIST += tests/fixtures
+
+include tests/zoo/local.mk
+include tests/sim/local.mk

@@ -1,0 +1,1 @@
+# tests/sim: appended to tests_unit_tests_SOURCES / TESTS

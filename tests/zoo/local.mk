@@ -1,0 +1,1 @@
+# tests/zoo: appended to tests_unit_tests_SOURCES / TESTS
