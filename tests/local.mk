@@ -15,15 +15,18 @@ tests_unit_tests_SOURCES = \
 	tests/core/placement_test.cpp \
 	tests/core/physical_profile_test.cpp \
 	tests/core/graph_input_test.cpp \
-	tests/core/policy_test.cpp
+	tests/core/policy_test.cpp \
+	tests/core/estimator_cache_test.cpp
 tests_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) $(GTEST_CFLAGS) -DPACML_SOURCE_DIR='"$(abs_top_srcdir)"'
 tests_unit_tests_LDADD = libpacml_sim.la libpacml_core.la $(YAML_CPP_LIBS) $(HWLOC_LIBS) $(GTEST_LIBS)
 TESTS += tests/unit_tests
+# Sub-folder fragments append to tests_unit_tests_SOURCES, so they live
+# inside the conditional that defines it.
+include tests/zoo/local.mk
+include tests/sim/local.mk
 endif
 
 TESTS += tests/cli/cli_test.sh
 dist_noinst_SCRIPTS += tests/cli/cli_test.sh
 EXTRA_DIST += tests/fixtures
 
-include tests/zoo/local.mk
-include tests/sim/local.mk
