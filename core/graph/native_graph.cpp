@@ -15,18 +15,14 @@
 #include "core/graph/graph_files.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
+#include "core/util/yaml_input.h"
 
 namespace pacml {
 namespace {
 
-std::string where_of(const std::string& source, const YAML::Node& node) {
-  const YAML::Mark mark = node.Mark();
-  return mark.line >= 0 ? file_line(source, mark.line + 1) : source;
-}
-
 std::string scalar(const YAML::Node& node, const std::string& source, const std::string& what) {
   if (!node || !node.IsScalar())
-    throw InputError(where_of(source, node), what + " must be a value");
+    throw InputError(yaml_where(source, node), what + " must be a value");
   return node.Scalar();
 }
 
@@ -34,20 +30,20 @@ double number(const YAML::Node& map, const char* key, const std::string& source,
   const YAML::Node node = map[key];
   if (!node) {
     if (required)
-      throw InputError(where_of(source, map), std::string("op is missing '") + key + "'");
+      throw InputError(yaml_where(source, map), std::string("op is missing '") + key + "'");
     return 0;
   }
-  return parse_non_negative(scalar(node, source, key), where_of(source, node), key);
+  return parse_non_negative(scalar(node, source, key), yaml_where(source, node), key);
 }
 
 Layer read_op(const YAML::Node& op, const std::string& source) {
-  if (!op.IsMap()) throw InputError(where_of(source, op), "each op must be a mapping");
+  if (!op.IsMap()) throw InputError(yaml_where(source, op), "each op must be a mapping");
   static const std::set<std::string> known = {
       "id", "label", "forward_ms", "backward_ms", "activation_bytes", "parameter_bytes"};
   for (const auto& kv : op) {
     std::string key = kv.first.Scalar();
     if (!known.count(key))
-      throw InputError(where_of(source, kv.first), "unknown op field '" + key + "'");
+      throw InputError(yaml_where(source, kv.first), "unknown op field '" + key + "'");
   }
   Layer layer;
   layer.name = scalar(op["id"], source, "op 'id'");
@@ -64,9 +60,9 @@ LayerGraph from_yaml(const YAML::Node& root, const std::string& source) {
     throw InputError(source, "expected a mapping with 'pacml_graph', 'ops' and 'edges'");
   if (!root["pacml_graph"]) throw InputError(source, "missing 'pacml_graph: 1' (format version)");
   long version = parse_integer(scalar(root["pacml_graph"], source, "pacml_graph"), 1, 1000,
-                               where_of(source, root["pacml_graph"]), "pacml_graph version");
+                               yaml_where(source, root["pacml_graph"]), "pacml_graph version");
   if (version != kNativeGraphVersion)
-    throw InputError(where_of(source, root["pacml_graph"]),
+    throw InputError(yaml_where(source, root["pacml_graph"]),
                      "unsupported graph format version " + std::to_string(version) +
                          " (this pacml reads " + std::to_string(kNativeGraphVersion) + ")");
   LayerGraph graph;
@@ -74,30 +70,30 @@ LayerGraph from_yaml(const YAML::Node& root, const std::string& source) {
       root["name"] ? scalar(root["name"], source, "name") : model_name_from_path(source);
   const YAML::Node ops = root["ops"];
   if (!ops || !ops.IsSequence() || ops.size() == 0)
-    throw InputError(where_of(source, root), "'ops' must be a non-empty list");
+    throw InputError(yaml_where(source, root), "'ops' must be a non-empty list");
   std::map<std::string, int> index;
   for (const YAML::Node& op : ops) {
     Layer layer = read_op(op, source);
     if (!index.emplace(layer.name, graph.num_layers()).second)
-      throw InputError(where_of(source, op), "duplicate op id '" + layer.name + "'");
+      throw InputError(yaml_where(source, op), "duplicate op id '" + layer.name + "'");
     graph.layers.push_back(std::move(layer));
   }
   const YAML::Node edges = root["edges"];
   if (edges && !edges.IsSequence())
-    throw InputError(where_of(source, edges), "'edges' must be a list");
+    throw InputError(yaml_where(source, edges), "'edges' must be a list");
   std::set<std::pair<int, int>> seen;
   for (const YAML::Node& edge : edges ? edges : YAML::Node(YAML::NodeType::Sequence)) {
     if (!edge.IsSequence() || edge.size() != 2)
-      throw InputError(where_of(source, edge), "an edge is a pair [from, to]");
+      throw InputError(yaml_where(source, edge), "an edge is a pair [from, to]");
     std::string from = scalar(edge[0], source, "edge end"),
                 to = scalar(edge[1], source, "edge end");
     auto src = index.find(from), dst = index.find(to);
     if (src == index.end())
-      throw InputError(where_of(source, edge), "edge from unknown op '" + from + "'");
+      throw InputError(yaml_where(source, edge), "edge from unknown op '" + from + "'");
     if (dst == index.end())
-      throw InputError(where_of(source, edge), "edge to unknown op '" + to + "'");
+      throw InputError(yaml_where(source, edge), "edge to unknown op '" + to + "'");
     if (!seen.insert({src->second, dst->second}).second)
-      throw InputError(where_of(source, edge), "duplicate edge " + from + " -> " + to);
+      throw InputError(yaml_where(source, edge), "duplicate edge " + from + " -> " + to);
     graph.edges.push_back({src->second, dst->second});
   }
   graph.output_layer = graph.num_layers() - 1;
@@ -105,7 +101,7 @@ LayerGraph from_yaml(const YAML::Node& root, const std::string& source) {
     std::string out = scalar(root["output"], source, "output");
     auto it = index.find(out);
     if (it == index.end())
-      throw InputError(where_of(source, root["output"]), "output names unknown op '" + out + "'");
+      throw InputError(yaml_where(source, root["output"]), "output names unknown op '" + out + "'");
     graph.output_layer = it->second;
   }
   graph.validate(source);
@@ -128,23 +124,12 @@ std::string exact(double value) {
 }  // namespace
 
 LayerGraph read_native_graph(std::istream& in, const std::string& source) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(in);
-  } catch (const YAML::Exception& e) {
-    throw InputError(e.mark.line >= 0 ? file_line(source, e.mark.line + 1) : source,
-                     "not valid YAML: " + e.msg);
-  }
-  try {
-    return from_yaml(root, source);
-  } catch (const YAML::Exception& e) {
-    throw InputError(e.mark.line >= 0 ? file_line(source, e.mark.line + 1) : source, e.msg);
-  }
+  return convert_yaml(parse_yaml(in, source), source,
+                      [&](const YAML::Node& root) { return from_yaml(root, source); });
 }
 
 LayerGraph read_native_graph_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, std::string("cannot open: ") + std::strerror(errno));
+  std::ifstream in = open_input_file(path);
   return read_native_graph(in, path);
 }
 
