@@ -1,12 +1,19 @@
-// `pacml graph` — inspect and convert job graphs.
+// `pacml graph` — inspect, list, export and calibrate job graphs.
 //   pacml graph info FILE | --graph FILE | --model NAME [--json]
+//   pacml graph zoo [--json]
+//   pacml graph export --model NAME [--format native|pipedream] [--output FILE]
+//   pacml graph calibrate [--dir DIR] [--device FILE]
+#include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
 
 #include "core/graph/job_graph.h"
+#include "core/graph/native_graph.h"
 #include "core/profile.h"
 #include "core/util/error.h"
+#include "core/zoo/model_zoo.h"
 #include "sim/cli/args.h"
 #include "sim/cli/command.h"
 #include "sim/cli/graph_source.h"
@@ -47,7 +54,10 @@ int graph_info(const std::vector<std::string>& argv) {
               "reference");
   args.flag("json", "print one JSON object");
   if (!args.parse(argv)) return 0;
-  const auto job = load_job_graph(args, args.positionals().empty() ? "" : args.positionals()[0]);
+  LoadedGraph loaded =
+      load_layer_graph(args, args.positionals().empty() ? "" : args.positionals()[0]);
+  const std::optional<double> params = loaded.params;
+  const auto job = make_job_graph(std::move(loaded.graph));
   const int steps = static_cast<int>(args.get_long("steps", 1, 1'000'000'000));
   const Profile profile = Profile::by_name(args.get("profile"));
   const GraphSummary s = summarise(*job, steps, profile);
@@ -66,6 +76,7 @@ int graph_info(const std::vector<std::string>& argv) {
                           {"param_bytes", s.param_bytes},
                           {"activation_bytes", s.activation_bytes},
                           {"memory_bytes", s.param_bytes + s.activation_bytes}};
+    if (params) out["params"] = *params;
     std::cout << out.dump(2) << "\n";
     return 0;
   }
@@ -81,13 +92,99 @@ int graph_info(const std::vector<std::string>& argv) {
              format_number(s.jct_seq, 10)});
   table.add({"parameter bytes", format_number(s.param_bytes, 10)});
   table.add({"activation bytes", format_number(s.activation_bytes, 10)});
+  if (params) table.add({"parameters", format_number(*params, 6)});
   table.print(std::cout);
+  return 0;
+}
+
+int graph_zoo(const std::vector<std::string>& argv) {
+  Args args("pacml graph zoo [--json]",
+            "Lists the built-in model zoo: training-step graphs generated from architecture\n"
+            "definitions with an analytic cost model (see core/zoo/README.md).");
+  args.flag("json", "print one JSON array");
+  if (!args.parse(argv)) return 0;
+  nlohmann::json list = nlohmann::json::array();
+  Table table(
+      {"model", "aliases", "family", "batch", "seq/image", "published params", "description"});
+  for (const ZooModelInfo& m : list_zoo_models()) {
+    std::string aliases;
+    for (const std::string& a : m.aliases) aliases += (aliases.empty() ? "" : ",") + a;
+    const int shape = m.default_seq_len ? m.default_seq_len : m.default_image_size;
+    table.add({m.name, aliases, m.family, std::to_string(m.default_batch), std::to_string(shape),
+               format_number(m.reference_params / 1e6, 4) + " M", m.description});
+    list.push_back({{"model", m.name},
+                    {"aliases", m.aliases},
+                    {"family", m.family},
+                    {"default_batch", m.default_batch},
+                    {"default_seq_len", m.default_seq_len},
+                    {"default_image_size", m.default_image_size},
+                    {"published_params", m.reference_params},
+                    {"description", m.description}});
+  }
+  if (args.is_set("json")) {
+    std::cout << list.dump(2) << "\n";
+    return 0;
+  }
+  table.print(std::cout);
+  return 0;
+}
+
+int graph_export(const std::vector<std::string>& argv) {
+  Args args(
+      "pacml graph export (--model NAME | --graph FILE) [--format native|pipedream] [--output "
+      "FILE]",
+      "Writes a graph file: a zoo model (or a converted graph file) in pacml's native YAML\n"
+      "format or as a PipeDream graph.txt, to --output or standard output.");
+  add_graph_options(args);
+  args.option("format", "F", "native or pipedream", "native");
+  args.option("output", "FILE", "write here instead of standard output");
+  if (!args.parse(argv)) return 0;
+  const std::string format = args.get("format");
+  if (format != "native" && format != "pipedream")
+    throw InputError("--format", "unknown format '" + format + "' (use native or pipedream)");
+  const LoadedGraph loaded = load_layer_graph(args);
+  std::ofstream file;
+  if (args.has("output")) {
+    file.open(args.get("output"));
+    if (!file) throw InputError("--output", "cannot write '" + args.get("output") + "'");
+  }
+  std::ostream& out = args.has("output") ? file : std::cout;
+  if (format == "native")
+    write_native_graph(loaded.graph, out);
+  else
+    write_pipedream_graph(loaded.graph, out);
+  out.flush();
+  if (!out) throw InputError("--output", "write failed");
+  return 0;
+}
+
+std::string default_profile_dir() {
+  if (const char* data = std::getenv("PACML_SHARED_DATA")) return std::string(data) + "/pipedream";
+  return "../shared/data/pipedream";
+}
+
+int graph_calibrate(const std::vector<std::string>& argv) {
+  Args args("pacml graph calibrate [--dir DIR] [--device FILE]",
+            "Compares each zoo model with its PipeDream profile (at the profile's batch size):\n"
+            "op count, parameter and activation bytes, total forward and backward time.");
+  args.option("dir", "DIR", "folder of PipeDream profiles", default_profile_dir());
+  args.option("device", "FILE", "device model YAML (default: built-in A100)");
+  if (!args.parse(argv)) return 0;
+  const DeviceModel device =
+      args.has("device") ? load_device_model_file(args.get("device")) : DeviceModel::a100();
+  const auto rows = calibration_report(args.get("dir"), device);
+  if (rows.empty())
+    throw InputError("--dir", "no PipeDream profiles found in '" + args.get("dir") + "'");
+  std::cout << format_calibration_table(rows);
   return 0;
 }
 
 const std::map<std::string, std::pair<CommandFn, const char*>>& verbs() {
   static const std::map<std::string, std::pair<CommandFn, const char*>> table = {
       {"info", {graph_info, "summarise a graph (ops, edges, JCT_seq, memory)"}},
+      {"zoo", {graph_zoo, "list the built-in model zoo"}},
+      {"export", {graph_export, "write a zoo model or graph as native YAML or PipeDream"}},
+      {"calibrate", {graph_calibrate, "compare zoo models with PipeDream profiles"}},
   };
   return table;
 }

@@ -2,18 +2,52 @@
 
 #include "core/graph/graph_files.h"
 #include "core/util/error.h"
+#include "core/zoo/model_zoo.h"
 
 namespace pacml::cli {
+namespace {
+
+ZooOptions zoo_options(const Args& args) {
+  ZooOptions options;
+  if (args.has("batch")) options.batch = static_cast<int>(args.get_long("batch", 1, 1 << 20));
+  if (args.has("seq-len")) options.seq_len = static_cast<int>(args.get_long("seq-len", 1, 1 << 20));
+  if (args.has("image-size"))
+    options.image_size = static_cast<int>(args.get_long("image-size", 1, 1 << 16));
+  if (args.has("precision")) options.precision = parse_precision(args.get("precision"));
+  if (args.has("device")) options.device = load_device_model_file(args.get("device"));
+  return options;
+}
+
+}  // namespace
 
 void add_graph_options(Args& args) {
   args.option("graph", "FILE", "job graph: a PipeDream graph.txt or a native YAML graph");
+  args.option("model", "NAME",
+              "built-in model zoo graph instead of a file ('pacml graph zoo' lists them)");
+  args.option("batch", "B", "zoo: samples per training step (default: the model's)");
+  args.option("seq-len", "L", "zoo: sequence length for sequence models");
+  args.option("image-size", "P", "zoo: image height = width for CNNs");
+  args.option("precision", "P", "zoo: fp32, fp16 or bf16", "fp32");
+  args.option("device", "FILE", "zoo: device model YAML (default: built-in A100)");
+}
+
+LoadedGraph load_layer_graph(const Args& args, const std::string& positional) {
+  const bool from_file = args.has("graph") || !positional.empty();
+  if (from_file && args.has("model"))
+    throw InputError("--model", "give either a graph file or --model, not both");
+  if (args.has("model")) {
+    ZooGraph zoo = build_zoo_model(args.get("model"), zoo_options(args));
+    return {std::move(zoo.graph), zoo.params};
+  }
+  for (const char* zoo_only : {"batch", "seq-len", "image-size", "device"})
+    if (args.has(zoo_only))
+      throw InputError(std::string("--") + zoo_only, "applies to --model only");
+  if (!from_file) throw InputError("pacml", "give a graph: --graph FILE or --model NAME");
+  return {load_graph_file(args.has("graph") ? args.get("graph") : positional), std::nullopt};
 }
 
 JobGraphPtr load_job_graph(const Args& args, const std::string& positional) {
-  const bool from_file = args.has("graph") || !positional.empty();
-  if (!from_file) throw InputError("pacml", "give a graph: --graph FILE");
-  const std::string path = args.has("graph") ? args.get("graph") : positional;
-  return make_job_graph(load_graph_file(path));
+  return make_job_graph(load_layer_graph(args, positional).graph);
 }
 
 }  // namespace pacml::cli

@@ -2,6 +2,7 @@
 // native YAML) or --model NAME (the built-in model zoo, with --batch etc.).
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "core/graph/job_graph.h"
@@ -9,11 +10,18 @@
 
 namespace pacml::cli {
 
-// Declares --graph, --model and the zoo options on `args`.
+// Declares --graph, --model and the zoo options (--batch, --seq-len,
+// --image-size, --precision, --device) on `args`.
 void add_graph_options(Args& args);
 
-// Loads the graph the options name; throws InputError if neither or both
-// are given, or the file/model is bad. `positional` may name a file instead.
+struct LoadedGraph {
+  LayerGraph graph;
+  std::optional<double> params;  // parameter count, known for zoo models
+};
+
+// Loads the graph the options name (or `positional`, a file); throws
+// InputError if none or both of --graph/--model are given, or the input is bad.
+LoadedGraph load_layer_graph(const Args& args, const std::string& positional = "");
 JobGraphPtr load_job_graph(const Args& args, const std::string& positional = "");
 
 }  // namespace pacml::cli

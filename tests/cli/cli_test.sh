@@ -57,6 +57,28 @@ expect_ok "estimate --json" "$PACML" estimate --graph "$SRC/tests/fixtures/tiny.
 expect_ok "estimate one action" "$PACML" estimate --graph "$SRC/tests/fixtures/tiny.txt" --action 4 --profile reference
 grep -q "reference" "$tmp/out" || fail "estimate table names the profile"
 
+# the built-in model zoo: listed, summarised, exported, estimated
+expect_ok "graph zoo --json" "$PACML" graph zoo --json
+[ "$(json_get "$tmp/out" "len(d) >= 11 and {'resnet50','bert-base','gpt2'} <= {m['model'] for m in d}")" = "True" ] \
+  || fail "zoo list: $(cat "$tmp/out")"
+expect_ok "graph info --model" "$PACML" graph info --model resnet18 --json
+[ "$(json_get "$tmp/out" "abs(d['params'] / 11.69e6 - 1) < 0.01")" = "True" ] || fail "resnet18 params: $(cat "$tmp/out")"
+cp "$tmp/out" "$tmp/zoo_info.json"
+expect_ok "graph export native" "$PACML" graph export --model resnet18 --output "$tmp/resnet18.yaml"
+expect_ok "graph export pipedream" "$PACML" graph export --model resnet18 --format pipedream --output "$tmp/resnet18.txt"
+for f in resnet18.yaml resnet18.txt; do
+  expect_ok "graph info on exported $f" "$PACML" graph info "$tmp/$f" --json
+  [ "$(json_get "$tmp/out" "d['ops'], d['edges'], d['jct_seq']")" = "$(json_get "$tmp/zoo_info.json" "d['ops'], d['edges'], d['jct_seq']")" ] \
+    || fail "export $f does not round-trip"
+done
+expect_ok "estimate --model" "$PACML" estimate --model gpt2 --batch 4 --action 8 --json
+[ "$(json_get "$tmp/out" "d[0]['placed']")" = "True" ] || fail "gpt2 estimate: $(cat "$tmp/out")"
+expect_error "unknown model" "unknown model" "$PACML" graph info --model resnet9000
+expect_error "batch 0" "--batch" "$PACML" graph info --model resnet50 --batch 0
+expect_error "bad precision" "precision" "$PACML" graph info --model resnet50 --precision fp8
+expect_error "zoo option without model" "--model only" "$PACML" graph info "$SRC/tests/fixtures/tiny.txt" --batch 8
+expect_error "graph and model" "not both" "$PACML" estimate --graph "$SRC/tests/fixtures/tiny.txt" --model gpt2
+
 # golden value through the command line, when the paper profiles are here
 if [ -f "$DATA/pipedream/gnmt.txt" ]; then
   expect_ok "estimate gnmt" "$PACML" estimate --graph "$DATA/pipedream/gnmt.txt" --profile reference --action 16 --json

@@ -1,0 +1,24 @@
+// Numeric precision of a training job: how many bytes a tensor element takes
+// and which peak throughput of the device applies.
+#pragma once
+
+#include <string>
+
+namespace pacml {
+
+enum class Precision { kFp32, kFp16, kBf16 };
+
+constexpr int kNumPrecisions = 3;
+
+// "fp32", "fp16", "bf16".
+const char* precision_name(Precision precision);
+
+// Bytes per tensor element (activations and parameters alike: the zoo does not
+// model fp32 master weights of mixed-precision training).
+int bytes_per_element(Precision precision);
+
+// Parses "fp32" / "fp16" / "bf16" (also "float32", "float16", "bfloat16").
+// Throws InputError("--precision", ...) listing the accepted names.
+Precision parse_precision(const std::string& text);
+
+}  // namespace pacml
