@@ -1,1 +1,29 @@
 # sim/ simulator sources (appended to libpacml_sim_la_SOURCES) and its commands (pacml_SOURCES).
+libpacml_sim_la_SOURCES += \
+	sim/engine/workload.h \
+	sim/engine/beta_distribution.h sim/engine/beta_distribution.cpp \
+	sim/engine/environment.h sim/engine/environment.cpp \
+	sim/engine/episode.h sim/engine/episode.cpp \
+	sim/engine/policy_factory.h sim/engine/policy_factory.cpp \
+	sim/workload/paths.h sim/workload/paths.cpp \
+	sim/workload/graph_catalog.h sim/workload/graph_catalog.cpp \
+	sim/workload/synthetic.h sim/workload/synthetic.cpp \
+	sim/trace/trace.h sim/trace/trace_readers.cpp \
+	sim/trace/trace_workload.h sim/trace/trace_workload.cpp \
+	sim/experiment/experiment.h sim/experiment/experiment.cpp \
+	sim/experiment/default_experiment.cpp \
+	sim/experiment/summary.h sim/experiment/summary.cpp \
+	sim/experiment/evaluation.h sim/experiment/evaluation.cpp \
+	sim/report/csv.h sim/report/csv.cpp \
+	sim/report/text_table.h sim/report/text_table.cpp \
+	sim/report/plots.h sim/report/plots.cpp \
+	sim/report/progress.h sim/report/progress.cpp
+
+pacml_SOURCES += \
+	sim/cli/cmd_simulate.cpp \
+	sim/cli/cmd_evaluate.cpp \
+	sim/cli/cmd_replay.cpp \
+	sim/cli/cmd_bench_sim.cpp
+
+EXTRA_DIST += sim/README.md contrib/experiments/paper.yaml contrib/experiments/default.yaml \
+	contrib/slurm/evaluate-array.sbatch

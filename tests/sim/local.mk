@@ -1,1 +1,10 @@
-# tests/sim: appended to tests_unit_tests_SOURCES / TESTS
+# tests/sim: simulator unit tests (appended to the gtest binary) and CLI tests.
+tests_unit_tests_SOURCES += \
+	tests/sim/sim_test_util.h \
+	tests/sim/beta_distribution_test.cpp \
+	tests/sim/environment_test.cpp \
+	tests/sim/trace_test.cpp \
+	tests/sim/experiment_test.cpp
+
+TESTS += tests/sim/cli_sim_test.sh
+dist_noinst_SCRIPTS += tests/sim/cli_sim_test.sh

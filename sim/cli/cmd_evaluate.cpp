@@ -1,0 +1,165 @@
+// pacml evaluate: the (policy × β distribution × seed) grid of an experiment,
+// with a table of mean ± 95% CI, JSON, CSV, plots, shards and merging.
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/util/error.h"
+#include "sim/cli/args.h"
+#include "sim/cli/command.h"
+#include "sim/engine/policy_factory.h"
+#include "sim/experiment/evaluation.h"
+#include "sim/report/csv.h"
+#include "sim/report/text_table.h"
+
+namespace pacml::cli {
+namespace {
+
+void print_summary(const std::vector<sim::EpisodeStats>& episodes, bool json,
+                   const std::string& unit) {
+  const std::vector<sim::GroupSummary> groups = sim::summarize(episodes);
+  if (json) {
+    nlohmann::json j = nlohmann::json::array();
+    for (const sim::GroupSummary& g : groups) j.push_back(sim::summary_to_json(g));
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << sim::format_summary_tables(groups, unit);
+  }
+}
+
+int run_merge(const Args& args) {
+  std::vector<std::string> files = args.positionals();
+  const sim::MergedShards merged = sim::merge_shard_files(files);
+  if (!merged.missing.empty())
+    std::cerr << "pacml evaluate --merge: warning: " << merged.missing.size() << " of "
+              << merged.grid_size << " grid cells are missing (first missing cell "
+              << merged.missing.front() << "); the summary covers the cells present\n";
+  if (args.has("out"))
+    std::cerr << sim::write_evaluation_outputs(args.get("out"), merged.episodes, nullptr) << "\n";
+  if (!args.is_set("json"))
+    std::cout << "experiment " << merged.experiment << ": " << merged.episodes.size()
+              << " episodes from " << files.size() << " shard files\n\n";
+  print_summary(merged.episodes, args.is_set("json"), merged.time_unit);
+  return merged.missing.empty() ? 0 : 3;
+}
+
+int run_evaluate(const std::vector<std::string>& argv) {
+  Args args(
+      "pacml evaluate [EXPERIMENT.yaml] [--policies P1,P2] [--seeds N] [--json] [--shard I/N] "
+      "[--out DIR]\n"
+      "       pacml evaluate --merge SHARD.json...",
+      "Runs every (policy, β distribution, seed) episode of an experiment (the built-in default "
+      "experiment when no file is given) on all cores and prints blocking rate mean ± 95% CI per "
+      "policy and β distribution, plus throughput, JCT and blocking by cause. --out DIR writes "
+      "episodes.csv, summary.csv, summary.json, occupancy.csv, jobs.csv (with --jobs-csv) and PNG "
+      "plots "
+      "(gnuplot). --shard I/N runs the I-th of N deterministic slices (cells with index mod N = I) "
+      "and "
+      "writes them as JSON for --merge.");
+  args.positional("EXPERIMENT.yaml", "experiment file (default: built-in default experiment)",
+                  false)
+      .option("policies", "P1,P2", "policies to evaluate instead of the experiment's")
+      .option("seeds", "N|LIST", "seeds: N (0..N-1), a list 3,5,8 or a range 10..19")
+      .option("beta-dists", "B1,B2",
+              "β distributions instead of the experiment's (A,B,C,D,uniform(lo,hi),...)")
+      .option("threads", "N", "worker threads (default: the experiment's, else all cores)")
+      .option("shard", "I/N", "run only slice I of N (0-based) and write it as JSON")
+      .option("out", "DIR", "write CSV/JSON/plots (or the shard file) into DIR")
+      .flag("jobs-csv", "with --out: also write jobs.csv (one row per job of every episode)")
+      .flag("no-plots", "do not draw PNG plots")
+      .flag("progress", "always draw the progress bar (default: only on a terminal)")
+      .flag("quiet", "no progress bar")
+      .flag("merge", "combine shard files given as arguments")
+      .flag("json", "print one JSON array (an object per policy and β distribution)");
+  if (!args.parse(argv)) return 0;
+  if (args.is_set("merge")) return run_merge(args);
+  if (args.positionals().size() > 1)
+    throw InputError("pacml evaluate", "give at most one experiment file (did you mean --merge?)");
+  sim::ExperimentSpec spec = args.positionals().empty()
+                                 ? sim::default_experiment()
+                                 : sim::load_experiment_file(args.positionals()[0]);
+  if (args.has("policies")) {
+    spec.policies = sim::split_policy_list(args.get("policies"), "--policies");
+    for (const std::string& p : spec.policies) sim::check_policy_name(p, "--policies");
+  }
+  if (args.has("seeds")) spec.seeds = sim::parse_seed_list(args.get("seeds"), "--seeds");
+  if (args.has("beta-dists")) {
+    spec.betas.clear();
+    // uniform(lo,hi) holds a comma: split on commas outside parentheses.
+    std::string current;
+    int depth = 0;
+    for (char c : args.get("beta-dists")) {
+      if (c == '(') ++depth;
+      if (c == ')') --depth;
+      if (c == ',' && depth == 0) {
+        spec.betas.push_back(sim::BetaSpec::parse(current, "--beta-dists"));
+        current.clear();
+      } else {
+        current += c;
+      }
+    }
+    spec.betas.push_back(sim::BetaSpec::parse(current, "--beta-dists"));
+  }
+  int shard = 0, shards = 1;
+  if (args.has("shard")) std::tie(shard, shards) = sim::parse_shard(args.get("shard"), "--shard");
+  sim::Experiment experiment(spec);
+  const std::vector<sim::GridCell> cells = experiment.grid(shard, shards);
+  sim::EvaluationOptions options;
+  if (args.has("threads")) options.threads = static_cast<int>(args.get_long("threads", 1, 1024));
+  options.progress = args.is_set("quiet") ? 0 : args.is_set("progress") ? 1 : -1;
+  const bool sharded = args.has("shard");
+  const bool out = args.has("out");
+  if (out) sim::make_directories(args.get("out"));
+  std::ofstream jobs, timeline;
+  if (out && args.is_set("jobs-csv") && !sharded) {
+    jobs.open(args.get("out") + "/jobs.csv", std::ios::binary);
+    if (!jobs) throw InputError(args.get("out") + "/jobs.csv", "cannot write the file");
+    options.jobs_csv = &jobs;
+  }
+  if (out && !sharded) {
+    timeline.open(args.get("out") + "/occupancy.csv", std::ios::binary);
+    if (!timeline) throw InputError(args.get("out") + "/occupancy.csv", "cannot write the file");
+    options.timeline_csv = &timeline;
+  }
+  options.keep_plot_data = !sharded;
+  if (!args.is_set("json"))
+    std::cerr << experiment.describe() << "\n"
+              << cells.size() << " episodes (" << spec.policies.size() << " policies × "
+              << spec.betas.size() << " β distributions × " << spec.seeds.size() << " seeds"
+              << (sharded ? ", shard " + args.get("shard") : std::string()) << ")\n";
+  const sim::Evaluation evaluation = sim::run_evaluation(experiment, cells, options);
+  if (sharded) {
+    const std::string text =
+        sim::shard_to_json(experiment, shard, shards, evaluation).dump(1) + "\n";
+    if (out) {
+      const std::string path = args.get("out") + "/shard-" + std::to_string(shard) + "-of-" +
+                               std::to_string(shards) + ".json";
+      sim::write_text_file(path, text);
+      std::cerr << "wrote " << path << " (" << cells.size() << " episodes, "
+                << evaluation.wall_seconds << " s)\n";
+    } else {
+      std::cout << text;
+    }
+    return 0;
+  }
+  if (out) {
+    jobs.close();
+    timeline.close();
+    std::cerr << sim::write_evaluation_outputs(args.get("out"), evaluation.episodes,
+                                               args.is_set("no-plots") ? nullptr : &evaluation.plot)
+              << "\n";
+  }
+  if (!args.is_set("json")) std::cerr << "finished in " << evaluation.wall_seconds << " s\n\n";
+  print_summary(evaluation.episodes, args.is_set("json"),
+                experiment.estimator()->profile().time_unit);
+  return 0;
+}
+
+}  // namespace
+
+PACML_COMMAND("evaluate", "evaluate policies over an experiment's β distributions and seeds",
+              run_evaluate);
+
+}  // namespace pacml::cli

@@ -1,0 +1,356 @@
+#include "sim/experiment/experiment.h"
+
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <yaml-cpp/yaml.h>
+
+#include "core/util/error.h"
+#include "core/util/numbers.h"
+#include "sim/engine/policy_factory.h"
+#include "sim/workload/paths.h"
+#include "sim/workload/synthetic.h"
+
+namespace pacml::sim {
+namespace {
+
+std::string at(const std::string& source, const YAML::Node& node) {
+  const YAML::Mark mark = node.Mark();
+  return mark.line >= 0 ? file_line(source, mark.line + 1) : source;
+}
+
+void check_keys(const YAML::Node& map, const std::set<std::string>& known,
+                const std::string& source, const std::string& what) {
+  if (!map.IsMap()) throw InputError(at(source, map), what + " must be a mapping");
+  for (const auto& kv : map) {
+    const std::string key = kv.first.as<std::string>();
+    if (!known.count(key)) {
+      std::string list;
+      for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+      throw InputError(at(source, kv.first),
+                       "unknown key '" + key + "' in " + what + " (known: " + list + ")");
+    }
+  }
+}
+
+std::string scalar(const YAML::Node& node, const std::string& source, const std::string& what) {
+  if (!node.IsScalar()) throw InputError(at(source, node), what + " must be a single value");
+  return node.Scalar();
+}
+
+double number(const YAML::Node& node, const std::string& source, const std::string& what) {
+  return parse_finite_double(scalar(node, source, what), at(source, node), what);
+}
+
+double positive(const YAML::Node& node, const std::string& source, const std::string& what) {
+  const double v = number(node, source, what);
+  if (!(v > 0)) throw InputError(at(source, node), what + " must be positive");
+  return v;
+}
+
+long integer(const YAML::Node& node, const std::string& source, const std::string& what, long lo,
+             long hi) {
+  return parse_integer(scalar(node, source, what), lo, hi, at(source, node), what);
+}
+
+std::vector<std::string> string_list(const YAML::Node& node, const std::string& source,
+                                     const std::string& what) {
+  std::vector<std::string> out;
+  if (node.IsScalar()) return {node.Scalar()};
+  if (!node.IsSequence()) throw InputError(at(source, node), what + " must be a list");
+  for (const auto& item : node) out.push_back(scalar(item, source, what + " entry"));
+  return out;
+}
+
+RampParams parse_topology(const YAML::Node& node, const std::string& source) {
+  if (node.IsScalar()) return RampTopology::parse(node.Scalar(), at(source, node)).params();
+  check_keys(node,
+             {"groups", "racks", "servers_per_rack", "node_bandwidth", "propagation_latency",
+              "io_latency", "worker_memory"},
+             source, "topology");
+  RampParams p;
+  if (node["groups"])
+    p.groups = static_cast<int>(integer(node["groups"], source, "topology.groups", 1, 4096));
+  if (node["racks"])
+    p.racks = static_cast<int>(integer(node["racks"], source, "topology.racks", 1, 4096));
+  if (node["servers_per_rack"])
+    p.servers_per_rack = static_cast<int>(
+        integer(node["servers_per_rack"], source, "topology.servers_per_rack", 1, 4096));
+  if (node["node_bandwidth"])
+    p.node_bandwidth = positive(node["node_bandwidth"], source, "topology.node_bandwidth");
+  if (node["propagation_latency"])
+    p.propagation_latency =
+        number(node["propagation_latency"], source, "topology.propagation_latency");
+  if (node["io_latency"]) p.io_latency = number(node["io_latency"], source, "topology.io_latency");
+  if (node["worker_memory"])
+    p.worker_memory = positive(node["worker_memory"], source, "topology.worker_memory");
+  RampTopology check(p, at(source, node));  // validates
+  return p;
+}
+
+void parse_workload(const YAML::Node& w, const std::string& source, ExperimentSpec& spec) {
+  if (!w.IsMap()) throw InputError(at(source, w), "workload must be a mapping");
+  spec.workload_type = w["type"] ? scalar(w["type"], source, "workload.type") : "synthetic";
+  if (spec.workload_type == "synthetic") {
+    check_keys(w,
+               {"type", "graphs", "interarrival", "interarrival_distribution", "first_arrival",
+                "max_jobs"},
+               source, "workload (synthetic)");
+    if (!w["graphs"]) throw InputError(at(source, w), "a synthetic workload needs 'graphs'");
+    spec.graphs = string_list(w["graphs"], source, "workload.graphs");
+    if (spec.graphs.empty()) throw InputError(at(source, w["graphs"]), "workload.graphs is empty");
+    if (w["interarrival"])
+      spec.interarrival = positive(w["interarrival"], source, "workload.interarrival");
+    if (w["interarrival_distribution"]) {
+      const std::string d =
+          scalar(w["interarrival_distribution"], source, "workload.interarrival_distribution");
+      if (d != "fixed" && d != "exponential")
+        throw InputError(at(source, w["interarrival_distribution"]),
+                         "must be fixed or exponential, got '" + d + "'");
+      spec.exponential = d == "exponential";
+    }
+    if (w["first_arrival"]) {
+      spec.first_arrival = number(w["first_arrival"], source, "workload.first_arrival");
+      if (spec.first_arrival < 0)
+        throw InputError(at(source, w["first_arrival"]), "first_arrival is negative");
+    }
+    if (w["max_jobs"])
+      spec.max_jobs = integer(w["max_jobs"], source, "workload.max_jobs", -1, 1L << 40);
+    return;
+  }
+  if (spec.workload_type != "trace")
+    throw InputError(at(source, w["type"]),
+                     "workload.type must be synthetic or trace, got '" + spec.workload_type + "'");
+  check_keys(
+      w,
+      {"type", "format", "path", "model_map", "unknown_model", "models", "time_scale", "gpu_scale",
+       "beta_rule", "steps_rule", "iteration_scale", "max_jobs", "skip_bad_lines"},
+      source, "workload (trace)");
+  if (!w["path"] || !w["format"])
+    throw InputError(at(source, w), "a trace workload needs 'path' and 'format'");
+  spec.trace_path = resolve_path(scalar(w["path"], source, "workload.path"), spec.base_dir,
+                                 at(source, w["path"]));
+  spec.trace_format =
+      parse_trace_format(scalar(w["format"], source, "workload.format"), at(source, w["format"]));
+  TraceMapping& m = spec.mapping;
+  m.base_dir = spec.base_dir;
+  if (w["model_map"]) {
+    if (!w["model_map"].IsMap())
+      throw InputError(at(source, w["model_map"]), "model_map must be a mapping");
+    for (const auto& kv : w["model_map"])
+      m.model_map[kv.first.as<std::string>()] = scalar(kv.second, source, "model_map entry");
+  }
+  if (w["unknown_model"])
+    m.unknown_model = scalar(w["unknown_model"], source, "workload.unknown_model");
+  if (w["models"]) m.models = string_list(w["models"], source, "workload.models");
+  if (w["time_scale"]) m.time_scale = positive(w["time_scale"], source, "workload.time_scale");
+  if (w["gpu_scale"]) m.gpu_scale = positive(w["gpu_scale"], source, "workload.gpu_scale");
+  if (w["beta_rule"]) m.beta_rule = scalar(w["beta_rule"], source, "workload.beta_rule");
+  if (w["steps_rule"]) m.steps_rule = scalar(w["steps_rule"], source, "workload.steps_rule");
+  if (w["iteration_scale"])
+    m.iteration_scale = positive(w["iteration_scale"], source, "workload.iteration_scale");
+  if (w["max_jobs"]) m.max_jobs = integer(w["max_jobs"], source, "workload.max_jobs", -1, 1L << 40);
+  if (w["skip_bad_lines"]) spec.skip_bad = w["skip_bad_lines"].as<bool>();
+  m.validate(at(source, w));
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> parse_seed_list(const std::string& raw, const std::string& where) {
+  const std::string text(trim(raw));
+  std::vector<std::uint64_t> out;
+  if (text.find(',') != std::string::npos) {
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ','))
+      out.push_back(
+          static_cast<std::uint64_t>(parse_integer(trim(item), 0, 1L << 62, where, "seed")));
+    return out;
+  }
+  const size_t dots = text.find("..");
+  if (dots != std::string::npos) {
+    const long a = parse_integer(text.substr(0, dots), 0, 1L << 62, where, "first seed");
+    const long b = parse_integer(text.substr(dots + 2), a, a + 1000000, where, "last seed");
+    for (long s = a; s <= b; ++s) out.push_back(static_cast<std::uint64_t>(s));
+    return out;
+  }
+  const long n = parse_integer(text, 1, 1000000, where, "number of seeds");
+  for (long s = 0; s < n; ++s) out.push_back(static_cast<std::uint64_t>(s));
+  return out;
+}
+
+ExperimentSpec parse_experiment(const std::string& yaml_text, const std::string& source,
+                                const std::string& base_dir) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml_text);
+  } catch (const YAML::Exception& e) {
+    throw InputError(e.mark.line >= 0 ? file_line(source, e.mark.line + 1) : source, e.msg);
+  }
+  ExperimentSpec spec;
+  spec.source = source;
+  spec.base_dir = base_dir;
+  try {
+    check_keys(root,
+               {"pacml_experiment", "name", "description", "profile", "topology", "steps",
+                "horizon", "workload", "beta", "policies", "seeds", "threads"},
+               source, "the experiment");
+    if (!root["pacml_experiment"])
+      throw InputError(source, "not a pacml experiment (missing 'pacml_experiment: 1')");
+    if (integer(root["pacml_experiment"], source, "pacml_experiment", 1, 1000) != 1)
+      throw InputError(at(source, root["pacml_experiment"]),
+                       "unsupported experiment format version (this pacml reads 1)");
+    if (root["name"]) spec.name = scalar(root["name"], source, "name");
+    if (root["description"]) spec.description = scalar(root["description"], source, "description");
+    if (root["profile"]) {
+      spec.profile = scalar(root["profile"], source, "profile");
+      Profile::by_name(spec.profile, at(source, root["profile"]));
+    }
+    if (root["topology"]) spec.topology = parse_topology(root["topology"], source);
+    if (root["steps"])
+      spec.steps = static_cast<int>(integer(root["steps"], source, "steps", 1, 1000000000));
+    if (root["horizon"]) {
+      const std::string h = scalar(root["horizon"], source, "horizon");
+      spec.horizon = (h == "inf" || h == "none") ? kInfiniteHorizon
+                                                 : positive(root["horizon"], source, "horizon");
+    }
+    if (!root["workload"]) throw InputError(source, "missing 'workload'");
+    parse_workload(root["workload"], source, spec);
+    if (root["beta"]) {
+      for (const std::string& b : string_list(root["beta"], source, "beta"))
+        spec.betas.push_back(BetaSpec::parse(b, at(source, root["beta"])));
+    } else {
+      spec.betas.push_back(BetaSpec::parse("A"));
+    }
+    if (spec.betas.empty()) throw InputError(at(source, root["beta"]), "beta is empty");
+    if (root["policies"]) {
+      spec.policies = string_list(root["policies"], source, "policies");
+      for (const std::string& p : spec.policies) check_policy_name(p, at(source, root["policies"]));
+    } else {
+      spec.policies = {"para_max"};
+    }
+    if (spec.policies.empty()) throw InputError(at(source, root["policies"]), "policies is empty");
+    if (root["seeds"]) {
+      const YAML::Node s = root["seeds"];
+      if (s.IsScalar()) {
+        spec.seeds = parse_seed_list(s.Scalar(), at(source, s));
+      } else if (s.IsSequence()) {
+        for (const auto& item : s)
+          spec.seeds.push_back(
+              static_cast<std::uint64_t>(integer(item, source, "seed", 0, 1L << 62)));
+      } else {
+        check_keys(s, {"first", "count"}, source, "seeds");
+        const long first = s["first"] ? integer(s["first"], source, "seeds.first", 0, 1L << 62) : 0;
+        const long count = s["count"] ? integer(s["count"], source, "seeds.count", 1, 1000000) : 1;
+        for (long i = 0; i < count; ++i)
+          spec.seeds.push_back(static_cast<std::uint64_t>(first + i));
+      }
+    } else {
+      spec.seeds = {0};
+    }
+    if (spec.seeds.empty()) throw InputError(at(source, root["seeds"]), "seeds is empty");
+    if (root["threads"])
+      spec.threads = static_cast<int>(integer(root["threads"], source, "threads", 0, 1024));
+  } catch (const YAML::Exception& e) {
+    throw InputError(e.mark.line >= 0 ? file_line(source, e.mark.line + 1) : source, e.msg);
+  }
+  return spec;
+}
+
+ExperimentSpec load_experiment_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, "cannot read the experiment file");
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_experiment(text.str(), path, directory_of(path));
+}
+
+Experiment::Experiment(ExperimentSpec spec)
+    : spec_(std::move(spec)), catalog_(std::make_shared<GraphCatalog>()) {
+  const Profile profile = Profile::by_name(spec_.profile, spec_.source + ": profile");
+  estimator_ = std::make_shared<JctEstimator>(
+      RampTopology(spec_.topology, spec_.source + ": topology"), profile, spec_.steps);
+  if (profile.cache_key == JctCacheKey::kExactShape)
+    shared_cache_ = std::make_shared<LookaheadCache>();
+  if (spec_.workload_type == "synthetic") {
+    SyntheticOptions options;
+    for (const std::string& g : spec_.graphs) {
+      const std::string where = spec_.source + ": workload.graphs";
+      if (looks_like_path(g)) {
+        const std::string path = resolve_path(g, spec_.base_dir, where);
+        if (!file_exists(path))
+          throw InputError(where, "graph file '" + g + "' not found (looked for " + path +
+                                      " and in the parent directories of " + spec_.base_dir +
+                                      "; set PACML_SHARED_DATA if the data lives elsewhere)");
+        options.graphs.push_back(catalog_->load_file(path));
+      } else {
+        options.graphs.push_back(catalog_->by_name(g, where));
+      }
+    }
+    options.exponential = spec_.exponential;
+    options.interarrival = spec_.interarrival;
+    options.first_arrival = spec_.first_arrival;
+    options.max_jobs = spec_.max_jobs;
+    options.steps = spec_.steps;
+    for (const BetaSpec& beta : spec_.betas) {
+      options.beta = beta;
+      workloads_.push_back(std::make_shared<SyntheticWorkload>(options));
+    }
+    return;
+  }
+  trace_ = true;
+  TraceReadOptions read_options;
+  read_options.skip_bad = spec_.skip_bad;
+  std::vector<TraceRecord> records =
+      read_trace_file(spec_.trace_path, spec_.trace_format, read_options, trace_report_);
+  TraceMapping mapping = spec_.mapping;
+  mapping.steps = spec_.steps;
+  auto base = std::make_shared<TraceWorkload>(std::move(records), mapping, *catalog_, *estimator_,
+                                              spec_.betas.front(), spec_.trace_path);
+  workloads_.push_back(base);
+  for (size_t i = 1; i < spec_.betas.size(); ++i)
+    workloads_.push_back(base->with_fallback(spec_.betas[i]));
+}
+
+const MappingReport* Experiment::mapping_report() const {
+  if (!trace_) return nullptr;
+  return &static_cast<const TraceWorkload&>(*workloads_.front()).report();
+}
+
+std::vector<GridCell> Experiment::grid(int shard, int shards) const {
+  std::vector<GridCell> cells;
+  size_t index = 0;
+  for (const std::string& policy : spec_.policies)
+    for (size_t b = 0; b < spec_.betas.size(); ++b)
+      for (std::uint64_t seed : spec_.seeds) {
+        if (static_cast<int>(index % shards) == shard) cells.push_back({index, policy, b, seed});
+        ++index;
+      }
+  return cells;
+}
+
+EpisodeTask Experiment::task(const GridCell& cell, bool record_jobs, bool record_timeline) const {
+  EpisodeTask t;
+  t.config.estimator = estimator_;
+  t.config.workload = workloads_.at(cell.beta);
+  t.config.horizon = spec_.horizon;
+  t.config.shared_cache = shared_cache_;
+  t.config.record_jobs = record_jobs;
+  t.config.record_timeline = record_timeline;
+  t.config.policy_label = cell.policy;
+  t.policy = cell.policy;
+  t.seed = cell.seed;
+  return t;
+}
+
+std::string Experiment::describe() const {
+  std::ostringstream out;
+  out << spec_.name << " (" << spec_.source << "): profile " << spec_.profile << ", topology "
+      << RampTopology(spec_.topology).shape() << ", N = " << spec_.steps << ", horizon "
+      << spec_.horizon << "\n  " << workloads_.front()->describe();
+  return out.str();
+}
+
+}  // namespace pacml::sim

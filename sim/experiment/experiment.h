@@ -1,0 +1,110 @@
+// Experiments described in YAML (schema in sim/README.md), so a result is
+// reproducible from one file:
+//
+//   pacml_experiment: 1
+//   name: paper
+//   profile: reference            # reference | physical
+//   topology: 4x4x2               # or {groups, racks, servers_per_rack, node_bandwidth, ...}
+//   steps: 50                     # N (synthetic jobs; trace fallback)
+//   horizon: 1e6                  # profile time units, or "inf"
+//   workload:
+//     type: synthetic             # synthetic | trace
+//     graphs: [alexnet.txt, resnet50]   # graph files or zoo names
+//     interarrival: 1000
+//     interarrival_distribution: fixed  # fixed | exponential
+//   beta: [A, B, C, D]            # or uniform(lo,hi), fixed(v)
+//   policies: [para_max, para_min, random, sequential, fixed:4]
+//   seeds: 10                     # 0..9; or a list; or {first: 100, count: 10}
+//
+// Every key is checked: a misspelt key is an InputError naming file:line.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/cluster/ramp_topology.h"
+#include "core/jct/estimator.h"
+#include "sim/engine/beta_distribution.h"
+#include "sim/engine/episode.h"
+#include "sim/trace/trace_workload.h"
+#include "sim/workload/graph_catalog.h"
+
+namespace pacml::sim {
+
+struct ExperimentSpec {
+  std::string name = "experiment", description;
+  std::string source = "<experiment>";  // file the spec came from
+  std::string base_dir = ".";           // relative paths are resolved from here
+  std::string profile = "physical";
+  RampParams topology;
+  int steps = 50;
+  double horizon = 1e6;
+  // workload
+  std::string workload_type = "synthetic";
+  std::vector<std::string> graphs;
+  bool exponential = false;
+  double interarrival = 1000, first_arrival = 0;
+  long max_jobs = -1;
+  std::string trace_path;
+  TraceFormat trace_format = TraceFormat::kElasticFlow;
+  TraceMapping mapping;
+  bool skip_bad = false;
+  // grid
+  std::vector<BetaSpec> betas;
+  std::vector<std::string> policies;
+  std::vector<std::uint64_t> seeds;
+  int threads = 0;  // 0 = all cores
+};
+
+// Parses an experiment; `source` names it in messages, `base_dir` anchors paths.
+ExperimentSpec parse_experiment(const std::string& yaml_text, const std::string& source,
+                                const std::string& base_dir);
+ExperimentSpec load_experiment_file(const std::string& path);
+
+// The built-in default experiment (identical to contrib/experiments/default.yaml).
+const std::string& default_experiment_yaml();
+ExperimentSpec default_experiment();
+
+// "10" → seeds 0..9; "3,5,8" → those seeds; "100..109" → a range.
+std::vector<std::uint64_t> parse_seed_list(const std::string& text, const std::string& where);
+
+// One (policy, β distribution, seed) cell of the grid.
+struct GridCell {
+  size_t index = 0;  // position in the full grid (policy-major, then β, then seed)
+  std::string policy;
+  size_t beta = 0;  // index into ExperimentSpec::betas
+  std::uint64_t seed = 0;
+};
+
+// An experiment ready to run: graphs and traces loaded, estimator built.
+class Experiment {
+ public:
+  explicit Experiment(ExperimentSpec spec);
+
+  const ExperimentSpec& spec() const { return spec_; }
+  const std::shared_ptr<const JctEstimator>& estimator() const { return estimator_; }
+  GraphCatalog& catalog() { return *catalog_; }
+  WorkloadPtr workload(size_t beta) const { return workloads_.at(beta); }
+  std::string beta_label(size_t beta) const { return workloads_.at(beta)->beta_label(); }
+  // Trace experiments: what was read and how it was mapped.
+  const TraceReport* trace_report() const { return trace_ ? &trace_report_ : nullptr; }
+  const MappingReport* mapping_report() const;
+
+  // The full grid, or the shard'th of `shards` slices (cells index % shards == shard).
+  std::vector<GridCell> grid(int shard = 0, int shards = 1) const;
+  EpisodeTask task(const GridCell& cell, bool record_jobs, bool record_timeline) const;
+  std::string describe() const;
+
+ private:
+  ExperimentSpec spec_;
+  std::shared_ptr<const JctEstimator> estimator_;
+  std::shared_ptr<GraphCatalog> catalog_;
+  std::vector<WorkloadPtr> workloads_;
+  std::shared_ptr<LookaheadCache> shared_cache_;
+  bool trace_ = false;
+  TraceReport trace_report_;
+};
+
+}  // namespace pacml::sim

@@ -1,0 +1,165 @@
+#include "sim/experiment/summary.h"
+
+#include <cmath>
+#include <map>
+
+#include "core/util/error.h"
+
+namespace pacml::sim {
+
+double t_quantile_975(int dof) {
+  static const double table[] = {0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
+                                 2.306, 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+                                 2.120, 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
+                                 2.064, 2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
+  if (dof < 1) return 0;
+  if (dof <= 30) return table[dof];
+  if (dof <= 60) return 2.000 + (2.042 - 2.000) * (60.0 - dof) / 30.0;
+  if (dof <= 120) return 1.980 + (2.000 - 1.980) * (120.0 - dof) / 60.0;
+  return 1.960;
+}
+
+Stat summarize_values(const std::vector<double>& values) {
+  Stat s;
+  if (values.empty()) return s;
+  double sum = 0;
+  for (double v : values) sum += v;
+  s.mean = sum / values.size();
+  if (values.size() < 2) return s;
+  double squares = 0;
+  for (double v : values) squares += (v - s.mean) * (v - s.mean);
+  s.sd = std::sqrt(squares / (values.size() - 1));
+  s.ci95 = t_quantile_975(static_cast<int>(values.size()) - 1) * s.sd /
+           std::sqrt(static_cast<double>(values.size()));
+  return s;
+}
+
+std::vector<GroupSummary> summarize(const std::vector<EpisodeStats>& episodes) {
+  std::vector<std::pair<std::string, std::string>> order;
+  std::map<std::pair<std::string, std::string>, std::vector<const EpisodeStats*>> groups;
+  for (const EpisodeStats& e : episodes) {
+    auto key = std::make_pair(e.policy, e.beta_dist);
+    if (!groups.count(key)) order.push_back(key);
+    groups[key].push_back(&e);
+  }
+  std::vector<GroupSummary> out;
+  for (const auto& key : order) {
+    const auto& list = groups[key];
+    GroupSummary g;
+    g.policy = key.first;
+    g.beta_dist = key.second;
+    g.seeds = static_cast<int>(list.size());
+    auto stat = [&](auto field) {
+      std::vector<double> values;
+      for (const EpisodeStats* e : list) values.push_back(field(*e));
+      return summarize_values(values);
+    };
+    auto rate = [](long n, long d) { return d ? static_cast<double>(n) / d : 0.0; };
+    g.arrived = stat([](const EpisodeStats& e) { return static_cast<double>(e.arrived); }).mean;
+    g.decisions = stat([](const EpisodeStats& e) { return static_cast<double>(e.decisions); }).mean;
+    g.blocking_rate = stat([](const EpisodeStats& e) { return e.blocking_rate; });
+    g.acceptance_rate = stat([](const EpisodeStats& e) { return e.acceptance_rate; });
+    g.throughput = stat([](const EpisodeStats& e) { return e.throughput; });
+    g.mean_jct = stat([](const EpisodeStats& e) { return e.mean_jct; });
+    g.mean_speedup = stat([](const EpisodeStats& e) { return e.mean_speedup; });
+    g.mean_occupancy = stat([](const EpisodeStats& e) { return e.mean_occupancy; });
+    g.mean_servers = stat([](const EpisodeStats& e) { return e.mean_servers; });
+    g.declined = stat([&](const EpisodeStats& e) { return rate(e.declined, e.arrived); });
+    g.no_placement = stat([&](const EpisodeStats& e) { return rate(e.no_placement, e.arrived); });
+    g.deadline = stat([&](const EpisodeStats& e) { return rate(e.deadline, e.arrived); });
+    g.running_at_horizon =
+        stat([&](const EpisodeStats& e) { return rate(e.running_at_horizon, e.arrived); });
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+nlohmann::json episode_to_json(const EpisodeStats& s) {
+  nlohmann::json j;
+  j["seed"] = s.seed;
+  j["policy"] = s.policy;
+  j["beta_dist"] = s.beta_dist;
+  j["arrived"] = s.arrived;
+  j["decisions"] = s.decisions;
+  j["accepted"] = s.accepted;
+  j["completed"] = s.completed;
+  j["blocked"] = s.blocked;
+  j["blocked_declined"] = s.declined;
+  j["blocked_no_placement"] = s.no_placement;
+  j["blocked_deadline"] = s.deadline;
+  j["blocked_running_at_horizon"] = s.running_at_horizon;
+  j["undecided"] = s.undecided;
+  j["blocking_rate"] = s.blocking_rate;
+  j["acceptance_rate"] = s.acceptance_rate;
+  j["throughput"] = s.throughput;
+  j["end_time"] = s.end_time;
+  j["mean_occupancy"] = s.mean_occupancy;
+  j["mean_jct"] = s.mean_jct;
+  j["median_jct"] = s.median_jct;
+  j["mean_speedup"] = s.mean_speedup;
+  j["mean_servers"] = s.mean_servers;
+  j["lookaheads"] = s.lookaheads;
+  j["cache_hits"] = s.cache_hits;
+  return j;
+}
+
+EpisodeStats episode_from_json(const nlohmann::json& j, const std::string& where) {
+  if (!j.is_object()) throw InputError(where, "an episode must be a JSON object");
+  EpisodeStats s;
+  try {
+    s.seed = j.at("seed").get<std::uint64_t>();
+    s.policy = j.at("policy").get<std::string>();
+    s.beta_dist = j.at("beta_dist").get<std::string>();
+    s.arrived = j.at("arrived").get<long>();
+    s.decisions = j.at("decisions").get<long>();
+    s.accepted = j.at("accepted").get<long>();
+    s.completed = j.at("completed").get<long>();
+    s.blocked = j.at("blocked").get<long>();
+    s.declined = j.at("blocked_declined").get<long>();
+    s.no_placement = j.at("blocked_no_placement").get<long>();
+    s.deadline = j.at("blocked_deadline").get<long>();
+    s.running_at_horizon = j.at("blocked_running_at_horizon").get<long>();
+    s.undecided = j.at("undecided").get<long>();
+    s.blocking_rate = j.at("blocking_rate").get<double>();
+    s.acceptance_rate = j.at("acceptance_rate").get<double>();
+    s.throughput = j.at("throughput").get<double>();
+    s.end_time = j.at("end_time").get<double>();
+    s.mean_occupancy = j.at("mean_occupancy").get<double>();
+    s.mean_jct = j.at("mean_jct").get<double>();
+    s.median_jct = j.at("median_jct").get<double>();
+    s.mean_speedup = j.at("mean_speedup").get<double>();
+    s.mean_servers = j.at("mean_servers").get<double>();
+    s.lookaheads = j.value("lookaheads", 0L);
+    s.cache_hits = j.value("cache_hits", 0L);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(where, std::string("bad episode record: ") + e.what());
+  }
+  return s;
+}
+
+nlohmann::json summary_to_json(const GroupSummary& g) {
+  nlohmann::json j;
+  j["policy"] = g.policy;
+  j["beta_dist"] = g.beta_dist;
+  j["seeds"] = g.seeds;
+  j["arrived_mean"] = g.arrived;
+  j["decisions_mean"] = g.decisions;
+  auto put = [&](const char* name, const Stat& s) {
+    j[std::string(name) + "_mean"] = s.mean;
+    j[std::string(name) + "_ci95"] = s.ci95;
+  };
+  put("blocking_rate", g.blocking_rate);
+  put("acceptance_rate", g.acceptance_rate);
+  put("throughput", g.throughput);
+  put("mean_jct", g.mean_jct);
+  put("mean_speedup", g.mean_speedup);
+  put("mean_occupancy", g.mean_occupancy);
+  put("mean_servers", g.mean_servers);
+  put("blocked_declined_rate", g.declined);
+  put("blocked_no_placement_rate", g.no_placement);
+  put("blocked_deadline_rate", g.deadline);
+  put("blocked_running_at_horizon_rate", g.running_at_horizon);
+  return j;
+}
+
+}  // namespace pacml::sim

@@ -1,0 +1,104 @@
+#include "sim/report/csv.h"
+
+#include <cstdio>
+#include <fstream>
+
+#include "core/util/error.h"
+
+namespace pacml::sim {
+
+std::string csv_number(double value) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.10g", value);
+  return buffer;
+}
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+void write_episodes_csv_header(std::ostream& out) {
+  out << "policy,beta_dist,seed,arrived,decisions,accepted,completed,blocked,blocked_declined,"
+         "blocked_no_placement,blocked_deadline,blocked_running_at_horizon,undecided,blocking_rate,"
+         "acceptance_rate,throughput,end_time,mean_occupancy,mean_jct,median_jct,mean_speedup,mean_"
+         "servers,"
+         "lookaheads,cache_hits\n";
+}
+
+void write_episode_csv_row(std::ostream& out, const EpisodeStats& s) {
+  out << csv_field(s.policy) << ',' << csv_field(s.beta_dist) << ',' << s.seed << ',' << s.arrived
+      << ',' << s.decisions << ',' << s.accepted << ',' << s.completed << ',' << s.blocked << ','
+      << s.declined << ',' << s.no_placement << ',' << s.deadline << ',' << s.running_at_horizon
+      << ',' << s.undecided << ',' << csv_number(s.blocking_rate) << ','
+      << csv_number(s.acceptance_rate) << ',' << csv_number(s.throughput) << ','
+      << csv_number(s.end_time) << ',' << csv_number(s.mean_occupancy) << ','
+      << csv_number(s.mean_jct) << ',' << csv_number(s.median_jct) << ','
+      << csv_number(s.mean_speedup) << ',' << csv_number(s.mean_servers) << ',' << s.lookaheads
+      << ',' << s.cache_hits << '\n';
+}
+
+void write_jobs_csv_header(std::ostream& out) {
+  out << "policy,beta_dist,seed,index,id,model,arrival,beta,steps,action,outcome,degree,servers,"
+         "start,end,jct,"
+         "jct_max,jct_seq,speedup,comm_time,comp_time,done_fraction,demand,source\n";
+}
+
+void write_jobs_csv_rows(std::ostream& out, const EpisodeStats& e,
+                         const std::vector<JobRecord>& jobs) {
+  const std::string prefix =
+      csv_field(e.policy) + ',' + csv_field(e.beta_dist) + ',' + std::to_string(e.seed) + ',';
+  for (const JobRecord& r : jobs) {
+    const bool ran =
+        r.outcome == JobOutcome::kCompleted || r.outcome == JobOutcome::kRunningAtHorizon;
+    out << prefix << r.index << ',' << csv_field(r.id) << ',' << csv_field(r.model) << ','
+        << csv_number(r.arrival) << ',' << csv_number(r.beta) << ',' << r.steps << ',' << r.action
+        << ',' << job_outcome_name(r.outcome) << ',' << r.degree << ',' << r.servers << ','
+        << (ran ? csv_number(r.start) : "") << ',' << (ran ? csv_number(r.end) : "") << ','
+        << csv_number(r.jct) << ',' << csv_number(r.jct_max) << ',' << csv_number(r.jct_seq) << ','
+        << csv_number(r.speedup) << ',' << csv_number(r.comm_time) << ',' << csv_number(r.comp_time)
+        << ',' << csv_number(r.done_fraction) << ',' << csv_number(r.demand) << ','
+        << csv_field(r.source) << '\n';
+  }
+}
+
+void write_timeline_csv_header(std::ostream& out) {
+  out << "policy,beta_dist,seed,time,occupied,running\n";
+}
+
+void write_timeline_csv_rows(std::ostream& out, const EpisodeStats& e,
+                             const std::vector<OccupancySample>& timeline) {
+  const std::string prefix =
+      csv_field(e.policy) + ',' + csv_field(e.beta_dist) + ',' + std::to_string(e.seed) + ',';
+  for (const OccupancySample& s : timeline)
+    out << prefix << csv_number(s.time) << ',' << s.occupied << ',' << s.running << '\n';
+}
+
+void write_summary_csv(std::ostream& out, const std::vector<GroupSummary>& groups) {
+  out << "policy,beta_dist,seeds,arrived_mean,blocking_rate_mean,blocking_rate_ci95,acceptance_"
+         "rate_mean,"
+         "throughput_mean,throughput_ci95,mean_jct_mean,mean_speedup_mean,mean_occupancy_mean,mean_"
+         "servers_mean,"
+         "blocked_declined_rate,blocked_no_placement_rate,blocked_deadline_rate,blocked_running_at_"
+         "horizon_rate\n";
+  for (const GroupSummary& g : groups)
+    out << csv_field(g.policy) << ',' << csv_field(g.beta_dist) << ',' << g.seeds << ','
+        << csv_number(g.arrived) << ',' << csv_number(g.blocking_rate.mean) << ','
+        << csv_number(g.blocking_rate.ci95) << ',' << csv_number(g.acceptance_rate.mean) << ','
+        << csv_number(g.throughput.mean) << ',' << csv_number(g.throughput.ci95) << ','
+        << csv_number(g.mean_jct.mean) << ',' << csv_number(g.mean_speedup.mean) << ','
+        << csv_number(g.mean_occupancy.mean) << ',' << csv_number(g.mean_servers.mean) << ','
+        << csv_number(g.declined.mean) << ',' << csv_number(g.no_placement.mean) << ','
+        << csv_number(g.deadline.mean) << ',' << csv_number(g.running_at_horizon.mean) << '\n';
+}
+
+void write_text_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw InputError(path, "cannot write the file");
+  out << text;
+  if (!out) throw InputError(path, "writing the file failed");
+}
+
+}  // namespace pacml::sim

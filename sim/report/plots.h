@@ -1,0 +1,38 @@
+// PNG plots of an evaluation, drawn by gnuplot (Debian: gnuplot-nox) run as
+// a subprocess on a generated script. The data files and the script are
+// always written, so a missing gnuplot only costs the PNGs (the message says
+// so) and `gnuplot plots.gp` can be rerun later.
+//
+//   blocking_rate.png  bars: blocking rate per policy, one colour per β distribution, 95% CI
+//   occupancy.png      occupied servers over time (first seed), a panel per β distribution
+//   jct.png            CDF of the JCT of accepted jobs (all seeds), a panel per β distribution
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/engine/environment.h"
+#include "sim/experiment/summary.h"
+
+namespace pacml::sim {
+
+using GroupKey = std::pair<std::string, std::string>;  // (policy, β distribution)
+
+struct PlotData {
+  std::vector<GroupSummary> groups;
+  std::map<GroupKey, std::vector<OccupancySample>> occupancy;  // one episode per group
+  std::map<GroupKey, std::vector<double>> jcts;                // accepted jobs, all seeds
+  int servers = 0;
+  std::string time_unit = "ms";
+  std::string title;
+};
+
+bool gnuplot_available();
+
+// Writes blocking.dat, occupancy.dat, jct.dat and plots.gp into `dir`, then
+// runs gnuplot. Returns a line for people: the PNGs written, or why not.
+std::string write_plots(const std::string& dir, const PlotData& data);
+
+}  // namespace pacml::sim

@@ -1,0 +1,517 @@
+// Trace readers: ElasticFlow CSV, SWF, sacct --parsable2, squeue --json.
+#include <array>
+#include <cctype>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/util/error.h"
+#include "core/util/numbers.h"
+#include "sim/trace/trace.h"
+
+namespace pacml::sim {
+namespace {
+
+std::vector<std::string> split(const std::string& line, char sep) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (;;) {
+    const size_t at = line.find(sep, start);
+    out.push_back(line.substr(start, at == std::string::npos ? std::string::npos : at - start));
+    if (at == std::string::npos) return out;
+    start = at + 1;
+  }
+}
+
+std::vector<std::string> split_blanks(const std::string& line) {
+  std::vector<std::string> out;
+  std::istringstream in(line);
+  std::string word;
+  while (in >> word) out.push_back(word);
+  return out;
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+// A bad line: thrown (strict) or counted (skip_bad).
+struct BadLine {
+  std::string reason, message;
+};
+
+double non_negative(const std::string& text, const std::string& what) {
+  const std::string t(trim(text));
+  double v;
+  try {
+    v = parse_finite_double(t, "", what);
+  } catch (const InputError&) {
+    throw BadLine{"malformed " + what, what + " '" + t + "' is not a number"};
+  }
+  if (v < 0) throw BadLine{"negative " + what, what + " is negative (" + t + ")"};
+  return v;
+}
+
+long non_negative_integer(const std::string& text, const std::string& what) {
+  const double v = non_negative(text, what);
+  if (v != static_cast<double>(static_cast<long>(v)))
+    throw BadLine{"malformed " + what,
+                  what + " '" + std::string(trim(text)) + "' is not an integer"};
+  return static_cast<long>(v);
+}
+
+template <typename LineFn>
+void for_each_line(std::istream& in, const std::string& source, const TraceReadOptions& options,
+                   TraceReport& report, LineFn fn) {
+  std::string line;
+  long number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    try {
+      fn(line, number);
+    } catch (const BadLine& bad) {
+      if (!options.skip_bad) throw InputError(file_line(source, number), bad.message);
+      report.skip(bad.reason);
+    }
+  }
+}
+
+// ---- ElasticFlow ----------------------------------------------------------
+
+std::vector<TraceRecord> read_elasticflow(std::istream& in, const std::string& source,
+                                          const TraceReadOptions& options, TraceReport& report) {
+  static const std::vector<std::string> known = {"job_id",     "submission_time", "num_iteration",
+                                                 "model_name", "deadline",        "batch_size",
+                                                 "num_gpu",    "duration"};
+  std::vector<TraceRecord> out;
+  std::vector<std::string> header;
+  std::map<std::string, int> col;
+  for_each_line(in, source, options, report, [&](const std::string& line, long number) {
+    if (trim(line).empty()) return;
+    const std::string where = file_line(source, number);
+    if (header.empty()) {
+      header = split(line, ',');
+      for (size_t i = 0; i < header.size(); ++i) {
+        const std::string name(trim(header[i]));
+        if (std::find(known.begin(), known.end(), name) == known.end())
+          throw InputError(
+              where, "unknown column '" + name + "' (ElasticFlow columns: " + join(known) + ")");
+        if (col.count(name)) throw InputError(where, "column '" + name + "' appears twice");
+        col[name] = static_cast<int>(i);
+      }
+      if (!col.count("submission_time"))
+        throw InputError(where, "missing column 'submission_time' (a trace needs arrival times)");
+      return;
+    }
+    ++report.lines;
+    const std::vector<std::string> f = split(line, ',');
+    if (f.size() != header.size())
+      throw BadLine{"wrong field count", "expected " + std::to_string(header.size()) +
+                                             " comma-separated fields, got " +
+                                             std::to_string(f.size())};
+    auto get = [&](const char* name) -> const std::string* {
+      auto it = col.find(name);
+      return it == col.end() ? nullptr : &f[it->second];
+    };
+    TraceRecord r;
+    r.source = where;
+    r.id = get("job_id") ? std::string(trim(*get("job_id"))) : std::to_string(number);
+    r.submit = non_negative(*get("submission_time"), "submission_time");
+    if (auto* v = get("num_iteration")) r.iterations = non_negative_integer(*v, "num_iteration");
+    if (auto* v = get("model_name")) r.model = std::string(trim(*v));
+    if (auto* v = get("deadline")) {
+      r.deadline = non_negative(*v, "deadline");
+      if (r.deadline <= r.submit)
+        throw BadLine{"deadline before submission",
+                      "deadline " + std::string(trim(*v)) + " is not after the submission time"};
+    }
+    if (auto* v = get("num_gpu")) {
+      const long g = non_negative_integer(*v, "num_gpu");
+      if (g < 1) throw BadLine{"no workers", "num_gpu must be at least 1"};
+      r.gpus = static_cast<int>(std::min<long>(g, 1 << 20));
+    }
+    if (auto* v = get("duration")) r.duration = non_negative(*v, "duration");
+    if (r.iterations == 0) throw BadLine{"zero iterations", "num_iteration is 0"};
+    out.push_back(std::move(r));
+  });
+  if (header.empty()) throw InputError(source, "empty trace (no header line)");
+  return out;
+}
+
+// ---- SWF --------------------------------------------------------------------
+
+std::vector<TraceRecord> read_swf(std::istream& in, const std::string& source,
+                                  const TraceReadOptions& options, TraceReport& report) {
+  std::vector<TraceRecord> out;
+  for_each_line(in, source, options, report, [&](const std::string& line, long number) {
+    const std::string t(trim(line));
+    if (t.empty() || t[0] == ';') return;
+    ++report.lines;
+    const std::vector<std::string> f = split_blanks(t);
+    if (f.size() != 18)
+      throw BadLine{"wrong field count",
+                    "an SWF line has 18 fields, this one has " + std::to_string(f.size())};
+    std::array<double, 18> v{};
+    for (int i = 0; i < 18; ++i) {
+      try {
+        v[i] = parse_finite_double(f[i], "", "field");
+      } catch (const InputError&) {
+        throw BadLine{"malformed field",
+                      "SWF field " + std::to_string(i + 1) + " '" + f[i] + "' is not a number"};
+      }
+    }
+    TraceRecord r;
+    r.source = file_line(source, number);
+    r.id = f[0];
+    if (v[1] < 0) throw BadLine{"negative submit time", "submit time (field 2) is negative"};
+    r.submit = v[1];
+    if (v[3] >= 0) r.duration = v[3];
+    const double procs = v[4] > 0 ? v[4] : v[7];
+    if (!(procs > 0))
+      throw BadLine{"no processor count",
+                    "neither allocated (field 5) nor requested processors (field 8) is positive"};
+    r.gpus = static_cast<int>(std::min(procs, 1e6));
+    if (v[8] > 0) r.time_limit = v[8];
+    if (v[13] >= 0) r.executable = f[13];
+    out.push_back(std::move(r));
+  });
+  return out;
+}
+
+// ---- Slurm ----------------------------------------------------------------
+
+bool is_slurm_non_time(const std::string& t) {
+  return t.empty() || t == "Unknown" || t == "None" || t == "N/A" || t == "0";
+}
+
+std::vector<TraceRecord> read_sacct(std::istream& in, const std::string& source,
+                                    const TraceReadOptions& options, TraceReport& report) {
+  static const std::vector<std::string> known = {
+      "JobID",     "JobIDRaw", "JobName",  "Submit",     "Eligible",  "Start",
+      "End",       "Elapsed",  "NNodes",   "NCPUS",      "AllocTRES", "ReqTRES",
+      "Timelimit", "State",    "Comment",  "Partition",  "User",      "UID",
+      "Account",   "NodeList", "ExitCode", "AllocNodes", "ReqNodes",  "QOS"};
+  std::vector<TraceRecord> out;
+  std::vector<std::string> header;
+  std::map<std::string, int> col;
+  for_each_line(in, source, options, report, [&](const std::string& line, long number) {
+    if (trim(line).empty()) return;
+    const std::string where = file_line(source, number);
+    if (header.empty()) {
+      header = split(line, '|');
+      for (size_t i = 0; i < header.size(); ++i) {
+        const std::string name(trim(header[i]));
+        if (std::find(known.begin(), known.end(), name) == known.end())
+          throw InputError(where, "unknown column '" + name +
+                                      "' (sacct columns pacml reads: " + join(known) +
+                                      "); was the output made with --parsable2 and a header?");
+        col[name] = static_cast<int>(i);
+      }
+      for (const char* need : {"JobID", "Submit", "NNodes"})
+        if (!col.count(need)) throw InputError(where, std::string("missing column '") + need + "'");
+      return;
+    }
+    ++report.lines;
+    const std::vector<std::string> f = split(line, '|');
+    if (f.size() != header.size())
+      throw BadLine{"wrong field count", "expected " + std::to_string(header.size()) +
+                                             " '|'-separated fields, got " +
+                                             std::to_string(f.size())};
+    auto get = [&](const char* name) -> std::string {
+      auto it = col.find(name);
+      return it == col.end() ? std::string() : std::string(trim(f[it->second]));
+    };
+    TraceRecord r;
+    r.source = where;
+    r.id = get("JobID");
+    if (r.id.find('.') != std::string::npos) {
+      report.skip("job step (not a job)");  // 46.batch, 46.0: steps of a job already counted
+      return;
+    }
+    try {
+      r.submit = parse_slurm_time(get("Submit"), where);
+    } catch (const InputError& e) {
+      throw BadLine{"malformed Submit", std::string("Submit: ") + e.what()};
+    }
+    const std::string start = get("Start"), end = get("End");
+    if (!is_slurm_non_time(start) && !is_slurm_non_time(end)) {
+      double s, e;
+      try {
+        s = parse_slurm_time(start, where);
+        e = parse_slurm_time(end, where);
+      } catch (const InputError& err) {
+        throw BadLine{"malformed Start/End", err.what()};
+      }
+      if (e < s) throw BadLine{"negative run time", "End is before Start"};
+      r.duration = e - s;
+    }
+    const long nodes = non_negative_integer(get("NNodes"), "NNodes");
+    if (nodes < 1) throw BadLine{"no workers", "NNodes must be at least 1"};
+    r.gpus = static_cast<int>(nodes);
+    for (const char* tres : {"AllocTRES", "ReqTRES"}) {
+      const std::string t = get(tres);
+      const size_t at = t.find("gres/gpu=");
+      if (at != std::string::npos) {
+        const size_t b = at + 9, e = t.find(',', b);
+        r.gpus =
+            static_cast<int>(std::max(1L, non_negative_integer(t.substr(b, e - b), "GPU count")));
+        break;
+      }
+    }
+    if (col.count("Timelimit")) {
+      try {
+        r.time_limit = parse_slurm_duration(get("Timelimit"), where);
+      } catch (const InputError& e) {
+        throw BadLine{"malformed Timelimit", e.what()};
+      }
+    }
+    try {
+      parse_pacml_comment(get("Comment"), r, where);
+    } catch (const InputError& e) {
+      throw BadLine{"malformed pacml comment", e.what()};
+    }
+    out.push_back(std::move(r));
+  });
+  if (header.empty()) throw InputError(source, "empty sacct output (no header line)");
+  return out;
+}
+
+// squeue --json: numbers may be plain or {"set":…, "infinite":…, "number":…}.
+bool json_number(const nlohmann::json& v, double& out) {
+  if (v.is_number()) return out = v.get<double>(), true;
+  if (v.is_object() && v.contains("number")) {
+    if (v.value("infinite", false) || !v.value("set", true)) return false;
+    return json_number(v["number"], out);
+  }
+  return false;
+}
+
+std::vector<TraceRecord> read_squeue_json(std::istream& in, const std::string& source,
+                                          const TraceReadOptions& options, TraceReport& report) {
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(source, std::string("not valid JSON: ") + e.what());
+  }
+  if (!doc.is_object() || !doc.contains("jobs") || !doc["jobs"].is_array())
+    throw InputError(source, "expected squeue --json output: an object with a \"jobs\" array");
+  std::vector<TraceRecord> out;
+  const auto& jobs = doc["jobs"];
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const std::string where = source + ": jobs[" + std::to_string(i) + "]";
+    ++report.lines;
+    try {
+      const auto& j = jobs[i];
+      if (!j.is_object()) throw BadLine{"malformed job", "a job entry is not an object"};
+      TraceRecord r;
+      r.source = where;
+      double v;
+      if (!j.contains("job_id") || !json_number(j["job_id"], v))
+        throw BadLine{"missing job_id", "no job_id"};
+      r.id = std::to_string(static_cast<long>(v));
+      if (!j.contains("submit_time") || !json_number(j["submit_time"], v))
+        throw BadLine{"missing submit_time", "no submit_time"};
+      if (v < 0) throw BadLine{"negative submit time", "submit_time is negative"};
+      r.submit = v;
+      double start, end;
+      if (j.contains("start_time") && j.contains("end_time") &&
+          json_number(j["start_time"], start) && json_number(j["end_time"], end) && start > 0 &&
+          end > 0) {
+        if (end < start) throw BadLine{"negative run time", "end_time is before start_time"};
+        r.duration = end - start;
+      }
+      if (j.contains("node_count") && json_number(j["node_count"], v) && v >= 1)
+        r.gpus = static_cast<int>(v);
+      for (const char* tres : {"tres_alloc_str", "tres_req_str", "tres_per_job", "tres_per_node"}) {
+        if (!j.contains(tres) || !j[tres].is_string()) continue;
+        const std::string t = j[tres].get<std::string>();
+        size_t at = t.find("gres/gpu=");
+        size_t skip = 9;
+        if (at == std::string::npos) at = t.find("gpu:"), skip = 4;
+        if (at == std::string::npos) continue;
+        const size_t b = at + skip, e = t.find_first_not_of("0123456789", b);
+        const std::string digits = t.substr(b, e - b);
+        if (!digits.empty()) {
+          long g = std::stol(digits);
+          if (std::string(tres) == "tres_per_node") g *= r.gpus;
+          r.gpus = static_cast<int>(std::max(1L, g));
+          break;
+        }
+      }
+      if (j.contains("time_limit") && json_number(j["time_limit"], v) && v > 0)
+        r.time_limit = v * 60;
+      if (j.contains("comment") && j["comment"].is_string()) {
+        try {
+          parse_pacml_comment(j["comment"].get<std::string>(), r, where);
+        } catch (const InputError& e) {
+          throw BadLine{"malformed pacml comment", e.what()};
+        }
+      }
+      out.push_back(std::move(r));
+    } catch (const BadLine& bad) {
+      if (!options.skip_bad) throw InputError(where, bad.message);
+      report.skip(bad.reason);
+    } catch (const nlohmann::json::exception& e) {
+      if (!options.skip_bad) throw InputError(where, e.what());
+      report.skip("malformed job");
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TraceFormat parse_trace_format(const std::string& text, const std::string& where) {
+  if (text == "elasticflow") return TraceFormat::kElasticFlow;
+  if (text == "swf") return TraceFormat::kSwf;
+  if (text == "sacct") return TraceFormat::kSacct;
+  if (text == "squeue-json" || text == "squeue") return TraceFormat::kSqueueJson;
+  throw InputError(
+      where, "unknown trace format '" + text + "' (use elasticflow, swf, sacct or squeue-json)");
+}
+
+const char* trace_format_name(TraceFormat format) {
+  switch (format) {
+    case TraceFormat::kElasticFlow:
+      return "elasticflow";
+    case TraceFormat::kSwf:
+      return "swf";
+    case TraceFormat::kSacct:
+      return "sacct";
+    case TraceFormat::kSqueueJson:
+      return "squeue-json";
+  }
+  return "?";
+}
+
+double parse_slurm_time(const std::string& text, const std::string& where) {
+  std::tm tm{};
+  int consumed = 0;
+  if (std::sscanf(text.c_str(), "%d-%d-%dT%d:%d:%d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+                  &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &consumed) != 6 ||
+      consumed != static_cast<int>(text.size()) || tm.tm_mon < 1 || tm.tm_mon > 12 ||
+      tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 || tm.tm_min > 59 || tm.tm_sec > 60)
+    throw InputError(where, "'" + text + "' is not a time like 2026-11-29T23:05:01");
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  return static_cast<double>(timegm(&tm));
+}
+
+double parse_slurm_duration(const std::string& raw, const std::string& where) {
+  const std::string text(trim(raw));
+  if (text.empty() || text == "UNLIMITED" || text == "Partition_Limit" || text == "INVALID")
+    return kUnknown;
+  long days = 0;
+  std::string rest = text;
+  const size_t dash = text.find('-');
+  if (dash != std::string::npos) {
+    days = parse_integer(text.substr(0, dash), 0, 100000, where, "time limit days");
+    rest = text.substr(dash + 1);
+  }
+  std::vector<long> parts;
+  for (const std::string& p : split(rest, ':'))
+    parts.push_back(parse_integer(p, 0, 10000000, where, "time limit"));
+  double seconds;
+  if (dash != std::string::npos) {  // D-HH[:MM[:SS]]
+    if (parts.size() > 3) throw InputError(where, "time limit '" + text + "' has too many fields");
+    seconds = days * 86400.0 + parts[0] * 3600.0 + (parts.size() > 1 ? parts[1] * 60.0 : 0) +
+              (parts.size() > 2 ? parts[2] : 0);
+  } else if (parts.size() == 1) {
+    seconds = parts[0] * 60.0;  // minutes
+  } else if (parts.size() == 2) {
+    seconds = parts[0] * 60.0 + parts[1];  // MM:SS
+  } else if (parts.size() == 3) {
+    seconds = parts[0] * 3600.0 + parts[1] * 60.0 + parts[2];
+  } else {
+    throw InputError(where, "time limit '" + text + "' has too many fields");
+  }
+  return seconds;
+}
+
+void parse_pacml_comment(const std::string& comment, TraceRecord& record,
+                         const std::string& where) {
+  std::string text = comment;
+  for (char& c : text)
+    if (c == ';') c = ' ';
+  for (const std::string& word : split_blanks(text)) {
+    if (word.rfind("pacml:", 0) != 0) continue;
+    for (const std::string& pair : split(word.substr(6), ',')) {
+      if (pair.empty()) continue;
+      const size_t eq = pair.find('=');
+      if (eq == std::string::npos)
+        throw InputError(where, "comment entry '" + pair + "' is not key=value");
+      const std::string key = pair.substr(0, eq), value = pair.substr(eq + 1);
+      if (key == "model" || key == "graph") {
+        record.model = value;
+      } else if (key == "beta") {
+        const double b = parse_finite_double(value, where, "pacml:beta");
+        if (!(b > 0 && b <= 1))
+          throw InputError(where, "pacml:beta must be in (0, 1], got " + value);
+        record.beta = b;
+      } else if (key == "steps") {
+        record.steps = parse_integer(value, 1, 1000000000, where, "pacml:steps");
+      } else {
+        throw InputError(
+            where, "unknown pacml comment key '" + key + "' (known: model, graph, beta, steps)");
+      }
+    }
+  }
+}
+
+std::vector<TraceRecord> read_trace(std::istream& in, const std::string& source, TraceFormat format,
+                                    const TraceReadOptions& options, TraceReport& report) {
+  report.path = source;
+  std::vector<TraceRecord> out;
+  switch (format) {
+    case TraceFormat::kElasticFlow:
+      out = read_elasticflow(in, source, options, report);
+      break;
+    case TraceFormat::kSwf:
+      out = read_swf(in, source, options, report);
+      break;
+    case TraceFormat::kSacct:
+      out = read_sacct(in, source, options, report);
+      break;
+    case TraceFormat::kSqueueJson:
+      out = read_squeue_json(in, source, options, report);
+      break;
+  }
+  report.records = static_cast<long>(out.size());
+  return out;
+}
+
+std::vector<TraceRecord> read_trace_file(const std::string& path, TraceFormat format,
+                                         const TraceReadOptions& options, TraceReport& report) {
+  const bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
+  std::ifstream probe(path, std::ios::binary);
+  if (!probe) throw InputError(path, "cannot read the trace file (missing or unreadable)");
+  if (!gz) return read_trace(probe, path, format, options, report);
+  probe.close();
+  // Decompress with gzip(1) into memory; the quoting guards odd characters in paths.
+  std::string quoted = "'";
+  for (char c : path) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  quoted += "'";
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(
+      popen(("gzip -dc -- " + quoted + " 2>/dev/null").c_str(), "r"), pclose);
+  if (!pipe) throw InputError(path, "cannot run gzip to decompress the trace");
+  std::string data;
+  std::array<char, 65536> buffer;
+  size_t n;
+  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe.get())) > 0)
+    data.append(buffer.data(), n);
+  const int status = pclose(pipe.release());
+  if (status != 0) throw InputError(path, "gzip could not decompress the trace (corrupt .gz?)");
+  std::istringstream in(data);
+  return read_trace(in, path, format, options, report);
+}
+
+}  // namespace pacml::sim

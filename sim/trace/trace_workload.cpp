@@ -1,0 +1,192 @@
+#include "sim/trace/trace_workload.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <sstream>
+
+#include "core/util/error.h"
+#include "sim/workload/paths.h"
+
+namespace pacml::sim {
+namespace {
+
+std::uint64_t fnv1a(const std::string& text) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ULL;
+  return h;
+}
+
+class TraceStream : public JobStream {
+ public:
+  TraceStream(const std::vector<JobSpec>& jobs, const BetaSpec& fallback, std::uint64_t seed)
+      : jobs_(jobs), rng_(seed), beta_(fallback, rng_) {}
+  std::optional<JobSpec> next() override {
+    if (i_ >= jobs_.size()) return std::nullopt;
+    JobSpec spec = jobs_[i_++];
+    if (std::isnan(spec.beta)) spec.beta = beta_.sample(rng_);
+    return spec;
+  }
+
+ private:
+  const std::vector<JobSpec>& jobs_;
+  Rng rng_;
+  BetaSampler beta_;
+  size_t i_ = 0;
+};
+
+}  // namespace
+
+void TraceMapping::validate(const std::string& where) const {
+  if (!(time_scale > 0) || !std::isfinite(time_scale))
+    throw InputError(where, "time_scale must be positive");
+  if (!(gpu_scale > 0) || !std::isfinite(gpu_scale))
+    throw InputError(where, "gpu_scale must be positive");
+  if (!(iteration_scale > 0) || !std::isfinite(iteration_scale))
+    throw InputError(where, "iteration_scale must be positive");
+  if (steps < 1) throw InputError(where, "steps must be at least 1");
+  if (beta_rule != "work" && beta_rule != "slack" && beta_rule != "distribution")
+    throw InputError(where,
+                     "beta_rule must be work, slack or distribution, got '" + beta_rule + "'");
+  if (steps_rule != "auto" && steps_rule != "iterations" && steps_rule != "work" &&
+      steps_rule != "fixed")
+    throw InputError(
+        where, "steps_rule must be auto, iterations, work or fixed, got '" + steps_rule + "'");
+  if (unknown_model.empty())
+    throw InputError(where, "unknown_model must be reject, skip or a graph name");
+}
+
+std::string MappingReport::describe() const {
+  std::ostringstream out;
+  out << jobs << " jobs replayed, " << skipped << " skipped";
+  for (const auto& [reason, n] : skipped_by_reason) out << "\n  skipped " << n << ": " << reason;
+  for (const auto& [pair, n] : mapped) out << "\n  " << pair << ": " << n;
+  out << "\n  beta from the trace: " << beta_from_trace
+      << ", drawn from the fallback distribution: " << beta_fallback;
+  return out.str();
+}
+
+TraceWorkload::TraceWorkload(std::vector<TraceRecord> records, const TraceMapping& mapping,
+                             GraphCatalog& catalog, const JctEstimator& estimator,
+                             BetaSpec fallback_beta, std::string name)
+    : fallback_(fallback_beta), name_(std::move(name)) {
+  mapping.validate("trace mapping");
+  std::stable_sort(records.begin(), records.end(),
+                   [](const TraceRecord& a, const TraceRecord& b) { return a.submit < b.submit; });
+  auto resolve = [&](const std::string& target, const std::string& where) -> JobGraphPtr {
+    if (looks_like_path(target))
+      return catalog.load_file(resolve_path(target, mapping.base_dir, where));
+    return catalog.by_name(target, where);
+  };
+  auto try_resolve = [&](const std::string& target, const std::string& where) -> JobGraphPtr {
+    try {
+      return resolve(target, where);
+    } catch (const InputError&) {
+      if (looks_like_path(target)) throw;  // a missing graph file is a configuration error
+      return nullptr;
+    }
+  };
+  std::set<const JobGraph*> seen;
+  const double origin = records.empty() ? 0 : records.front().submit;
+  for (const TraceRecord& r : records) {
+    if (mapping.max_jobs >= 0 && static_cast<long>(jobs_.size()) >= mapping.max_jobs) break;
+    std::string name = r.model;
+    JobGraphPtr graph;
+    std::string label;
+    if (name.empty() && !mapping.models.empty()) {
+      const std::string& key = r.executable.empty() ? r.id : r.executable;
+      const std::string& pick = mapping.models[fnv1a(key) % mapping.models.size()];
+      graph = resolve(pick, "models");
+      label = "(no model) → " + graph->name();
+    } else if (!name.empty()) {
+      auto it = mapping.model_map.find(name);
+      const std::string target = it != mapping.model_map.end() ? it->second : name;
+      graph = it != mapping.model_map.end() ? resolve(target, "model_map." + name)
+                                            : try_resolve(target, r.source);
+      if (graph) label = name + " → " + graph->name();
+    }
+    if (!graph) {
+      const std::string what =
+          name.empty() ? "a job without a model" : "unknown model '" + name + "'";
+      if (mapping.unknown_model == "reject")
+        throw InputError(r.source,
+                         what +
+                             " (map it with model_map / --map NAME=GRAPH, or set unknown_model to "
+                             "skip or to a graph name)");
+      if (mapping.unknown_model == "skip") {
+        ++report_.skipped;
+        ++report_.skipped_by_reason[what];
+        continue;
+      }
+      graph = resolve(mapping.unknown_model, "unknown_model");
+      label = (name.empty() ? std::string("(no model)") : name) + " → " + graph->name() +
+              " (unknown_model)";
+    }
+    ++report_.mapped[label];
+    if (seen.insert(graph.get()).second) graphs_.push_back(graph);
+
+    JobSpec spec;
+    spec.arrival = (r.submit - origin) * mapping.time_scale;
+    spec.graph = graph;
+    spec.id = r.id;
+    spec.source = r.source;
+    const double workers = std::max(1.0, r.gpus * mapping.gpu_scale);
+    // β
+    double beta = r.beta;
+    if (std::isnan(beta) && mapping.beta_rule != "distribution") {
+      const double requirement = !std::isnan(r.deadline) ? r.deadline - r.submit : r.time_limit;
+      if (!std::isnan(requirement) && !std::isnan(r.duration) && requirement > 0) {
+        const double base = mapping.beta_rule == "work" ? r.duration * workers : r.duration;
+        beta = base > 0 ? std::min(1.0, requirement / base) : 1.0;
+      }
+    }
+    if (std::isnan(beta))
+      ++report_.beta_fallback;
+    else
+      ++report_.beta_from_trace;
+    spec.beta = beta;
+    // N
+    const double step_time = estimator.sequential_jct(*graph) / estimator.steps();
+    long steps = r.steps;
+    std::string rule = mapping.steps_rule;
+    if (rule == "auto")
+      rule = r.iterations > 0 ? "iterations" : !std::isnan(r.duration) ? "work" : "fixed";
+    if (steps < 1) {
+      if (rule == "iterations" && r.iterations > 0)
+        steps = std::lround(r.iterations * mapping.iteration_scale);
+      else if (rule == "work" && !std::isnan(r.duration) && step_time > 0)
+        steps = std::lround(r.duration * workers * mapping.time_scale / step_time);
+      else
+        steps = mapping.steps;
+    }
+    spec.steps = static_cast<int>(std::clamp<long>(steps, 1, 1000000000L));
+    jobs_.push_back(std::move(spec));
+  }
+  report_.jobs = static_cast<long>(jobs_.size());
+}
+
+std::shared_ptr<TraceWorkload> TraceWorkload::with_fallback(BetaSpec beta) const {
+  std::shared_ptr<TraceWorkload> copy(new TraceWorkload());
+  copy->jobs_ = jobs_;
+  copy->graphs_ = graphs_;
+  copy->fallback_ = beta;
+  copy->report_ = report_;
+  copy->name_ = name_;
+  return copy;
+}
+
+std::unique_ptr<JobStream> TraceWorkload::start(std::uint64_t seed) const {
+  return std::make_unique<TraceStream>(jobs_, fallback_, seed);
+}
+
+std::string TraceWorkload::beta_label() const {
+  return report_.beta_fallback == 0 ? "trace" : "trace+" + fallback_.label();
+}
+
+std::string TraceWorkload::describe() const {
+  std::ostringstream out;
+  out << "trace " << name_ << ": " << jobs_.size() << " jobs, " << graphs_.size() << " graphs";
+  return out.str();
+}
+
+}  // namespace pacml::sim

@@ -1,0 +1,102 @@
+#!/bin/sh
+# Command-line tests of pacml simulate / evaluate / replay (issue 4).
+# Env: PACML (the binary), PACML_SHARED_DATA (may be absent: data tests skip).
+set -u
+PACML=${PACML:-./pacml}
+fail=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pacml-cli-sim.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+ok() { echo "ok - $1"; }
+bad() { echo "FAIL - $1"; fail=1; }
+check() { if eval "$2"; then ok "$1"; else bad "$1"; fi; }
+
+cat >"$tmp/small.yaml" <<'YAML'
+pacml_experiment: 1
+name: cli-small
+profile: reference
+topology: 2x2x2
+horizon: 50000
+workload:
+  type: synthetic
+  graphs: [alexnet, gnmt]
+  interarrival: 500
+beta: [A, C]
+policies: [para_max, fixed:2]
+seeds: 2
+YAML
+
+# simulate --json: one object with the required keys.
+"$PACML" simulate "$tmp/small.yaml" --policy para_min --seed 3 --beta-dist B --json >"$tmp/sim.json" 2>"$tmp/err"
+check "simulate --json exits 0" "[ $? -eq 0 ]"
+for key in blocking_rate arrived decisions accepted; do
+  check "simulate --json has $key" "grep -q '\"$key\"' '$tmp/sim.json'"
+done
+check "simulate --json prints one line" "[ \$(wc -l <'$tmp/sim.json') -eq 1 ]"
+
+# Determinism: same config and seed, byte-identical CSV.
+"$PACML" simulate "$tmp/small.yaml" --policy random --seed 5 --jobs-csv "$tmp/a.csv" --timeline-csv "$tmp/ta.csv" >/dev/null
+"$PACML" simulate "$tmp/small.yaml" --policy random --seed 5 --jobs-csv "$tmp/b.csv" --timeline-csv "$tmp/tb.csv" >/dev/null
+check "simulate jobs CSV is byte-identical across runs" "cmp -s '$tmp/a.csv' '$tmp/b.csv'"
+check "simulate timeline CSV is byte-identical across runs" "cmp -s '$tmp/ta.csv' '$tmp/tb.csv'"
+check "jobs CSV has a row per arrival" "[ \$(wc -l <'$tmp/a.csv') -eq 102 ]"
+
+# evaluate --json: an array with the required keys per (policy, β).
+"$PACML" evaluate "$tmp/small.yaml" --json --threads 2 >"$tmp/eval.json" 2>"$tmp/err"
+check "evaluate --json exits 0" "[ $? -eq 0 ]"
+for key in policy beta_dist seeds blocking_rate_mean blocking_rate_ci95 throughput_mean; do
+  check "evaluate --json has $key" "grep -q '\"$key\"' '$tmp/eval.json'"
+done
+check "evaluate --json has 4 groups" "[ \$(grep -c '\"blocking_rate_mean\"' '$tmp/eval.json') -eq 4 ]"
+
+# evaluate --out writes CSV/JSON; episodes.csv is deterministic.
+"$PACML" evaluate "$tmp/small.yaml" --out "$tmp/o1" --no-plots --quiet >/dev/null 2>&1
+"$PACML" evaluate "$tmp/small.yaml" --out "$tmp/o2" --no-plots --quiet --threads 1 >/dev/null 2>&1
+check "evaluate episodes.csv identical for 2 threads and 1" "cmp -s '$tmp/o1/episodes.csv' '$tmp/o2/episodes.csv'"
+check "evaluate writes summary.json" "[ -s '$tmp/o1/summary.json' ]"
+
+# Shards and merge reproduce the whole run.
+"$PACML" evaluate "$tmp/small.yaml" --shard 0/2 --out "$tmp/sh" >/dev/null 2>&1
+"$PACML" evaluate "$tmp/small.yaml" --shard 1/2 --out "$tmp/sh" >/dev/null 2>&1
+"$PACML" evaluate --merge "$tmp/sh/shard-0-of-2.json" "$tmp/sh/shard-1-of-2.json" --out "$tmp/merged" --json >/dev/null 2>&1
+check "merge exits 0" "[ $? -eq 0 ]"
+check "merged episodes.csv equals the unsharded one" "cmp -s '$tmp/o1/episodes.csv' '$tmp/merged/episodes.csv'"
+"$PACML" evaluate --merge "$tmp/sh/shard-0-of-2.json" >/dev/null 2>&1
+check "merge of an incomplete grid exits 3" "[ $? -eq 3 ]"
+
+# Bad input: clear errors with file:line, exit 2, never a crash.
+printf 'job_id,submission_time,num_iteration,model_name,deadline,batch_size,num_gpu,duration\nx,-4,10,vgg16,50,1,1,5\n' >"$tmp/neg.csv"
+"$PACML" replay "$tmp/neg.csv" --format elasticflow >/dev/null 2>"$tmp/err"
+check "negative time: exit 2" "[ $? -eq 2 ]"
+check "negative time: names file:line" "grep -q 'neg.csv:2' '$tmp/err'"
+printf 'job_id,submission_time,num_iteration,model_name,deadline,batch_size,num_gpu,duration\nx,4,10,llama,50,1,1,5\ny,5,10,vgg16,50,1,1,5\n' >"$tmp/unk.csv"
+"$PACML" replay "$tmp/unk.csv" --format elasticflow >/dev/null 2>"$tmp/err"
+check "unknown model: exit 2 naming file:line" "[ $? -eq 2 ] && grep -q \"unk.csv:2: unknown model 'llama'\" '$tmp/err'"
+"$PACML" replay "$tmp/unk.csv" --format elasticflow --unknown-model skip --policies para_max >"$tmp/out" 2>"$tmp/err"
+check "unknown model skipped and counted" "[ $? -eq 0 ] && grep -q \"skipped 1: unknown model 'llama'\" '$tmp/err'"
+"$PACML" replay "$tmp/nonexistent.csv" --format elasticflow >/dev/null 2>"$tmp/err"
+check "unreadable trace: exit 2" "[ $? -eq 2 ] && grep -q 'cannot read' '$tmp/err'"
+printf 'pacml_experiment: 1\nworkload: {graphs: [alexnet]}\npolicy: [para_max]\n' >"$tmp/typo.yaml"
+"$PACML" simulate "$tmp/typo.yaml" >/dev/null 2>"$tmp/err"
+check "experiment typo: exit 2 naming file:line" "[ $? -eq 2 ] && grep -q \"typo.yaml:3: unknown key 'policy'\" '$tmp/err'"
+"$PACML" simulate "$tmp/small.yaml" --policy best >/dev/null 2>"$tmp/err"
+check "unknown policy: exit 2" "[ $? -eq 2 ]"
+
+# Real traces (skip when ../shared/data is absent).
+data=${PACML_SHARED_DATA:-}
+if [ -n "$data" ] && [ -f "$data/elasticflow/elasticflow-traces.tar.gz" ]; then
+  tar -xzf "$data/elasticflow/elasticflow-traces.tar.gz" -C "$tmp" cluster10.csv
+  "$PACML" replay "$tmp/cluster10.csv" --format elasticflow --policies para_max,min_feasible --json >"$tmp/ef.json" 2>"$tmp/err"
+  check "replay ElasticFlow cluster10 exits 0" "[ $? -eq 0 ]"
+  check "replay ElasticFlow reports 260 jobs, 0 skipped" "grep -q '\"jobs\": 260' '$tmp/ef.json' && grep -q '\"skipped\": 0' '$tmp/ef.json'"
+else
+  echo "skip - ElasticFlow replay: shared data absent (set PACML_SHARED_DATA to ../shared/data)"
+fi
+if [ -n "$data" ] && [ -f "$data/swf/NASA-iPSC-1993-3.1-cln.swf.gz" ]; then
+  "$PACML" replay "$data/swf/NASA-iPSC-1993-3.1-cln.swf.gz" --format swf --models resnet50,vgg16,gnmt \
+    --gpu-scale 0.125 --beta-fallback C --policies para_min --json >"$tmp/swf.json" 2>"$tmp/err"
+  check "replay SWF log exits 0" "[ $? -eq 0 ]"
+  check "replay SWF replays 18239 jobs" "grep -q '\"jobs\": 18239' '$tmp/swf.json'"
+else
+  echo "skip - SWF replay: shared data absent (set PACML_SHARED_DATA to ../shared/data)"
+fi
+exit $fail
