@@ -21,6 +21,22 @@ const char* block_cause_name(BlockCause cause) {
   return "unknown";
 }
 
+namespace {
+
+// Σ p·q over step dependencies plus k(k−1) sync edges per split backward op,
+// without materialising them.
+int count_partitioned_deps(const PartitionedGraph& graph) {
+  const StepGraph& step = graph.step();
+  long count = 0;
+  for (const StepDep& dep : step.deps())
+    count += static_cast<long>(graph.parts(dep.src)) * graph.parts(dep.dst);
+  for (int x = step.num_layers(); x < step.num_ops(); ++x)
+    count += static_cast<long>(graph.parts(x)) * (graph.parts(x) - 1);
+  return static_cast<int>(count);
+}
+
+}  // namespace
+
 JctEstimator::JctEstimator(RampTopology topology, Profile profile, int steps)
     : topology_(std::move(topology)), profile_(std::move(profile)), steps_(steps) {
   if (steps < 1) throw InputError("steps", "training steps must be at least 1");
@@ -44,10 +60,11 @@ Estimate JctEstimator::estimate(const JobGraph& job, int action, double beta,
     return e;
   }
   e.splits = split_counts(job.layers(), action, profile_.quantum);
-  PartitionedGraph graph(job.step(), e.splits, profile_.edge_sizes);
+  // Dependencies are built only if the lookahead has to run (cache miss).
+  PartitionedGraph graph(job.step(), e.splits, profile_.edge_sizes, /*with_dependencies=*/false);
   e.degree = graph.degree();
   e.partitioned_ops = graph.num_ops();
-  e.partitioned_deps = graph.num_deps();
+  e.partitioned_deps = count_partitioned_deps(graph);
   e.placement = place_first_fit(graph, cluster);
   if (!e.placement.placed) {
     e.blocked = BlockCause::kNoPlacement;
@@ -63,6 +80,7 @@ Estimate JctEstimator::estimate(const JobGraph& job, int action, double beta,
     e.cache_hit = timing.has_value();
   }
   if (!timing) {
+    graph.build_dependencies();
     timing = simulate_step(graph, e.placement, dependency_times(graph, e.placement, topology_),
                            profile_.compute_scale);
     if (cache) cache->insert(key, *timing);

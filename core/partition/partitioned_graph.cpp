@@ -5,8 +5,8 @@
 namespace pacml {
 
 PartitionedGraph::PartitionedGraph(const StepGraph& step, std::vector<int> splits,
-                                   EdgeSizeRule rule)
-    : step_(&step), splits_(std::move(splits)) {
+                                   EdgeSizeRule rule, bool with_dependencies)
+    : step_(&step), splits_(std::move(splits)), rule_(rule) {
   const auto& step_ops = step.ops();
   first_sub_.resize(step_ops.size());
   for (int x = 0; x < step.num_ops(); ++x) {
@@ -15,9 +15,21 @@ PartitionedGraph::PartitionedGraph(const StepGraph& step, std::vector<int> split
     for (int part = 0; part < k; ++part)
       ops_.push_back({x, part, step_ops[x].compute / k, step_ops[x].memory / k});
   }
+  if (with_dependencies) build_dependencies();
+}
+
+void PartitionedGraph::build_dependencies() {
+  if (built_) return;
+  const StepGraph& step = *step_;
+  size_t count = 0;
+  for (const StepDep& dep : step.deps())
+    count += static_cast<size_t>(parts(dep.src)) * parts(dep.dst);
+  for (int x = step.num_layers(); x < step.num_ops(); ++x)
+    count += static_cast<size_t>(parts(x)) * (parts(x) - 1);
+  deps_.reserve(count);
   for (int d = 0; d < step.num_deps(); ++d) {
     const StepDep& dep = step.deps()[d];
-    const double size = dep_size(dep, rule);
+    const double size = dep_size(dep, rule_);
     const int p = parts(dep.src), q = parts(dep.dst);
     for (int i = 0; i < p; ++i)
       for (int j = 0; j < q; ++j)
@@ -27,8 +39,8 @@ PartitionedGraph::PartitionedGraph(const StepGraph& step, std::vector<int> split
   for (int x = step.num_layers(); x < step.num_ops(); ++x) {
     const int k = parts(x);
     if (k < 2) continue;
-    const StepOp& op = step_ops[x];
-    const double whole = rule == EdgeSizeRule::kReference
+    const StepOp& op = step.ops()[x];
+    const double whole = rule_ == EdgeSizeRule::kReference
                              ? op.memory
                              : step.layers().layers[op.layer].parameter_bytes;
     for (int l = 0; l < k; ++l)
@@ -36,6 +48,7 @@ PartitionedGraph::PartitionedGraph(const StepGraph& step, std::vector<int> split
         if (l != m) deps_.push_back({first_sub_[x] + l, first_sub_[x] + m, whole / k, -1});
   }
   build_adjacency();
+  built_ = true;
 }
 
 // Size of every sub-edge X_i -> Y_j of a step dependency (MODEL.md §3.2 table).

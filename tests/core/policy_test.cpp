@@ -65,9 +65,11 @@ TEST(Baselines, MinFeasibleTakesTheSmallestActionThatMeetsTheDeadline) {
   const int a = f.choose("min_feasible", mask, 0.3);
   ASSERT_GT(a, 0);
   EXPECT_TRUE(f.estimator.estimate(f.job, a, 0.3, f.cluster).accepted());
-  for (int smaller : valid_actions(mask))
-    if (smaller > 0 && smaller < a)
+  for (int smaller : valid_actions(mask)) {
+    if (smaller > 0 && smaller < a) {
       EXPECT_FALSE(f.estimator.estimate(f.job, smaller, 0.3, f.cluster).accepted());
+    }
+  }
 }
 
 TEST(Baselines, UnknownNamesAreRejectedWithTheKnownList) {
