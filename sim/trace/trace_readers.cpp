@@ -84,6 +84,26 @@ void for_each_line(std::istream& in, const std::string& source, const TraceReadO
   }
 }
 
+// Maps the column names of a header line to their positions. Every name must
+// be one the reader knows (`hint` tells the user what to fix); no repeats;
+// every column in `required` must be present.
+std::map<std::string, int> read_header(const std::vector<std::string>& names,
+                                       const std::vector<std::string>& known,
+                                       const std::vector<const char*>& required,
+                                       const std::string& where, const std::string& hint) {
+  std::map<std::string, int> col;
+  for (size_t i = 0; i < names.size(); ++i) {
+    const std::string name(trim(names[i]));
+    if (std::find(known.begin(), known.end(), name) == known.end())
+      throw InputError(where, "unknown column '" + name + "' (" + hint + ")");
+    if (col.count(name)) throw InputError(where, "column '" + name + "' appears twice");
+    col[name] = static_cast<int>(i);
+  }
+  for (const char* need : required)
+    if (!col.count(need)) throw InputError(where, std::string("missing column '") + need + "'");
+  return col;
+}
+
 // ---- ElasticFlow ----------------------------------------------------------
 
 std::vector<TraceRecord> read_elasticflow(std::istream& in, const std::string& source,
@@ -99,16 +119,8 @@ std::vector<TraceRecord> read_elasticflow(std::istream& in, const std::string& s
     const std::string where = file_line(source, number);
     if (header.empty()) {
       header = split(line, ',');
-      for (size_t i = 0; i < header.size(); ++i) {
-        const std::string name(trim(header[i]));
-        if (std::find(known.begin(), known.end(), name) == known.end())
-          throw InputError(
-              where, "unknown column '" + name + "' (ElasticFlow columns: " + join(known) + ")");
-        if (col.count(name)) throw InputError(where, "column '" + name + "' appears twice");
-        col[name] = static_cast<int>(i);
-      }
-      if (!col.count("submission_time"))
-        throw InputError(where, "missing column 'submission_time' (a trace needs arrival times)");
+      col = read_header(header, known, {"submission_time"}, where,
+                        "ElasticFlow columns: " + join(known));
       return;
     }
     ++report.lines;
@@ -207,16 +219,9 @@ std::vector<TraceRecord> read_sacct(std::istream& in, const std::string& source,
     const std::string where = file_line(source, number);
     if (header.empty()) {
       header = split(line, '|');
-      for (size_t i = 0; i < header.size(); ++i) {
-        const std::string name(trim(header[i]));
-        if (std::find(known.begin(), known.end(), name) == known.end())
-          throw InputError(where, "unknown column '" + name +
-                                      "' (sacct columns pacml reads: " + join(known) +
-                                      "); was the output made with --parsable2 and a header?");
-        col[name] = static_cast<int>(i);
-      }
-      for (const char* need : {"JobID", "Submit", "NNodes"})
-        if (!col.count(need)) throw InputError(where, std::string("missing column '") + need + "'");
+      col = read_header(header, known, {"JobID", "Submit", "NNodes"}, where,
+                        "sacct columns pacml reads: " + join(known) +
+                            "; was the output made with --parsable2 and a header?");
       return;
     }
     ++report.lines;
