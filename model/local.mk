@@ -1,0 +1,23 @@
+# model/: the LibTorch trainer of the PAC-ML policy (issue 5). LibTorch stays
+# in libpacml_model.la and the pacml-train program; the pacml binary and the
+# Slurm plugin never link it (`pacml train` execs pacml-train).
+
+# `pacml train` (execs pacml-train) and `pacml bench-policy`; no LibTorch.
+pacml_SOURCES += sim/cli/cmd_train.cpp
+EXTRA_DIST += contrib/train contrib/models model/README.md
+
+if HAVE_TORCH
+noinst_LTLIBRARIES += libpacml_model.la
+libpacml_model_la_SOURCES = \
+	model/torch_network.h model/torch_network.cpp \
+	model/trainer.h model/trainer.cpp
+libpacml_model_la_CPPFLAGS = $(AM_CPPFLAGS) $(TORCH_CPPFLAGS)
+libpacml_model_la_LIBADD = libpacml_sim.la libpacml_core.la
+
+bin_PROGRAMS += pacml-train
+pacml_train_SOURCES = model/train_main.cpp sim/cli/args.h sim/cli/args.cpp
+pacml_train_CPPFLAGS = $(AM_CPPFLAGS)
+pacml_train_LDADD = libpacml_model.la libpacml_sim.la libpacml_core.la \
+	$(YAML_CPP_LIBS) $(HWLOC_LIBS) $(TORCH_LIBS)
+pacml_train_LDFLAGS = $(TORCH_LDFLAGS)
+endif

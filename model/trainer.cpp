@@ -1,0 +1,695 @@
+#include "model/trainer.h"
+
+#include <malloc.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "core/inference/learned_policy.h"
+#include "core/util/error.h"
+#include "core/util/yaml_input.h"
+#include "sim/engine/episode.h"
+#include "sim/engine/policy_factory.h"
+#include "sim/experiment/evaluation.h"
+#include "sim/experiment/experiment.h"
+#include "sim/report/csv.h"
+#include "sim/report/progress.h"
+
+namespace pacml::model {
+namespace {
+
+std::string directory_of(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+bool file_exists(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+std::string where_of(const std::string& source, const YAML::Node& node) {
+  return yaml_where(source, node);
+}
+
+void check_keys(const YAML::Node& map, const std::vector<std::string>& keys,
+                const std::string& source, const std::string& what) {
+  if (!map.IsMap()) throw InputError(where_of(source, map), what + " must be a mapping");
+  for (const auto& kv : map) {
+    const std::string key = kv.first.as<std::string>();
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+      std::string known;
+      for (const auto& k : keys) known += (known.empty() ? "" : ", ") + k;
+      throw InputError(where_of(source, kv.first),
+                       "unknown key '" + key + "' in " + what + " (known: " + known + ")");
+    }
+  }
+}
+
+double number(const YAML::Node& n, const std::string& source, const std::string& what, double lo,
+              double hi) {
+  double v;
+  try {
+    v = n.as<double>();
+  } catch (const YAML::Exception&) {
+    throw InputError(where_of(source, n), what + " must be a number");
+  }
+  if (!std::isfinite(v) || v < lo || v > hi)
+    throw InputError(where_of(source, n), what + " must be in [" + sim::csv_number(lo) + ", " +
+                                              sim::csv_number(hi) + "]");
+  return v;
+}
+
+long integer(const YAML::Node& n, const std::string& source, const std::string& what, long lo,
+             long hi) {
+  const double v = number(n, source, what, static_cast<double>(lo), static_cast<double>(hi));
+  if (v != std::floor(v)) throw InputError(where_of(source, n), what + " must be an integer");
+  return static_cast<long>(v);
+}
+
+std::vector<std::string> strings(const YAML::Node& n, const std::string& source,
+                                 const std::string& what) {
+  if (!n.IsSequence()) throw InputError(where_of(source, n), what + " must be a list");
+  std::vector<std::string> out;
+  for (const auto& item : n) out.push_back(item.as<std::string>());
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json TrainConfig::to_json() const {
+  return {{"name", name},
+          {"source", source},
+          {"experiment", experiment},
+          {"profile", profile},
+          {"horizon", horizon},
+          {"interarrival", interarrival},
+          {"graphs", graphs},
+          {"betas", betas},
+          {"seed", seed},
+          {"time_limit_minutes", time_limit_minutes},
+          {"max_updates", max_updates},
+          {"episodes_per_update", episodes_per_update},
+          {"workers", workers},
+          {"gamma", gamma},
+          {"lambda", lambda},
+          {"reward_scale", reward_scale},
+          {"lr_final", lr_final},
+          {"ppo",
+           {{"lr", ppo.lr},
+            {"clip", ppo.clip},
+            {"value_coef", ppo.value_coef},
+            {"value_clip", ppo.value_clip},
+            {"entropy_coef", ppo.entropy_coef},
+            {"grad_clip", ppo.grad_clip},
+            {"minibatch", ppo.minibatch},
+            {"epochs", ppo.epochs},
+            {"normalise_advantages", ppo.normalise_advantages}}},
+          {"network", architecture.to_json()},
+          {"eval", {{"every", eval_every}, {"seeds", eval_seeds}, {"baselines", eval_baselines}}},
+          {"checkpoint_every", checkpoint_every}};
+}
+
+TrainConfig parse_train_config(const std::string& yaml_text, const std::string& source) {
+  std::istringstream in(yaml_text);
+  const YAML::Node root = parse_yaml(in, source);
+  return convert_yaml(root, source, [&](const YAML::Node& r) {
+    TrainConfig c;
+    c.source = source;
+    check_keys(r,
+               {"pacml_train",
+                "name",
+                "experiment",
+                "profile",
+                "horizon",
+                "interarrival",
+                "graphs",
+                "betas",
+                "seed",
+                "time_limit_minutes",
+                "max_updates",
+                "episodes_per_update",
+                "workers",
+                "gamma",
+                "lambda",
+                "reward_scale",
+                "lr_final",
+                "ppo",
+                "network",
+                "eval",
+                "checkpoint_every"},
+               source, "the training config");
+    if (!r["pacml_train"])
+      throw InputError(source, "not a pacml training config (missing 'pacml_train: 1')");
+    if (integer(r["pacml_train"], source, "pacml_train", 1, 1000) != 1)
+      throw InputError(where_of(source, r["pacml_train"]),
+                       "unsupported training config version (this pacml reads 1)");
+    if (r["name"]) c.name = r["name"].as<std::string>();
+    if (r["experiment"]) {
+      c.experiment = r["experiment"].as<std::string>();
+      if (c.experiment != "default" && c.experiment.front() != '/')
+        c.experiment = directory_of(source) + "/" + c.experiment;
+    }
+    if (r["profile"]) {
+      c.profile = r["profile"].as<std::string>();
+      Profile::by_name(c.profile, where_of(source, r["profile"]));
+    }
+    if (r["horizon"]) c.horizon = number(r["horizon"], source, "horizon", 1e-9, 1e300);
+    if (r["interarrival"])
+      c.interarrival = number(r["interarrival"], source, "interarrival", 1e-12, 1e300);
+    if (r["graphs"]) c.graphs = strings(r["graphs"], source, "graphs");
+    if (r["betas"]) {
+      c.betas = strings(r["betas"], source, "betas");
+      if (c.betas.empty()) throw InputError(where_of(source, r["betas"]), "betas is empty");
+      for (const auto& b : c.betas) sim::BetaSpec::parse(b, where_of(source, r["betas"]));
+    }
+    if (r["seed"])
+      c.seed = static_cast<std::uint64_t>(integer(r["seed"], source, "seed", 0, 1L << 53));
+    if (r["time_limit_minutes"])
+      c.time_limit_minutes = number(r["time_limit_minutes"], source, "time_limit_minutes", 0, 1e7);
+    if (r["max_updates"])
+      c.max_updates = integer(r["max_updates"], source, "max_updates", 0, 1L << 40);
+    if (r["episodes_per_update"])
+      c.episodes_per_update = static_cast<int>(
+          integer(r["episodes_per_update"], source, "episodes_per_update", 1, 4096));
+    if (r["workers"])
+      c.workers = static_cast<int>(integer(r["workers"], source, "workers", 1, 256));
+    if (r["gamma"]) c.gamma = number(r["gamma"], source, "gamma", 0, 1);
+    if (r["lambda"]) c.lambda = number(r["lambda"], source, "lambda", 0, 1);
+    if (r["reward_scale"])
+      c.reward_scale = number(r["reward_scale"], source, "reward_scale", 1e-9, 1e9);
+    if (r["lr_final"]) c.lr_final = number(r["lr_final"], source, "lr_final", 0, 1);
+    if (const YAML::Node p = r["ppo"]) {
+      check_keys(p,
+                 {"lr", "clip", "value_coef", "value_clip", "entropy_coef", "grad_clip",
+                  "minibatch", "epochs", "normalise_advantages"},
+                 source, "ppo");
+      if (p["lr"]) c.ppo.lr = number(p["lr"], source, "ppo.lr", 1e-12, 1);
+      if (p["clip"]) c.ppo.clip = number(p["clip"], source, "ppo.clip", 0, 10);
+      if (p["value_coef"])
+        c.ppo.value_coef = number(p["value_coef"], source, "ppo.value_coef", 0, 1e6);
+      if (p["value_clip"])
+        c.ppo.value_clip = number(p["value_clip"], source, "ppo.value_clip", 0, 1e6);
+      if (p["entropy_coef"])
+        c.ppo.entropy_coef = number(p["entropy_coef"], source, "ppo.entropy_coef", 0, 1e6);
+      if (p["grad_clip"]) c.ppo.grad_clip = number(p["grad_clip"], source, "ppo.grad_clip", 0, 1e6);
+      if (p["minibatch"])
+        c.ppo.minibatch =
+            static_cast<int>(integer(p["minibatch"], source, "ppo.minibatch", 1, 1 << 24));
+      if (p["epochs"])
+        c.ppo.epochs = static_cast<int>(integer(p["epochs"], source, "ppo.epochs", 1, 1000));
+      if (p["normalise_advantages"])
+        c.ppo.normalise_advantages = p["normalise_advantages"].as<bool>();
+    }
+    if (const YAML::Node n = r["network"]) {
+      check_keys(n, {"module_width", "layers", "graph_out", "graph_norm", "head_hidden"}, source,
+                 "network");
+      if (n["graph_norm"]) c.architecture.graph_norm = n["graph_norm"].as<bool>();
+      if (n["module_width"])
+        c.architecture.module_width =
+            static_cast<int>(integer(n["module_width"], source, "network.module_width", 1, 4096));
+      if (n["layers"]) {
+        c.architecture.layers.clear();
+        if (!n["layers"].IsSequence() || n["layers"].size() == 0)
+          throw InputError(where_of(source, n["layers"]),
+                           "network.layers must be a non-empty list");
+        for (const auto& d : n["layers"])
+          c.architecture.layers.push_back(
+              static_cast<int>(integer(d, source, "network.layers entry", 1, 4096)));
+      }
+      if (n["graph_out"])
+        c.architecture.graph_out =
+            static_cast<int>(integer(n["graph_out"], source, "network.graph_out", 1, 4096));
+      if (n["head_hidden"])
+        c.architecture.head_hidden =
+            static_cast<int>(integer(n["head_hidden"], source, "network.head_hidden", 1, 4096));
+    }
+    if (const YAML::Node e = r["eval"]) {
+      check_keys(e, {"every", "seeds", "baselines"}, source, "eval");
+      if (e["every"])
+        c.eval_every = static_cast<int>(integer(e["every"], source, "eval.every", 0, 1 << 30));
+      if (e["seeds"]) {
+        c.eval_seeds.clear();
+        for (const auto& s : e["seeds"])
+          c.eval_seeds.push_back(
+              static_cast<std::uint64_t>(integer(s, source, "eval seed", 0, 1L << 53)));
+      }
+      if (e["baselines"]) c.eval_baselines = strings(e["baselines"], source, "eval.baselines");
+    }
+    if (r["checkpoint_every"])
+      c.checkpoint_every =
+          static_cast<int>(integer(r["checkpoint_every"], source, "checkpoint_every", 1, 1 << 30));
+    return c;
+  });
+}
+
+TrainConfig load_train_config(const std::string& path) {
+  std::ifstream in = open_input_file(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_train_config(text.str(), path);
+}
+
+void compute_gae(const std::vector<float>& rewards, const std::vector<float>& values, double gamma,
+                 double lambda, std::vector<float>& advantages, std::vector<float>& returns) {
+  const size_t n = rewards.size();
+  advantages.assign(n, 0.f);
+  returns.assign(n, 0.f);
+  double gae = 0;
+  for (size_t k = n; k-- > 0;) {
+    const double next = k + 1 < n ? values[k + 1] : 0.0;
+    const double delta = rewards[k] + gamma * next - values[k];
+    gae = delta + gamma * lambda * gae;
+    advantages[k] = static_cast<float>(gae);
+    returns[k] = static_cast<float>(gae + values[k]);
+  }
+}
+
+std::string git_revision(const std::string& dir) {
+  const std::string cmd = "git -C '" + dir + "' rev-parse --short HEAD 2>/dev/null";
+  std::string out;
+  if (FILE* p = ::popen(cmd.c_str(), "r")) {
+    char buf[128];
+    while (std::fgets(buf, sizeof buf, p)) out += buf;
+    ::pclose(p);
+  }
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  return out.empty() ? "unknown" : out;
+}
+
+void tune_allocator() {
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+}
+
+namespace {
+
+// One rollout episode's steps.
+struct EpisodeSteps {
+  std::vector<int> graph;
+  std::vector<float> inputs;
+  std::vector<int> actions;
+  std::vector<float> rewards;
+  double blocking = 0;
+  size_t beta = 0;
+};
+
+struct Setup {
+  std::unique_ptr<sim::Experiment> experiment;
+  std::vector<JobGraphPtr> population;  // distinct graphs of the training workload
+  std::map<std::uint64_t, int> graph_index;
+  GraphSet graph_set;
+  features::Normalisers normalisers;
+  nlohmann::json topology;
+};
+
+Setup make_setup(const TrainConfig& c) {
+  sim::ExperimentSpec spec = c.experiment == "default" ? sim::default_experiment()
+                                                       : sim::load_experiment_file(c.experiment);
+  if (!c.profile.empty()) spec.profile = c.profile;
+  if (c.horizon > 0) spec.horizon = c.horizon;
+  if (c.interarrival > 0) spec.interarrival = c.interarrival;
+  if (!c.graphs.empty()) spec.graphs = c.graphs;
+  spec.betas.clear();
+  for (const auto& b : c.betas) spec.betas.push_back(sim::BetaSpec::parse(b, c.source + ": betas"));
+  spec.policies = {"para_max"};
+  Setup s;
+  s.experiment = std::make_unique<sim::Experiment>(spec);
+  const auto& est = *s.experiment->estimator();
+  for (size_t b = 0; b < spec.betas.size(); ++b)
+    for (const JobGraphPtr& g : s.experiment->workload(b)->graphs())
+      if (!s.graph_index.count(g->fingerprint())) {
+        s.graph_index[g->fingerprint()] = static_cast<int>(s.population.size());
+        s.population.push_back(g);
+        s.graph_set.graphs.push_back(features::extract_job_features(*g, est.profile().edge_sizes));
+      }
+  s.normalisers = features::compute_normalisers(s.population, est);
+  s.topology = {{"shape", est.topology().shape()}, {"servers", est.topology().num_servers()}};
+  return s;
+}
+
+sim::EnvironmentConfig env_config(const Setup& s, size_t beta) {
+  sim::EnvironmentConfig cfg;
+  cfg.estimator = s.experiment->estimator();
+  cfg.workload = s.experiment->workload(beta);
+  cfg.horizon = s.experiment->spec().horizon;
+  cfg.record_jobs = false;
+  cfg.record_timeline = false;
+  return cfg;
+}
+
+EpisodeSteps run_rollout(const Setup& s,
+                         const std::shared_ptr<const inference::LearnedModel>& model, size_t beta,
+                         std::uint64_t seed, double reward_scale) {
+  sim::Environment env(env_config(s, beta));
+  inference::LearnedPolicy policy(model, "pacml:train", /*sample=*/true);
+  EpisodeSteps ep;
+  ep.beta = beta;
+  const sim::Observation* obs = &env.reset(seed);
+  while (!obs->done) {
+    const JobGraph& job = *obs->job->graph;
+    DecisionContext ctx{job,         obs->job->beta,  *obs->cluster, obs->mask, env.estimator(),
+                        env.cache(), env.policy_rng()};
+    const inference::Decision d = policy.decide(ctx);
+    ep.graph.push_back(s.graph_index.at(job.fingerprint()));
+    ep.inputs.insert(ep.inputs.end(), d.inputs.begin(), d.inputs.end());
+    ep.actions.push_back(d.action);
+    const sim::StepResult r = env.step(d.action);
+    ep.rewards.push_back(static_cast<float>(r.reward * reward_scale));
+    obs = &env.observe();
+  }
+  ep.blocking = env.result().stats.blocking_rate;
+  return ep;
+}
+
+// Runs fn(i) for i in [0, n) on `threads` threads; rethrows the first error.
+template <typename Fn>
+void parallel_for(size_t n, int threads, Fn fn) {
+  std::vector<std::exception_ptr> errors(n);
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next++) < n;) {
+      try {
+        fn(i);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  const int t = std::max(1, std::min<int>(threads, static_cast<int>(n)));
+  std::vector<std::thread> pool;
+  for (int k = 1; k < t; ++k) pool.emplace_back(work);
+  work();
+  for (auto& th : pool) th.join();
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+// Mean greedy blocking per β over the eval seeds.
+std::vector<double> greedy_eval(const Setup& s,
+                                const std::shared_ptr<const inference::LearnedModel>& model,
+                                const std::vector<std::uint64_t>& seeds, int threads) {
+  const size_t nb = s.experiment->spec().betas.size();
+  std::vector<double> blocking(nb * seeds.size());
+  parallel_for(blocking.size(), threads, [&](size_t i) {
+    sim::Environment env(env_config(s, i / seeds.size()));
+    inference::LearnedPolicy policy(model, "pacml:eval");
+    blocking[i] = sim::run_episode(env, policy, seeds[i % seeds.size()]).stats.blocking_rate;
+  });
+  std::vector<double> out(nb, 0);
+  for (size_t i = 0; i < blocking.size(); ++i)
+    out[i / seeds.size()] += blocking[i] / static_cast<double>(seeds.size());
+  return out;
+}
+
+std::string fmt(double v, int digits = 4) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+void write_plot_script(const std::string& dir, const std::vector<std::string>& betas,
+                       const std::vector<double>& best_baseline, const std::string& title) {
+  std::ostringstream gp;
+  gp << "set terminal pngcairo size 1000,700 noenhanced\nset output 'curve.png'\n"
+     << "set datafile separator ','\nset key outside right\nset grid\n"
+     << "set xlabel 'environment steps'\nset ylabel 'blocking rate'\n"
+     << "set title '" << title << "'\n";
+  // Columns: see the curve.csv header written by train().
+  const int nb = static_cast<int>(betas.size());
+  const char* colours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"};
+  gp << "plot ";
+  for (int b = 0; b < nb; ++b) {
+    const std::string c = colours[b % 6];
+    gp << (b ? ", \\\n     " : "") << "'curve.csv' every ::1 using 2:" << (9 + b)
+       << " with lines lc rgb '" << c << "' lw 1 dt 3 title 'train " << betas[b] << "'"
+       << ", '' every ::1 using 2:(column(" << (9 + nb + b) << ") < 0 ? NaN : column("
+       << (9 + nb + b) << ")) with linespoints lc rgb '" << c << "' lw 2 pt 7 title 'greedy "
+       << betas[b] << "'";
+    if (b < static_cast<int>(best_baseline.size()))
+      gp << ", " << best_baseline[b] << " with lines lc rgb '" << c
+         << "' lw 1 dt 2 title 'best baseline " << betas[b] << "'";
+  }
+  gp << "\n";
+  sim::write_text_file(dir + "/curve.gp", gp.str());
+}
+
+void run_gnuplot(const std::string& dir) {
+  const std::string cmd = "cd '" + dir + "' && gnuplot curve.gp >/dev/null 2>&1";
+  if (std::system(cmd.c_str()) != 0) {
+    // The data and script stay; a missing gnuplot only costs the PNG.
+  }
+}
+
+}  // namespace
+
+TrainSummary train(const TrainConfig& config, const TrainOptions& options) {
+  if (options.out_dir.empty()) throw InputError("--out", "an output directory is required");
+  sim::make_directories(options.out_dir);
+  const std::string dir = options.out_dir;
+  const long max_updates = options.max_updates >= 0 ? options.max_updates : config.max_updates;
+  const double time_limit = 60.0 * (options.time_limit_minutes >= 0 ? options.time_limit_minutes
+                                                                    : config.time_limit_minutes);
+  const int workers = options.workers >= 1 ? options.workers : config.workers;
+  auto say = [&](const std::string& line) {
+    if (options.verbose) std::cerr << line << std::endl;
+  };
+
+  const Setup setup = make_setup(config);
+  const auto& spec = setup.experiment->spec();
+  const auto& est = *setup.experiment->estimator();
+  const size_t nb = spec.betas.size();
+  std::vector<std::string> beta_labels;
+  for (size_t b = 0; b < nb; ++b) beta_labels.push_back(setup.experiment->beta_label(b));
+  const std::string revision = git_revision(directory_of(config.source));
+  sim::write_text_file(dir + "/config.json", config.to_json().dump(2) + "\n");
+  say("pacml train: " + config.name + " — " + spec.profile + " profile, " + est.topology().shape() +
+      ", " + std::to_string(setup.population.size()) + " graphs, β " +
+      [&] {
+        std::string s;
+        for (auto& l : beta_labels) s += (s.empty() ? "" : "/") + l;
+        return s;
+      }() +
+      ", " + std::to_string(workers) + " workers");
+
+  TorchNetwork net(config.architecture, config.seed, config.ppo.lr);
+  auto metadata = [&](long update, long steps, double wall, double best) {
+    nlohmann::json training = config.to_json();
+    training["updates"] = update;
+    training["env_steps"] = steps;
+    training["wall_seconds"] = wall;
+    training["best_eval_blocking"] = best;
+    training["experiment_name"] = spec.name;
+    return inference::make_metadata(config.architecture, setup.normalisers, spec.profile,
+                                    setup.topology, training, revision);
+  };
+
+  long update = 0, env_steps = 0;
+  double wall_before = 0, best = -1;
+  const std::string ckpt = dir + "/checkpoint.pacw", optim = dir + "/checkpoint.optim.pt";
+  if (options.resume && file_exists(ckpt)) {
+    const inference::WeightsFile w = inference::read_weights_file(ckpt);
+    net.import_weights(w, ckpt);
+    if (file_exists(optim)) net.load_optimizer(optim);
+    const auto& t = w.metadata.at("training");
+    update = t.at("updates").get<long>();
+    env_steps = t.at("env_steps").get<long>();
+    wall_before = t.at("wall_seconds").get<double>();
+    best = t.at("best_eval_blocking").get<double>();
+    say("resuming from " + ckpt + " at update " + std::to_string(update));
+  } else if (options.resume) {
+    say("no checkpoint in " + dir + "; starting fresh");
+  }
+
+  // Learning-curve CSV: rows up to the resumed update survive.
+  const std::string curve_path = dir + "/curve.csv";
+  std::string kept;
+  {
+    std::ostringstream header;
+    header << "update,env_steps,wall_seconds,lr,policy_loss,value_loss,entropy,approx_kl";
+    for (auto& l : beta_labels) header << ",train_blocking_" << l;
+    for (auto& l : beta_labels) header << ",greedy_blocking_" << l;
+    header << ",greedy_mean,clip_fraction\n";
+    kept = header.str();
+    if (update > 0) {
+      std::ifstream old(curve_path);
+      std::string line;
+      std::getline(old, line);
+      while (std::getline(old, line))
+        if (!line.empty() && std::stol(line.substr(0, line.find(','))) <= update)
+          kept += line + "\n";
+    }
+  }
+  sim::write_text_file(curve_path, kept);
+  std::ofstream curve(curve_path, std::ios::app);
+
+  // Baselines on the periodic evaluation seeds (for the plot and the log).
+  std::vector<double> best_baseline(nb, 1.0);
+  if (config.eval_every > 0 && !config.eval_seeds.empty() && !config.eval_baselines.empty()) {
+    std::vector<sim::EpisodeTask> tasks;
+    for (const auto& p : config.eval_baselines)
+      for (size_t b = 0; b < nb; ++b)
+        for (auto seed : config.eval_seeds) {
+          sim::EpisodeTask t;
+          t.config = env_config(setup, b);
+          t.config.policy_label = p;
+          t.policy = p;
+          t.seed = seed;
+          tasks.push_back(t);
+        }
+    const auto results = sim::run_episodes(tasks, workers);
+    std::ostringstream csv;
+    csv << "policy,beta,blocking\n";
+    size_t i = 0;
+    for (const auto& p : config.eval_baselines)
+      for (size_t b = 0; b < nb; ++b) {
+        double m = 0;
+        for (size_t k = 0; k < config.eval_seeds.size(); ++k)
+          m += results[i++].stats.blocking_rate / static_cast<double>(config.eval_seeds.size());
+        csv << p << "," << beta_labels[b] << "," << sim::csv_number(m) << "\n";
+        best_baseline[b] = std::min(best_baseline[b], m);
+      }
+    sim::write_text_file(dir + "/baselines.csv", csv.str());
+    std::string line = "best baseline on eval seeds:";
+    for (size_t b = 0; b < nb; ++b) line += " " + beta_labels[b] + " " + fmt(best_baseline[b]);
+    say(line);
+  }
+  write_plot_script(dir, beta_labels, best_baseline, config.name + " (" + spec.profile + ")");
+
+  const auto start = std::chrono::steady_clock::now();
+  auto wall = [&] {
+    return wall_before +
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  sim::ProgressBar bar("train", static_cast<size_t>(std::max<long>(max_updates, 1)),
+                       options.progress);
+  long session_steps = 0;
+  double session_rollout = 0;
+  while (update < max_updates && wall() < time_limit) {
+    const double lr = config.lr_final >= 0 && max_updates > 0
+                          ? config.ppo.lr + (config.lr_final - config.ppo.lr) *
+                                                static_cast<double>(update) /
+                                                static_cast<double>(max_updates)
+                          : config.ppo.lr;
+    net.set_learning_rate(lr);
+    const auto model = std::make_shared<const inference::LearnedModel>(
+        net.export_weights(metadata(update, env_steps, wall(), best)), "training");
+
+    // Rollouts.
+    const auto t0 = std::chrono::steady_clock::now();
+    const int ne = config.episodes_per_update;
+    std::vector<EpisodeSteps> episodes(ne);
+    parallel_for(static_cast<size_t>(ne), workers, [&](size_t k) {
+      const std::uint64_t episode = static_cast<std::uint64_t>(update) * ne + k;
+      const std::uint64_t seed = sim::derive_seed(config.seed, 1000000 + episode) | (1ULL << 40);
+      episodes[k] = run_rollout(setup, model, (episode % nb), seed, config.reward_scale);
+    });
+    session_rollout += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+    // Batch, old log-probs and values, GAE.
+    StepBatch batch;
+    std::vector<double> train_blocking(nb, 0), train_count(nb, 0);
+    for (const auto& ep : episodes) {
+      batch.graph.insert(batch.graph.end(), ep.graph.begin(), ep.graph.end());
+      batch.inputs.insert(batch.inputs.end(), ep.inputs.begin(), ep.inputs.end());
+      batch.actions.insert(batch.actions.end(), ep.actions.begin(), ep.actions.end());
+      train_blocking[ep.beta] += ep.blocking;
+      train_count[ep.beta] += 1;
+    }
+    net.evaluate_actions(setup.graph_set, batch, batch.old_logp, batch.old_values);
+    size_t offset = 0;
+    for (const auto& ep : episodes) {
+      const size_t n = ep.rewards.size();
+      std::vector<float> v(batch.old_values.begin() + offset,
+                           batch.old_values.begin() + offset + n);
+      std::vector<float> adv, ret;
+      compute_gae(ep.rewards, v, config.gamma, config.lambda, adv, ret);
+      batch.advantages.insert(batch.advantages.end(), adv.begin(), adv.end());
+      batch.returns.insert(batch.returns.end(), ret.begin(), ret.end());
+      offset += n;
+    }
+    Rng shuffle(sim::derive_seed(config.seed, 3000000 + static_cast<std::uint64_t>(update)));
+    const PpoStats st = net.ppo_update(setup.graph_set, batch, config.ppo, shuffle);
+    ++update;
+    env_steps += static_cast<long>(batch.size());
+    session_steps += static_cast<long>(batch.size());
+
+    // Periodic greedy evaluation.
+    std::vector<double> greedy(nb, -1);
+    double greedy_mean = -1;
+    const bool last = update >= max_updates;
+    if (config.eval_every > 0 && !config.eval_seeds.empty() &&
+        (update % config.eval_every == 0 || last)) {
+      const inference::WeightsFile w =
+          net.export_weights(metadata(update, env_steps, wall(), best));
+      const auto eval_model = std::make_shared<const inference::LearnedModel>(w, "evaluation");
+      greedy = greedy_eval(setup, eval_model, config.eval_seeds, workers);
+      greedy_mean = 0;
+      for (double g : greedy) greedy_mean += g / static_cast<double>(nb);
+      if (best < 0 || greedy_mean < best) {
+        best = greedy_mean;
+        inference::WeightsFile wb = net.export_weights(metadata(update, env_steps, wall(), best));
+        inference::write_weights_file(dir + "/best.pacw", wb);
+      }
+      std::string line = "update " + std::to_string(update) + " steps " +
+                         std::to_string(env_steps) + " " + fmt(wall(), 0) + " s | greedy";
+      for (size_t b = 0; b < nb; ++b) line += " " + beta_labels[b] + " " + fmt(greedy[b], 3);
+      line += " mean " + fmt(greedy_mean) + " (best " + fmt(best) + ") | entropy " +
+              fmt(st.entropy, 3) + " kl " + fmt(st.approx_kl, 4);
+      if (options.progress != 1) say(line);
+    }
+
+    curve << update << "," << env_steps << "," << sim::csv_number(wall()) << ","
+          << sim::csv_number(lr) << "," << sim::csv_number(st.policy_loss) << ","
+          << sim::csv_number(st.value_loss) << "," << sim::csv_number(st.entropy) << ","
+          << sim::csv_number(st.approx_kl);
+    for (size_t b = 0; b < nb; ++b)
+      curve << ","
+            << (train_count[b] > 0 ? sim::csv_number(train_blocking[b] / train_count[b]) : "");
+    for (size_t b = 0; b < nb; ++b) curve << "," << sim::csv_number(greedy[b]);
+    curve << "," << sim::csv_number(greedy_mean) << "," << sim::csv_number(st.clip_fraction)
+          << "\n";
+    curve.flush();
+
+    if (update % config.checkpoint_every == 0 || last || wall() >= time_limit) {
+      inference::write_weights_file(ckpt,
+                                    net.export_weights(metadata(update, env_steps, wall(), best)));
+      net.save_optimizer(optim);
+    }
+    bar.update(static_cast<size_t>(update));
+  }
+  bar.finish();
+  inference::write_weights_file(ckpt,
+                                net.export_weights(metadata(update, env_steps, wall(), best)));
+  net.save_optimizer(optim);
+  inference::write_weights_file(dir + "/final.pacw",
+                                net.export_weights(metadata(update, env_steps, wall(), best)));
+  run_gnuplot(dir);
+
+  TrainSummary sum;
+  sum.updates = update;
+  sum.env_steps = env_steps;
+  sum.wall_seconds = wall();
+  const double session_wall = wall() - wall_before;
+  sum.steps_per_second = session_wall > 0 ? static_cast<double>(session_steps) / session_wall : 0;
+  sum.best_eval_blocking = best;
+  sum.final_weights = dir + "/final.pacw";
+  sum.best_weights = file_exists(dir + "/best.pacw") ? dir + "/best.pacw" : "";
+  say("done: " + std::to_string(update) + " updates, " + std::to_string(env_steps) +
+      " env steps, " + fmt(sum.wall_seconds, 1) + " s (" + fmt(sum.steps_per_second, 0) +
+      " steps/s overall, rollouts " +
+      fmt(session_rollout > 0 ? static_cast<double>(session_steps) / session_rollout : 0, 0) +
+      " steps/s); weights " + sum.final_weights +
+      (sum.best_weights.empty() ? "" : ", best " + sum.best_weights));
+  return sum;
+}
+
+}  // namespace pacml::model

@@ -1,0 +1,99 @@
+// PPO training of the PAC-ML policy in pacml's simulator (LEARNING.md
+// "Learning"), behind `pacml train --config FILE`.
+//
+// Each update runs `episodes_per_update` whole episodes (β distributions in
+// turn, so one model learns all four) on `workers` threads with the current
+// policy sampling from its masked softmax. The rollout policy is the
+// LibTorch-free LearnedPolicy on the exported weights, so training encodes
+// jobs exactly as deployment does. LibTorch then recomputes log-probabilities
+// and values, GAE gives advantages and PPO updates the network; message
+// passing runs once per distinct graph per minibatch.
+//
+// Determinism: episode seeds, action draws and minibatch shuffles derive from
+// the config's seed and the update number, results are gathered in episode
+// order and LibTorch runs on one thread, so a seed gives the same weights
+// whatever the worker count (the time limit only decides when to stop).
+//
+// Output directory: curve.csv (one row per update), curve.png (+ curve.gp,
+// baselines.csv), best.pacw (best periodic greedy evaluation), final.pacw,
+// checkpoint.pacw + checkpoint.optim.pt (resume with --resume), config.json.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/inference/architecture.h"
+#include "model/torch_network.h"
+
+namespace pacml::model {
+
+struct TrainConfig {
+  std::string source = "<config>";
+  std::string name = "pacml";
+  std::string experiment = "default";  // experiment file (relative to the config) or "default"
+  // Optional overrides of the experiment.
+  std::string profile;
+  double horizon = 0;               // 0: the experiment's
+  double interarrival = 0;          // 0: the experiment's
+  std::vector<std::string> graphs;  // empty: the experiment's
+  std::vector<std::string> betas = {"A", "B", "C", "D"};
+  std::uint64_t seed = 1;
+  double time_limit_minutes = 55;
+  long max_updates = 100000;
+  int episodes_per_update = 4;
+  int workers = 2;
+  double gamma = 0.997, lambda = 0.95;
+  double reward_scale = 0.01;
+  double lr_final = -1;  // < 0: constant learning rate; else linear decay over max_updates
+  PpoParams ppo;
+  inference::Architecture architecture;
+  int eval_every = 10;  // updates; 0: never
+  std::vector<std::uint64_t> eval_seeds = {100000, 100001};
+  std::vector<std::string> eval_baselines = {"para_max", "para_min", "random",  "fixed:1",
+                                             "fixed:2",  "fixed:4",  "fixed:8", "fixed:16"};
+  int checkpoint_every = 10;
+
+  nlohmann::json to_json() const;
+};
+
+// Every key is checked (InputError "file:line" for unknown keys or bad values).
+TrainConfig parse_train_config(const std::string& yaml_text, const std::string& source);
+TrainConfig load_train_config(const std::string& path);
+
+struct TrainOptions {
+  std::string out_dir;
+  bool resume = false;
+  long max_updates = -1;           // overrides the config when ≥ 0
+  double time_limit_minutes = -1;  // overrides the config when ≥ 0
+  int workers = -1;                // overrides the config when ≥ 1
+  int progress = -1;               // -1 auto (TTY), 0 off, 1 on
+  bool verbose = true;             // status lines on stderr
+};
+
+struct TrainSummary {
+  long updates = 0;
+  long env_steps = 0;
+  double wall_seconds = 0;
+  double steps_per_second = 0;
+  double best_eval_blocking = -1;  // mean over β of the best greedy evaluation
+  std::string final_weights, best_weights;
+};
+
+TrainSummary train(const TrainConfig& config, const TrainOptions& options);
+
+// Generalized advantage estimation over one episode (terminal after the last
+// step): advantages and returns (= advantages + values).
+void compute_gae(const std::vector<float>& rewards, const std::vector<float>& values, double gamma,
+                 double lambda, std::vector<float>& advantages, std::vector<float>& returns);
+
+// The source revision (git rev-parse --short HEAD in `dir`), "unknown" if none.
+std::string git_revision(const std::string& dir);
+
+// Avoids glibc's mmap/munmap churn on LibTorch's large temporaries
+// (BUILD-RECIPE.md §2). Process-wide: call it in the trainer only.
+void tune_allocator();
+
+}  // namespace pacml::model

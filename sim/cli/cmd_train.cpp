@@ -1,0 +1,156 @@
+// `pacml train` — runs the LibTorch trainer, a separate program (pacml-train,
+// built with LibTorch next to pacml), so that the pacml binary itself never
+// loads LibTorch. `pacml bench-policy` times the learned policy's LibTorch-free
+// inference, the path the Slurm plugin takes.
+//
+// This file also registers the "pacml:" policy prefix (pacml:PATH, or
+// pacml:NAME for NAME.pacw in $PACML_MODELS_DIR or the repository's
+// contrib/models), so the learned policy works wherever a baseline does.
+#include <limits.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/cluster/cluster_state.h"
+#include "core/inference/learned_policy.h"
+#include "core/placement/action_mask.h"
+#include "core/util/error.h"
+#include "sim/cli/args.h"
+#include "sim/cli/command.h"
+#include "sim/cli/table.h"
+#include "sim/engine/policy_factory.h"
+#include "sim/workload/graph_catalog.h"
+#include "sim/workload/paths.h"
+
+namespace pacml::cli {
+namespace {
+
+std::string executable_dir() {
+  char buf[PATH_MAX];
+  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return ".";
+  std::string path(buf, static_cast<size_t>(n));
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+std::vector<std::string> model_dirs() {
+  const std::string dir = executable_dir();
+  // An installed pacml (PREFIX/bin) and a build directory inside the repository.
+  return {dir + "/../share/pacml/models", dir + "/../contrib/models",
+          dir + "/../../contrib/models"};
+}
+
+const bool registered = [] {
+  sim::register_policy_maker("pacml:", [](const std::string& name, const std::string& where) {
+    return inference::make_learned_policy(name, where, model_dirs());
+  });
+  return true;
+}();
+
+int run_train(const std::vector<std::string>& args) {
+  (void)registered;
+  std::vector<std::string> candidates = {executable_dir() + "/pacml-train"};
+  const std::string* chosen = nullptr;
+  for (const auto& c : candidates)
+    if (::access(c.c_str(), X_OK) == 0) chosen = &c;
+  std::vector<char*> argv;
+  std::string prog = chosen ? *chosen : "pacml-train";
+  argv.push_back(prog.data());
+  std::vector<std::string> copy = args;
+  for (auto& a : copy) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  if (chosen)
+    ::execv(chosen->c_str(), argv.data());
+  else
+    ::execvp("pacml-train", argv.data());
+  throw InputError("pacml train",
+                   std::string("cannot run pacml-train (") + std::strerror(errno) +
+                       "): this pacml was built without LibTorch (configure found no "
+                       "libtorch-dev) or pacml-train is not installed next to pacml");
+}
+
+double cpu_seconds() {
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+int run_bench_policy(const std::vector<std::string>& args) {
+  Args a("pacml bench-policy [--weights PATH] [--graphs LIST] [--repeats N]",
+         "Times the learned policy's inference without LibTorch (Eigen), single-threaded, on "
+         "an empty cluster: 'cold' = a graph never seen before (node/edge features, message "
+         "passing, graph inputs, heads: the Slurm plugin's path for a new job), 'warm' = the "
+         "graph's embedding cached (the simulator's path). Median CPU time per decision.");
+  a.option("weights", "PATH", "weights file or pacml:NAME", "pacml:reference")
+      .option("graphs", "LIST",
+              "comma-separated graph files or zoo names (default: the PipeDream graphs in "
+              "../shared/data, else zoo models)")
+      .option("repeats", "N", "decisions per measurement", "200");
+  if (!a.parse(args)) return 0;
+  const long repeats = a.get_long("repeats", 1, 1000000);
+  auto policy_ptr = inference::make_learned_policy(a.get("weights"), "--weights", model_dirs());
+  auto& policy = dynamic_cast<inference::LearnedPolicy&>(*policy_ptr);
+  const std::string profile_name = policy.model().profile();
+  sim::GraphCatalog catalog;
+  std::vector<JobGraphPtr> graphs;
+  std::vector<std::string> names;
+  if (a.has("graphs")) {
+    names = sim::split_policy_list(a.get("graphs"), "--graphs");
+  } else {
+    const std::string dir =
+        sim::expand_variables("${PACML_SHARED_DATA:-" + executable_dir() + "/../../shared/data}",
+                              "--graphs") +
+        "/pipedream/";
+    for (const char* m : {"alexnet", "resnet18", "squeezenet1_0", "vgg16", "gnmt", "resnet50"})
+      names.push_back(::access((dir + m + ".txt").c_str(), R_OK) == 0 ? dir + m + ".txt"
+                                                                      : std::string(m));
+  }
+  for (const auto& n : names)
+    graphs.push_back(sim::looks_like_path(n) ? catalog.load_file(n) : catalog.zoo(n, "--graphs"));
+  const JctEstimator estimator(RampTopology::parse("4x4x2"), Profile::by_name(profile_name));
+  const ClusterState cluster(estimator.topology());
+  const std::vector<bool> mask = action_mask(cluster, 16);
+  Rng rng(1);
+  Table t({"graph", "step ops", "step edges", "cold ms", "warm ms", "action"});
+  for (const auto& g : graphs) {
+    DecisionContext ctx{*g, 0.5, cluster, mask, estimator, nullptr, rng};
+    std::vector<double> cold, warm;
+    int action = 0;
+    for (long i = 0; i < repeats; ++i) {
+      inference::LearnedPolicy fresh(policy.model_ptr(), "bench");
+      const double t0 = cpu_seconds();
+      action = fresh.choose(ctx);
+      const double t1 = cpu_seconds();
+      fresh.choose(ctx);
+      const double t2 = cpu_seconds();
+      cold.push_back((t1 - t0) * 1e3);
+      warm.push_back((t2 - t1) * 1e3);
+    }
+    t.add({g->name(), std::to_string(g->step().num_ops()), std::to_string(g->step().num_deps()),
+           format_number(median(cold), 4), format_number(median(warm), 4), std::to_string(action)});
+  }
+  std::cout << "learned policy " << policy.name() << " (" << profile_name
+            << " profile), 1 thread, median of " << repeats << "\n";
+  t.print(std::cout);
+  return 0;
+}
+
+}  // namespace
+
+PACML_COMMAND("train", "train the PAC-ML policy (runs pacml-train; needs LibTorch)", run_train);
+PACML_COMMAND("bench-policy", "time the learned policy's inference (no LibTorch)",
+              run_bench_policy);
+
+}  // namespace pacml::cli

@@ -1,0 +1,133 @@
+// Observation encoding: alexnet golden values (checked by hand against
+// alexnet.txt, see the comments), ranges, the mask, normalisers.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/cluster/cluster_state.h"
+#include "core/features/features.h"
+#include "core/placement/action_mask.h"
+#include "tests/learning/learning_test_util.h"
+
+namespace pacml {
+namespace {
+
+using features::JobFeatures;
+
+class AlexnetFeatures : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string path = testing::pipedream_path("alexnet");
+    PACML_REQUIRE_FILE(path);
+    job = make_job_graph(load_graph_file(path));
+    f = features::extract_job_features(*job, EdgeSizeRule::kReference);
+  }
+  JobGraphPtr job;
+  JobFeatures f;
+  float node(int op, int k) const { return f.node[op * features::kNodeFeatures + k]; }
+};
+
+// alexnet.txt: 23 layers in file order node11, node10, …; 23 edges. The step
+// graph has 46 ops (forward 0..22, backward 23..45) and 23 + 23 + 1 edges.
+// The largest compute is node1's forward time 635.902 ms (op 16, the input
+// layer, also the only source); the largest memory is A + P = 198339584
+// bytes, shared by op 18 and its backward twin 41. The longest BFS depth from
+// op 16 is 44 nodes.
+TEST_F(AlexnetFeatures, GoldenValues) {
+  ASSERT_EQ(f.num_nodes, 46);
+  ASSERT_EQ(f.num_edges, 47);
+  // op 0 = forward node11 (ReLU): F 0.539, A 44302336, P 0; depth 11 of 44.
+  EXPECT_NEAR(node(0, 0), 0.539 / 635.902, 1e-7);
+  EXPECT_EQ(node(0, 1), 0.f);
+  EXPECT_NEAR(node(0, 2), 44302336.0 / 198339584.0, 1e-7);
+  EXPECT_EQ(node(0, 3), 0.f);
+  EXPECT_NEAR(node(0, 4), 11.0 / 44.0, 1e-7);
+  // op 23 = backward node11: B 0.188, same memory, depth 34 of 44.
+  EXPECT_NEAR(node(23, 0), 0.188 / 635.902, 1e-7);
+  EXPECT_NEAR(node(23, 2), 44302336.0 / 198339584.0, 1e-7);
+  EXPECT_NEAR(node(23, 4), 34.0 / 44.0, 1e-7);
+  // The real max-compute flag (the reference emits 0 here): op 16 only.
+  for (int op = 0; op < 46; ++op) EXPECT_EQ(node(op, 1), op == 16 ? 1.f : 0.f) << op;
+  EXPECT_EQ(node(16, 0), 1.f);
+  EXPECT_NEAR(node(16, 4), 1.0 / 44.0, 1e-7);  // the source
+  // Max memory: ops 18 and 41 (forward and backward of the same layer).
+  for (int op = 0; op < 46; ++op) EXPECT_EQ(node(op, 3), op == 18 || op == 41 ? 1.f : 0.f) << op;
+  // Edge 0: node11 -> node10 style forward edge from op 0; reference size = m_src.
+  EXPECT_NEAR(f.edge[0], 44302336.0 / 198339584.0, 1e-7);
+  EXPECT_EQ(f.edge[1], 0.f);
+  int max_edges = 0;
+  for (int k = 0; k < f.num_edges; ++k) max_edges += f.edge[2 * k + 1] == 1.f;
+  EXPECT_EQ(max_edges, 2);
+  // Means and medians of the node/edge features (independently computed).
+  EXPECT_NEAR(f.compute_mean, 0.024655938917577263, 1e-9);
+  EXPECT_NEAR(f.compute_median, 0.0008358206138681746, 1e-9);
+  EXPECT_NEAR(f.memory_mean, 0.33388437391341386, 1e-9);
+  EXPECT_NEAR(f.memory_median, 0.2352664811478076, 1e-9);
+  EXPECT_NEAR(f.edge_mean, 0.3122699513946704, 1e-9);
+  EXPECT_NEAR(f.edge_median, 0.22336608309110903, 1e-9);
+  EXPECT_DOUBLE_EQ(f.total_op_memory, 3046234440.0);
+  EXPECT_DOUBLE_EQ(f.total_edge_size, 2910968136.0);
+}
+
+TEST_F(AlexnetFeatures, GraphInputs) {
+  const JctEstimator est(RampTopology::parse("4x4x2"), Profile::reference());
+  EXPECT_NEAR(est.sequential_jct(*job), 36061.15, 1e-6);
+  const auto norm = features::compute_normalisers(testing::paper_graphs(), est);
+  ClusterState cluster(est.topology());
+  cluster.occupy(7, {0, 1, 2, 3});
+  cluster.occupy(9, {10});
+  const auto mask = action_mask(cluster, 16);
+  const auto load = features::cluster_load(cluster);
+  EXPECT_EQ(load.occupied, 5);
+  EXPECT_EQ(load.running, 2);
+  const auto in =
+      features::graph_inputs(f, *job, norm, est.sequential_jct(*job), 0.4, 50, load, mask);
+  ASSERT_EQ(in.size(), 34u);
+  EXPECT_NEAR(in[4], (0.4 - 0.1) / 0.9, 1e-6);  // β normalised over [0.1, 1]
+  EXPECT_NEAR(in[5], 0.4, 1e-7);                // raw β
+  EXPECT_EQ(in[8], 0.f);                        // N: one value in the population
+  EXPECT_NEAR(in[15], 5.0 / 32, 1e-7);
+  EXPECT_NEAR(in[16], 2.0 / 32, 1e-7);
+  for (int a = 0; a < 17; ++a) EXPECT_EQ(in[17 + a], mask[a] ? 1.f : 0.f) << a;
+  for (float v : in) {
+    EXPECT_GE(v, 0.f);
+    EXPECT_LE(v, 1.f);
+  }
+  // With all five paper graphs, alexnet has the fewest ops (46 of 46..142).
+  if (testing::paper_graphs().size() == 5) {
+    EXPECT_EQ(in[0], 0.f);
+  }
+}
+
+TEST(Features, AllInUnitRangeOnRealGraphs) {
+  for (const auto& g : testing::real_graphs())
+    for (auto rule : {EdgeSizeRule::kReference, EdgeSizeRule::kPhysical}) {
+      const JobFeatures f = features::extract_job_features(*g, rule);
+      EXPECT_EQ(f.node.size(), static_cast<size_t>(f.num_nodes) * 5);
+      EXPECT_EQ(f.edge.size(), static_cast<size_t>(f.num_edges) * 2);
+      for (float v : f.node) EXPECT_TRUE(v >= 0.f && v <= 1.f) << g->name();
+      for (float v : f.edge) EXPECT_TRUE(v >= 0.f && v <= 1.f) << g->name();
+    }
+}
+
+TEST(Features, NormalisersJsonRoundTripAndErrors) {
+  const JctEstimator est(RampTopology::parse("4x4x2"), Profile::physical());
+  const auto norm = features::compute_normalisers(testing::real_graphs(), est);
+  EXPECT_TRUE(features::Normalisers::from_json(norm.to_json(), "x") == norm);
+  auto j = norm.to_json();
+  j.erase("jct_seq");
+  EXPECT_THROW(features::Normalisers::from_json(j, "x"), InputError);
+  features::Range r{2, 4};
+  EXPECT_EQ(r.normalise(3), 0.5);
+  EXPECT_EQ(r.normalise(10), 1.0);
+  EXPECT_EQ(r.normalise(-1), 0.0);
+  EXPECT_EQ((features::Range{3, 3}).normalise(3), 0.0);
+}
+
+TEST(Features, SchemaHas34GraphInputs) {
+  EXPECT_EQ(features::graph_feature_names().size(), 34u);
+  EXPECT_EQ(features::schema_json()["version"], features::kSchemaVersion);
+}
+
+}  // namespace
+}  // namespace pacml

@@ -1,0 +1,24 @@
+# tests/learning: the learned policy (issue 5). Included from tests/local.mk
+# inside `if HAVE_GTEST`. Features, weights files and the Eigen policy go into
+# the main unit-test binary; the LibTorch tests (Eigen/LibTorch agreement,
+# deterministic training) are a separate binary so that unit_tests never
+# links LibTorch.
+tests_unit_tests_SOURCES += \
+	tests/learning/learning_test_util.h \
+	tests/learning/features_test.cpp \
+	tests/learning/weights_test.cpp \
+	tests/learning/learned_policy_test.cpp
+
+if HAVE_TORCH
+check_PROGRAMS += tests/learning/model_tests
+tests_learning_model_tests_SOURCES = tests/learning/model_test.cpp
+tests_learning_model_tests_CPPFLAGS = $(AM_CPPFLAGS) $(GTEST_CFLAGS) \
+	-DPACML_SOURCE_DIR='"$(abs_top_srcdir)"'
+tests_learning_model_tests_LDADD = libpacml_model.la libpacml_sim.la libpacml_core.la \
+	$(YAML_CPP_LIBS) $(HWLOC_LIBS) $(TORCH_LIBS) $(GTEST_LIBS)
+tests_learning_model_tests_LDFLAGS = $(TORCH_LDFLAGS)
+TESTS += tests/learning/model_tests
+endif
+
+TESTS += tests/learning/cli_learning_test.sh
+dist_noinst_SCRIPTS += tests/learning/cli_learning_test.sh
