@@ -1,11 +1,14 @@
 // `pacml topology` — describe a RAMP cluster: servers, channels, and which
-// block shapes first fit can use for each action.
+// block shapes first fit can use for each action; with --slurm, write the
+// cluster as Slurm's topology.conf (and --slurm-nodes: slurm.conf node lines)
+// so that Slurm's topology/tree plugin agrees with pacml's RAMP groups.
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "core/cluster/ramp_topology.h"
 #include "core/partition/split_counts.h"
 #include "core/placement/block_shapes.h"
+#include "core/util/error.h"
 #include "sim/cli/args.h"
 #include "sim/cli/command.h"
 #include "sim/cli/table.h"
@@ -18,14 +21,71 @@ std::string shape_text(const BlockShape& s) {
   return std::to_string(s.groups) + "x" + std::to_string(s.racks) + "x" + std::to_string(s.servers);
 }
 
+// "n" + [first-last] as a Slurm hostlist.
+std::string node_range(const std::string& prefix, int first, int last) {
+  if (first == last) return prefix + std::to_string(first);
+  return prefix + "[" + std::to_string(first) + "-" + std::to_string(last) + "]";
+}
+
+// topology.conf: one leaf switch per rack (its S servers), one switch per
+// communication group (its R racks), one top switch. Node k (1-based) is
+// server k-1 = (c·R + r)·S + s, pacml's default node order.
+void write_slurm_topology(const RampTopology& t, const std::string& prefix, std::ostream& out) {
+  const int C = t.groups(), R = t.racks(), S = t.servers_per_rack();
+  out << "# topology.conf for a RAMP " << t.shape() << " cluster (pacml topology --slurm).\n"
+      << "# Node " << prefix << "K is RAMP server K-1 = (c*" << R << " + r)*" << S
+      << " + s, the order pacml.conf assumes by default.\n";
+  for (int c = 0; c < C; ++c)
+    for (int r = 0; r < R; ++r) {
+      const int first = t.index(c, r, 0) + 1;
+      out << "SwitchName=g" << c + 1 << "r" << r + 1
+          << " Nodes=" << node_range(prefix, first, first + S - 1) << "\n";
+    }
+  for (int c = 0; c < C; ++c)
+    out << "SwitchName=g" << c + 1 << " Switches=g" << c + 1 << "r[1-" << R << "]\n";
+  out << "SwitchName=ramp Switches=g[1-" << C << "]\n";
+}
+
+void write_slurm_nodes(const RampTopology& t, const std::string& prefix, const std::string& attrs,
+                       std::ostream& out) {
+  const std::string all = node_range(prefix, 1, t.num_servers());
+  out << "# slurm.conf lines for a RAMP " << t.shape()
+      << " cluster (pacml topology --slurm-nodes); one GPU worker per server.\n"
+      << "NodeName=" << all << (attrs.empty() ? "" : " " + attrs) << "\n"
+      << "PartitionName=ramp Nodes=" << all << " Default=YES MaxTime=INFINITE State=UP\n"
+      << "TopologyPlugin=topology/tree\n"
+      << "# pacml.conf:\n# topology: " << t.shape() << "\n# nodes: \"" << all
+      << "\"\n# partitions: [ramp]\n";
+}
+
 int topology_command(const std::vector<std::string>& argv) {
-  Args args("pacml topology [--topology CxRxS] [--json]",
+  Args args("pacml topology [--topology CxRxS] [--json | --slurm | --slurm-nodes]",
             "Describes a RAMP cluster of C communication groups x R racks x S servers: its size,\n"
-            "channel bandwidth, and the candidate block shapes for every action (MODEL.md §4).");
+            "channel bandwidth, and the candidate block shapes for every action (MODEL.md §4).\n"
+            "--slurm prints the cluster as Slurm's topology.conf (a switch per rack, per group\n"
+            "and one on top); --slurm-nodes prints the matching slurm.conf NodeName and\n"
+            "PartitionName lines and the pacml.conf keys.");
   args.option("topology", "CxRxS", "RAMP shape", "4x4x2");
   args.flag("json", "print one JSON object");
+  args.flag("slurm", "print topology.conf for Slurm's topology/tree plugin");
+  args.flag("slurm-nodes", "print slurm.conf NodeName/PartitionName lines");
+  args.option("node-prefix", "P", "Slurm node names are P1 … PN", "n");
+  args.option("node-attrs", "TEXT", "extra NodeName attributes (--slurm-nodes)",
+              "Gres=gpu:1 State=UNKNOWN");
   if (!args.parse(argv)) return 0;
   const RampTopology t = RampTopology::parse(args.get("topology"));
+  const std::string prefix = args.get("node-prefix");
+  if (prefix.empty() || prefix.find_first_of(" \t=[],") != std::string::npos)
+    throw InputError("--node-prefix",
+                     "must be a non-empty name without blanks, '=', ',' or brackets");
+  if (args.is_set("slurm")) {
+    write_slurm_topology(t, prefix, std::cout);
+    return 0;
+  }
+  if (args.is_set("slurm-nodes")) {
+    write_slurm_nodes(t, prefix, args.get("node-attrs"), std::cout);
+    return 0;
+  }
   nlohmann::json actions = nlohmann::json::array();
   Table table({"action", "placeable", "candidate shapes (groups x racks x servers)"});
   for (int a = 1; a <= kMaxAction; a = a == 1 ? 2 : a + 2) {

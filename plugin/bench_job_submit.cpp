@@ -1,0 +1,166 @@
+// pacml-plugin-bench: decision latency of the real job_submit_pacml.so.
+//
+// Loads the plugin with dlopen in a host linked with libslurm (as the unit
+// tests do), writes a pacml.conf into a temporary directory, then times
+// job_submit() on a job_desc_msg_t exactly as slurmctld passes it. The first
+// call per model (graph build, lookahead cache fill) is reported separately;
+// the distribution is over the following calls (graph parse cached).
+//
+//   pacml-plugin-bench [--so PATH] [--model NAME] [--policy P] [--beta F]
+//                      [--profile P] [--iterations N] [--json]
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+}
+
+extern "C" {
+void slurm_xfree(void**);
+char* slurm_xstrdup(const char*);
+void* slurm_xcalloc(size_t, size_t, bool, bool, const char*, int, const char*);
+}
+
+namespace {
+
+using InitFn = int (*)();
+using SubmitFn = int (*)(job_desc_msg_t*, uint32_t, char**);
+
+double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t i = std::min(v.size() - 1, static_cast<size_t>(p / 100.0 * v.size()));
+  return v[i];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string so = PACML_JOB_SUBMIT_SO, model = "gnmt", policy = "min_feasible", beta = "0.5",
+              profile = "physical";
+  int iterations = 2000;
+  bool json = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "%s needs a value\n", a.c_str());
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--so")
+      so = value();
+    else if (a == "--model")
+      model = value();
+    else if (a == "--policy")
+      policy = value();
+    else if (a == "--beta")
+      beta = value();
+    else if (a == "--profile")
+      profile = value();
+    else if (a == "--iterations")
+      iterations = std::atoi(value().c_str());
+    else if (a == "--json")
+      json = true;
+    else {
+      std::fprintf(stderr,
+                   "usage: pacml-plugin-bench [--so PATH] [--model NAME] [--policy P] [--beta F] "
+                   "[--profile physical|reference] [--iterations N] [--json]\n");
+      return a == "--help" ? 0 : 2;
+    }
+  }
+  char dir_template[] = "/tmp/pacml-bench-XXXXXX";
+  const char* dir = mkdtemp(dir_template);
+  if (!dir) return std::perror("mkdtemp"), 1;
+  const std::string conf_dir = dir;
+  {
+    std::ofstream conf(conf_dir + "/pacml.conf");
+    conf << "policy: " << policy << "\nprofile: " << profile
+         << "\ntopology: 4x4x2\nnodes: n[1-32]\n"
+         << "reservation_ttl: 0\nresolve_job_ids: false\n";
+    std::ofstream(conf_dir + "/slurm.conf") << "# unused\n";
+  }
+  setenv("SLURM_CONF", (conf_dir + "/slurm.conf").c_str(), 1);
+  auto t_load = std::chrono::steady_clock::now();
+  void* h = dlopen(so.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  if (!h) return std::fprintf(stderr, "dlopen %s: %s\n", so.c_str(), dlerror()), 1;
+  auto init = reinterpret_cast<InitFn>(dlsym(h, "init"));
+  auto fini = reinterpret_cast<InitFn>(dlsym(h, "fini"));
+  auto submit = reinterpret_cast<SubmitFn>(dlsym(h, "job_submit"));
+  if (!init || !fini || !submit) return std::fprintf(stderr, "not a job_submit plugin\n"), 1;
+  init();
+  const double load_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t_load).count();
+
+  std::vector<double> times;
+  double first_ms = 0;
+  int placed = 0, rejected = 0;
+  for (int i = 0; i <= iterations; ++i) {
+    job_desc_msg_t d;
+    slurm_init_job_desc_msg(&d);
+    d.user_id = getuid();
+    d.group_id = getgid();
+    d.het_job_offset = NO_VAL;  // as slurmctld sets it for a job that is not heterogeneous
+    d.name = slurm_xstrdup("bench");
+    d.spank_job_env_size = 2;
+    d.spank_job_env = static_cast<char**>(
+        slurm_xcalloc(3, sizeof(char*), true, false, __FILE__, __LINE__, __func__));
+    d.spank_job_env[0] = slurm_xstrdup(("_SLURM_SPANK_OPTION_pacml_pacml_model=" + model).c_str());
+    d.spank_job_env[1] = slurm_xstrdup(("_SLURM_SPANK_OPTION_pacml_pacml_beta=" + beta).c_str());
+    char* err = nullptr;
+    const auto t0 = std::chrono::steady_clock::now();
+    const int rc = submit(&d, 0, &err);
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (i == 0)
+      first_ms = ms;
+    else
+      times.push_back(ms);
+    if (rc == SLURM_SUCCESS && d.req_nodes)
+      ++placed;
+    else
+      ++rejected;
+    if (i == 0 && rc != SLURM_SUCCESS)
+      std::fprintf(stderr, "first decision rejected: %s\n", err ? err : "?");
+    slurm_xfree(reinterpret_cast<void**>(&err));
+    for (uint32_t k = 0; k < d.spank_job_env_size; ++k)
+      slurm_xfree(reinterpret_cast<void**>(&d.spank_job_env[k]));
+    slurm_xfree(reinterpret_cast<void**>(&d.spank_job_env));
+    slurm_xfree(reinterpret_cast<void**>(&d.name));
+    slurm_xfree(reinterpret_cast<void**>(&d.req_nodes));
+    slurm_xfree(reinterpret_cast<void**>(&d.admin_comment));
+  }
+  fini();
+  std::remove((conf_dir + "/pacml.conf").c_str());
+  std::remove((conf_dir + "/slurm.conf").c_str());
+  rmdir(dir);
+  const double p50 = percentile(times, 50), p99 = percentile(times, 99),
+               max = times.empty() ? 0 : *std::max_element(times.begin(), times.end());
+  if (json) {
+    std::printf(
+        "{\"model\": \"%s\", \"policy\": \"%s\", \"beta\": %s, \"iterations\": %d, "
+        "\"load_ms\": %.3f, \"first_ms\": %.3f, \"p50_ms\": %.4f, \"p99_ms\": %.4f, "
+        "\"max_ms\": %.4f, \"placed\": %d, \"rejected\": %d}\n",
+        model.c_str(), policy.c_str(), beta.c_str(), iterations, load_ms, first_ms, p50, p99, max,
+        placed, rejected);
+  } else {
+    std::printf(
+        "job_submit_pacml.so decision latency: model %s, policy %s, beta %s, %d calls\n"
+        "  dlopen+init %.2f ms, first call %.2f ms (graph build + cache fill)\n"
+        "  p50 %.4f ms  p99 %.4f ms  max %.4f ms  (%d placed, %d rejected)\n",
+        model.c_str(), policy.c_str(), beta.c_str(), iterations, load_ms, first_ms, p50, p99, max,
+        placed, rejected);
+  }
+  return 0;
+}

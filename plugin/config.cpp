@@ -1,0 +1,207 @@
+#include "plugin/config.h"
+
+#include <fstream>
+#include <set>
+
+#include "core/profile.h"
+#include "core/util/error.h"
+#include "core/util/numbers.h"
+#include "core/util/yaml_input.h"
+#include "plugin/hostlist.h"
+#include "plugin/policy_factory.h"
+#include "plugin/slurm_time.h"
+
+namespace pacml::plugin {
+namespace {
+
+std::string scalar(const YAML::Node& node, const std::string& where, const std::string& what) {
+  if (!node.IsScalar()) throw InputError(where, what + " must be a single value");
+  return node.Scalar();
+}
+
+double number(const YAML::Node& node, const std::string& where, const std::string& what) {
+  return parse_finite_double(scalar(node, where, what), where, what);
+}
+
+bool boolean(const YAML::Node& node, const std::string& where, const std::string& what) {
+  const std::string v = scalar(node, where, what);
+  if (v == "true" || v == "yes" || v == "on") return true;
+  if (v == "false" || v == "no" || v == "off") return false;
+  throw InputError(where, what + " must be true or false, got '" + v + "'");
+}
+
+std::vector<std::string> strings(const YAML::Node& node, const std::string& where,
+                                 const std::string& what) {
+  std::vector<std::string> out;
+  if (node.IsScalar()) {
+    out.push_back(node.Scalar());
+  } else if (node.IsSequence()) {
+    for (const YAML::Node& item : node) out.push_back(scalar(item, where, what + " entries"));
+  } else if (!node.IsNull()) {
+    throw InputError(where, what + " must be a value or a list");
+  }
+  return out;
+}
+
+RampParams parse_topology(const YAML::Node& node, const std::string& source) {
+  const std::string where = yaml_where(source, node);
+  if (node.IsScalar()) return RampTopology::parse(node.Scalar(), where).params();
+  if (!node.IsMap()) throw InputError(where, "topology must be CxRxS or a map");
+  RampParams p;
+  for (const auto& kv : node) {
+    const std::string key = kv.first.Scalar(), w = yaml_where(source, kv.second);
+    if (key == "shape") {
+      const RampParams shape = RampTopology::parse(scalar(kv.second, w, key), w).params();
+      p.groups = shape.groups, p.racks = shape.racks, p.servers_per_rack = shape.servers_per_rack;
+    } else if (key == "groups") {
+      p.groups = static_cast<int>(parse_integer(scalar(kv.second, w, key), 1, 1024, w, key));
+    } else if (key == "racks") {
+      p.racks = static_cast<int>(parse_integer(scalar(kv.second, w, key), 1, 1024, w, key));
+    } else if (key == "servers_per_rack") {
+      p.servers_per_rack =
+          static_cast<int>(parse_integer(scalar(kv.second, w, key), 1, 1024, w, key));
+    } else if (key == "node_bandwidth") {
+      p.node_bandwidth = number(kv.second, w, key);
+    } else if (key == "worker_memory") {
+      p.worker_memory = number(kv.second, w, key);
+    } else {
+      throw InputError(w, "unknown topology key '" + key +
+                              "' (known: shape, groups, racks, servers_per_rack, node_bandwidth, "
+                              "worker_memory)");
+    }
+  }
+  RampTopology check(p, where);  // validates (R ≤ C, positive values)
+  return p;
+}
+
+// nodes: "n[1-32]" | [n1, n2, …] | {n1: [c, r, s], …}
+std::vector<std::string> parse_nodes(const YAML::Node& node, const RampParams& ramp,
+                                     const std::string& source) {
+  const std::string where = yaml_where(source, node);
+  const RampTopology topo(ramp, where);
+  std::vector<std::string> names(topo.num_servers());
+  if (node.IsMap()) {
+    for (const auto& kv : node) {
+      const std::string name = kv.first.Scalar(), w = yaml_where(source, kv.second);
+      if (!kv.second.IsSequence() || kv.second.size() != 3)
+        throw InputError(w, "node " + name + ": expected [c, r, s]");
+      const int c = static_cast<int>(
+          parse_integer(scalar(kv.second[0], w, "c"), 0, ramp.groups - 1, w, name + " group c"));
+      const int r = static_cast<int>(
+          parse_integer(scalar(kv.second[1], w, "r"), 0, ramp.racks - 1, w, name + " rack r"));
+      const int s = static_cast<int>(parse_integer(
+          scalar(kv.second[2], w, "s"), 0, ramp.servers_per_rack - 1, w, name + " server s"));
+      std::string& slot = names[topo.index(c, r, s)];
+      if (!slot.empty())
+        throw InputError(w, "nodes " + slot + " and " + name + " both map to (" +
+                                std::to_string(c) + ", " + std::to_string(r) + ", " +
+                                std::to_string(s) + ")");
+      slot = name;
+    }
+  } else {
+    std::vector<std::string> list;
+    for (const std::string& item : strings(node, where, "nodes"))
+      for (std::string& n : expand_hostlist(item, where)) list.push_back(std::move(n));
+    if (static_cast<int>(list.size()) > topo.num_servers())
+      throw InputError(where, std::to_string(list.size()) + " nodes listed but the RAMP " +
+                                  topo.shape() + " cluster has " +
+                                  std::to_string(topo.num_servers()) + " servers");
+    for (size_t i = 0; i < list.size(); ++i) names[i] = list[i];
+  }
+  std::set<std::string> seen;
+  for (const std::string& n : names)
+    if (!n.empty() && !seen.insert(n).second)
+      throw InputError(where, "node " + n + " is listed twice");
+  return names;
+}
+
+}  // namespace
+
+PluginConfig parse_plugin_config(std::istream& in, const std::string& source) {
+  const YAML::Node root = parse_yaml(in, source);
+  PluginConfig cfg;
+  cfg.source = source;
+  if (root.IsNull()) return cfg;  // an empty file: all defaults
+  if (!root.IsMap()) throw InputError(source, "pacml.conf must be a YAML map of key: value");
+  return convert_yaml(root, source, [&](const YAML::Node& r) {
+    // topology first: nodes depend on it
+    if (r["topology"]) cfg.ramp = parse_topology(r["topology"], source);
+    for (const auto& kv : r) {
+      const std::string key = kv.first.Scalar();
+      const YAML::Node& v = kv.second;
+      const std::string w = yaml_where(source, v);
+      if (key == "topology") {
+        continue;
+      } else if (key == "policy") {
+        cfg.policy = scalar(v, w, key);
+        check_plugin_policy(cfg.policy, w);
+      } else if (key == "profile") {
+        cfg.profile = scalar(v, w, key);
+        Profile::by_name(cfg.profile, w);
+      } else if (key == "nodes") {
+        cfg.nodes = parse_nodes(v, cfg.ramp, source);
+      } else if (key == "partitions") {
+        cfg.partitions.clear();
+        for (const std::string& p : strings(v, w, key))
+          for (std::string& name : expand_hostlist(p, w)) cfg.partitions.push_back(name);
+      } else if (key == "on_block") {
+        const std::string s = scalar(v, w, key);
+        if (s == "reject")
+          cfg.on_block = OnBlock::kReject;
+        else if (s == "queue")
+          cfg.on_block = OnBlock::kQueue;
+        else
+          throw InputError(w, "on_block must be 'reject' or 'queue', got '" + s + "'");
+      } else if (key == "graph_dirs") {
+        cfg.graph_dirs = strings(v, w, key);
+        for (const std::string& d : cfg.graph_dirs)
+          if (d.empty() || d[0] != '/')
+            throw InputError(w, "graph_dirs entries must be absolute paths, got '" + d + "'");
+      } else if (key == "user_graph_files") {
+        cfg.user_graph_files = boolean(v, w, key);
+      } else if (key == "max_graph_bytes") {
+        cfg.max_graph_bytes = parse_integer(scalar(v, w, key), 1024, 1L << 32, w, key);
+      } else if (key == "decision_log") {
+        cfg.decision_log = v.IsNull() ? "" : scalar(v, w, key);
+        if (!cfg.decision_log.empty() && cfg.decision_log[0] != '/')
+          throw InputError(w,
+                           "decision_log must be an absolute path, got '" + cfg.decision_log + "'");
+      } else if (key == "time_limit_factor") {
+        cfg.time_limit_factor = number(v, w, key);
+        if (cfg.time_limit_factor < 1)
+          throw InputError(w, "time_limit_factor must be at least 1, got " + v.Scalar());
+      } else if (key == "time_limit_extra") {
+        cfg.time_limit_extra = parse_slurm_duration_seconds(scalar(v, w, key), w, key);
+      } else if (key == "default_steps") {
+        cfg.default_steps = parse_integer(scalar(v, w, key), 1, 1000000000, w, key);
+      } else if (key == "seed") {
+        cfg.seed = parse_integer(scalar(v, w, key), 0, 1L << 62, w, key);
+      } else if (key == "annotate") {
+        cfg.annotate = scalar(v, w, key);
+        if (cfg.annotate != "admin_comment" && cfg.annotate != "comment")
+          throw InputError(
+              w, "annotate must be 'admin_comment' or 'comment', got '" + cfg.annotate + "'");
+      } else if (key == "reservation_ttl") {
+        cfg.reservation_ttl = parse_non_negative(scalar(v, w, key), w, key);
+      } else if (key == "resolve_job_ids") {
+        cfg.resolve_job_ids = boolean(v, w, key);
+      } else {
+        throw InputError(
+            yaml_where(source, kv.first),
+            "unknown key '" + key +
+                "' (known: policy, profile, topology, nodes, partitions, on_block, graph_dirs, "
+                "user_graph_files, max_graph_bytes, decision_log, time_limit_factor, "
+                "time_limit_extra, default_steps, seed, annotate, reservation_ttl, "
+                "resolve_job_ids)");
+      }
+    }
+    return cfg;
+  });
+}
+
+PluginConfig load_plugin_config(const std::string& path) {
+  std::ifstream in = open_input_file(path);
+  return parse_plugin_config(in, path);
+}
+
+}  // namespace pacml::plugin

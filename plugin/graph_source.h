@@ -1,0 +1,71 @@
+// Graphs for jobs: zoo models by name, admin graph directories, and users'
+// own graph files read with the user's rights.
+//
+// Security (slurmctld is privileged, users are not):
+//  * A path a user names is opened in a forked child that has switched to the
+//    user's uid, gid and supplementary groups, so the plugin can read exactly
+//    what the user could. If slurmctld is not root (it cannot switch users),
+//    users' own files are refused and only graph_dirs are used.
+//  * Only regular files, at most max_graph_bytes, opened non-blocking (no
+//    FIFOs or devices that could hang slurmctld), with a read timeout.
+//  * Bare names ("resnet18.txt") are looked up in the admin's graph_dirs;
+//    names with "/" or ".." components never are.
+//  * Messages name the path and the line at fault, never file contents.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <list>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/graph/job_graph.h"
+
+namespace pacml::plugin {
+
+struct GraphSourceOptions {
+  std::vector<std::string> graph_dirs;
+  bool user_graph_files = true;
+  long max_bytes = 16L << 20;
+  double read_timeout = 5;  // seconds
+};
+
+// Whose rights a user file is read with.
+struct UserIdentity {
+  uid_t uid = 0;
+  gid_t gid = 0;
+  std::string work_dir;  // for relative paths ("" = none)
+};
+
+// Reads `path` as `user` (see above); throws InputError(path, reason) on any
+// failure (permission, not a regular file, too large, timeout).
+std::string read_file_as_user(const std::string& path, const UserIdentity& user, long max_bytes,
+                              double timeout);
+
+class GraphSource {
+ public:
+  explicit GraphSource(size_t capacity = 64) : capacity_(capacity) {}
+
+  // A zoo model with default options (cached).
+  JobGraphPtr zoo_model(const std::string& name);
+  // A graph file as the user may read it (parsed graphs cached by content).
+  // `resolved` (if given) receives the absolute path that was read.
+  JobGraphPtr graph_file(const std::string& name, const UserIdentity& user,
+                         const GraphSourceOptions& options, std::string* resolved = nullptr);
+
+  size_t size() const;
+
+ private:
+  JobGraphPtr lookup(const std::string& key);
+  void insert(const std::string& key, JobGraphPtr graph);
+
+  mutable std::mutex mutex_;
+  size_t capacity_;
+  std::list<std::pair<std::string, JobGraphPtr>> lru_;
+  std::map<std::string, std::list<std::pair<std::string, JobGraphPtr>>::iterator> index_;
+};
+
+}  // namespace pacml::plugin

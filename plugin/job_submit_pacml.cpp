@@ -1,0 +1,388 @@
+// job_submit/pacml — Slurm's entry points, a thin C ABI shim over the
+// decision engine (engine.h). Everything Slurm-specific lives here:
+//
+//  * Cluster state is read from slurmctld's exported globals (idle and
+//    available node bitmaps) under the read locks slurmctld already holds
+//    while it calls job_submit(). Never an RPC into slurmctld from
+//    job_submit(): that deadlocks (SLURM-RECIPE.md §7). The globals are weak
+//    so that the same .so loads in a unit-test host without slurmctld.
+//  * A background thread (started only inside slurmctld) polls the public
+//    API outside the locks for what the globals do not give: the nodes of
+//    each partition, and the job ids of recent decisions for the decision log.
+//  * Strings handed to Slurm come from Slurm's allocator (slurm_xstrdup) and
+//    replaced ones are released with slurm_xfree.
+//  * No exception crosses the C boundary; a failure passes the job through.
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+extern "C" {
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+#include <slurm/slurm_version.h>
+#include <slurm/spank.h>  // slurm_info / slurm_error
+}
+
+#include "plugin/engine.h"
+#include "plugin/request.h"
+
+struct job_record;
+typedef struct job_record job_record_t;
+
+extern "C" {
+// Slurm's allocator (libslurm / libslurmfull; not in a public header).
+void slurm_xfree(void**);
+char* slurm_xstrdup(const char*);
+char* slurm_get_extra_conf_path(const char*);
+
+// slurmctld's globals and helpers: weak, so that the plugin also loads where
+// they do not exist (a unit-test host); NULL there.
+extern bitstr_t* idle_node_bitmap __attribute__((weak));
+extern bitstr_t* avail_node_bitmap __attribute__((weak));
+extern int node_record_count __attribute__((weak));
+extern char* default_part_name __attribute__((weak));
+char* bitmap2node_name(bitstr_t*) __attribute__((weak));
+bitstr_t* slurm_bit_alloc(bitoff_t) __attribute__((weak));
+void slurm_bit_set(bitstr_t*, bitoff_t) __attribute__((weak));
+void slurm_bit_clear(bitstr_t*, bitoff_t) __attribute__((weak));
+int slurm_bit_test(bitstr_t*, bitoff_t) __attribute__((weak));
+void slurm_bit_free(bitstr_t**) __attribute__((weak));
+
+extern const char plugin_name[];
+extern const char plugin_type[];
+extern const uint32_t plugin_version;
+}
+
+const char plugin_name[] = "pacml: PAC-ML job partitioning and RAMP placement";
+const char plugin_type[] = "job_submit/pacml";
+const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+
+namespace {
+
+using pacml::plugin::Engine;
+using pacml::plugin::LogLevel;
+using pacml::plugin::NodeStatus;
+using pacml::plugin::Outcome;
+using pacml::plugin::RejectKind;
+
+bool inside_slurmctld() {
+  return &idle_node_bitmap != nullptr && &avail_node_bitmap != nullptr &&
+         &node_record_count != nullptr && bitmap2node_name != nullptr &&
+         slurm_bit_alloc != nullptr && slurm_bit_test != nullptr;
+}
+
+double now_seconds() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+void log_line(LogLevel level, const std::string& message) {
+  switch (level) {
+    case LogLevel::kError:
+      slurm_error("%s", message.c_str());
+      break;
+    case LogLevel::kDebug:
+      slurm_debug("%s", message.c_str());
+      break;
+    default:
+      slurm_info("%s", message.c_str());
+  }
+}
+
+// What the background thread learned through the public API.
+struct Polled {
+  std::mutex mutex;
+  bool loaded = false;
+  std::string default_partition;
+  std::map<std::string, std::vector<int>> partition_index;  // node indices, Slurm order
+};
+
+// slurmctld's node table by name (node index), rebuilt when it changes.
+struct NodeTable {
+  int count = -1;
+  std::map<std::string, int> index_of;
+  std::vector<std::string> name_of;
+
+  void refresh() {
+    if (count == node_record_count) return;
+    index_of.clear();
+    name_of.assign(node_record_count, "");
+    bitstr_t* bits = slurm_bit_alloc(node_record_count);
+    for (int i = 0; i < node_record_count; ++i) {
+      slurm_bit_set(bits, i);
+      char* name = bitmap2node_name(bits);
+      if (name && *name) index_of[name] = i, name_of[i] = name;
+      slurm_xfree(reinterpret_cast<void**>(&name));
+      slurm_bit_clear(bits, i);
+    }
+    slurm_bit_free(&bits);
+    count = node_record_count;
+  }
+};
+
+struct State {
+  std::unique_ptr<Engine> engine;
+  Polled polled;
+  NodeTable nodes;
+  std::mutex nodes_mutex;
+  std::thread poller;
+  std::mutex poll_mutex;
+  std::condition_variable wake;
+  bool stop = false;
+};
+
+State* g_state = nullptr;
+
+// The view of slurmctld handed to the engine, valid during one job_submit().
+class CtldView : public pacml::plugin::SlurmView {
+ public:
+  explicit CtldView(State& s)
+      : s_(s), live_(inside_slurmctld()), lock_(s.nodes_mutex), table_(s.nodes) {
+    if (live_) s_.nodes.refresh();
+  }
+  bool partition_nodes(const std::string& partition,
+                       std::vector<std::string>& nodes) const override {
+    if (!live_) return false;
+    std::lock_guard<std::mutex> lock(s_.polled.mutex);
+    auto it = s_.polled.partition_index.find(partition);
+    if (it == s_.polled.partition_index.end()) return false;
+    nodes.clear();
+    for (int i : it->second)
+      if (i >= 0 && i < static_cast<int>(table_.name_of.size())) nodes.push_back(table_.name_of[i]);
+    return true;
+  }
+  std::string default_partition() const override {
+    if (&default_part_name != nullptr && default_part_name) return default_part_name;
+    std::lock_guard<std::mutex> lock(s_.polled.mutex);
+    return s_.polled.default_partition;
+  }
+  NodeStatus node_status(const std::string& node) const override {
+    if (!live_) return NodeStatus::kFree;  // unit-test host: nothing runs
+    auto it = table_.index_of.find(node);
+    if (it == table_.index_of.end() || !idle_node_bitmap || !avail_node_bitmap)
+      return NodeStatus::kUnknown;
+    if (!slurm_bit_test(avail_node_bitmap, it->second)) return NodeStatus::kUnavailable;
+    return slurm_bit_test(idle_node_bitmap, it->second) ? NodeStatus::kFree : NodeStatus::kBusy;
+  }
+
+ private:
+  State& s_;
+  bool live_;
+  std::unique_lock<std::mutex> lock_;  // held while the engine decides
+  const NodeTable& table_;
+};
+
+// Background thread: partitions every few seconds, job ids of decisions.
+void poll_loop(State* s) {
+  double next_partitions = 0;
+  while (true) {
+    {
+      std::unique_lock<std::mutex> lock(s->poll_mutex);
+      s->wake.wait_for(lock, std::chrono::milliseconds(500), [&] { return s->stop; });
+      if (s->stop) return;
+    }
+    try {
+      const double now = now_seconds();
+      if (now >= next_partitions) {
+        partition_info_msg_t* parts = nullptr;
+        if (slurm_load_partitions(0, &parts, SHOW_ALL) == SLURM_SUCCESS && parts) {
+          std::map<std::string, std::vector<int>> index;
+          std::string dflt;
+          for (uint32_t i = 0; i < parts->record_count; ++i) {
+            const partition_info_t& p = parts->partition_array[i];
+            if (!p.name) continue;
+            if (p.flags & PART_FLAG_DEFAULT) dflt = p.name;
+            std::vector<int>& list = index[p.name];
+            for (int k = 0; p.node_inx && p.node_inx[k] >= 0; k += 2)
+              for (int n = p.node_inx[k]; n <= p.node_inx[k + 1]; ++n) list.push_back(n);
+          }
+          const unsigned count = parts->record_count;
+          slurm_free_partition_info_msg(parts);
+          bool first = false;
+          {
+            std::lock_guard<std::mutex> lock(s->polled.mutex);
+            first = !s->polled.loaded;
+            s->polled.partition_index = std::move(index);
+            s->polled.default_partition = dflt;
+            s->polled.loaded = true;
+          }
+          if (first) slurm_info("pacml: partition table loaded (%u partitions)", count);
+          next_partitions = now + 5;
+        } else {
+          next_partitions = now + 1;
+        }
+      }
+      // Job ids for the decision log; reservations end once a job leaves PENDING.
+      pacml::plugin::DecisionLog& log = s->engine->decision_log();
+      if (!log.unresolved().empty() || !s->engine->held_decisions().empty()) {
+        job_info_msg_t* jobs = nullptr;
+        if (slurm_load_jobs(0, &jobs, SHOW_ALL) == SLURM_SUCCESS && jobs) {
+          for (uint32_t i = 0; i < jobs->record_count; ++i) {
+            const slurm_job_info_t& j = jobs->job_array[i];
+            for (const char* text : {j.admin_comment, j.comment}) {
+              if (!text) continue;
+              const char* at = std::strstr(text, "pacml-decision:");
+              if (!at) continue;
+              const char* d = std::strstr(at, "decision=");
+              if (!d) continue;
+              d += std::strlen("decision=");
+              const size_t len = std::strcspn(d, ", ;");
+              const std::string id(d, len);
+              log.resolve(id, j.job_id);
+              if ((j.job_state & JOB_STATE_BASE) != JOB_PENDING) s->engine->release(id);
+            }
+          }
+          slurm_free_job_info_msg(jobs);
+        }
+      }
+      log.flush(now_seconds());
+    } catch (...) {
+      // keep polling; nothing here may take slurmctld down
+    }
+  }
+}
+
+std::vector<std::string> spank_env(const job_desc_msg_t* d) {
+  std::vector<std::string> out;
+  for (uint32_t i = 0; d->spank_job_env && i < d->spank_job_env_size; ++i)
+    if (d->spank_job_env[i]) out.emplace_back(d->spank_job_env[i]);
+  return out;
+}
+
+void replace_string(char** field, const std::string& value) {
+  slurm_xfree(reinterpret_cast<void**>(field));
+  *field = slurm_xstrdup(value.c_str());
+}
+
+int reject_code(RejectKind kind) {
+  switch (kind) {
+    case RejectKind::kBadTime:
+      return ESLURM_INVALID_TIME_VALUE;
+    case RejectKind::kBlocked:
+      return ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
+    case RejectKind::kUnmanagedPartition:
+      return ESLURM_INVALID_PARTITION_NAME;
+    default:
+      return SLURM_ERROR;
+  }
+}
+
+int submit(job_desc_msg_t* d, char** err_msg) {
+  State& s = *g_state;
+  pacml::plugin::SubmitInput in;
+  in.uid = d->user_id;
+  in.gid = d->group_id;
+  in.spank_env = spank_env(d);
+  in.comment = d->comment ? d->comment : "";
+  in.partition = d->partition ? d->partition : "";
+  in.time_limit_minutes =
+      (d->time_limit == NO_VAL || d->time_limit == INFINITE) ? 0 : d->time_limit;
+  in.work_dir = d->work_dir ? d->work_dir : "";
+  in.job_name = d->name ? d->name : "";
+  in.now = now_seconds();
+  const bool special = (d->array_inx && *d->array_inx) || d->het_job_offset != NO_VAL;
+  if (special) {
+    // Arrays and heterogeneous jobs would all get one node list: refuse them
+    // when they ask for pacml, pass them through otherwise.
+    const pacml::plugin::JobRequest probe = [&] {
+      try {
+        return pacml::plugin::extract_request(in.spank_env, in.comment);
+      } catch (...) {
+        return pacml::plugin::JobRequest{};
+      }
+    }();
+    if (!probe.wants_pacml) return SLURM_SUCCESS;
+    *err_msg = slurm_xstrdup(
+        "pacml: job arrays and heterogeneous jobs are not supported; submit separate jobs");
+    return SLURM_ERROR;
+  }
+  CtldView view(s);
+  const pacml::plugin::SubmitResult r = s.engine->submit(in, view);
+  if (!r.log_message.empty())
+    log_line(r.log_is_error ? LogLevel::kError : LogLevel::kInfo, r.log_message);
+  switch (r.outcome) {
+    case Outcome::kPassThrough:
+      return SLURM_SUCCESS;
+    case Outcome::kRejected:
+      *err_msg = slurm_xstrdup(r.user_message.c_str());
+      return reject_code(r.reject);
+    case Outcome::kPlaced:
+    case Outcome::kQueued:
+      break;
+  }
+  std::string list;
+  for (const std::string& n : r.nodes) list += (list.empty() ? "" : ",") + n;
+  d->min_nodes = d->max_nodes = static_cast<uint32_t>(r.num_nodes);
+  replace_string(&d->req_nodes, list);
+  d->shared = JOB_SHARED_NONE;  // exclusive nodes: the RAMP rule
+  d->time_limit = r.time_limit_minutes;
+  if (!r.partition.empty()) replace_string(&d->partition, r.partition);
+  char** field = r.annotate_admin_comment ? &d->admin_comment : &d->comment;
+  const std::string old = *field ? *field : "";
+  replace_string(field, old.empty() ? r.annotation : old + " " + r.annotation);
+  return SLURM_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" int init(void) {
+  try {
+    char* path = slurm_get_extra_conf_path("pacml.conf");
+    const std::string conf = path ? path : "/etc/slurm/pacml.conf";
+    slurm_xfree(reinterpret_cast<void**>(&path));
+    g_state = new State;
+    g_state->engine = std::make_unique<Engine>(conf, log_line);
+    g_state->engine->refresh_config();
+    if (inside_slurmctld()) g_state->poller = std::thread(poll_loop, g_state);
+    slurm_info("pacml: job_submit/pacml loaded (config %s%s)", conf.c_str(),
+               inside_slurmctld() ? "" : ", outside slurmctld");
+  } catch (const std::exception& e) {
+    slurm_error("pacml: init failed: %s; jobs pass through unchanged", e.what());
+  } catch (...) {
+    slurm_error("pacml: init failed; jobs pass through unchanged");
+  }
+  return SLURM_SUCCESS;  // never keep slurmctld from starting
+}
+
+extern "C" int fini(void) {
+  try {
+    if (!g_state) return SLURM_SUCCESS;
+    {
+      std::lock_guard<std::mutex> lock(g_state->poll_mutex);
+      g_state->stop = true;
+    }
+    g_state->wake.notify_all();
+    if (g_state->poller.joinable()) g_state->poller.join();
+    if (g_state->engine) g_state->engine->decision_log().flush(now_seconds(), true);
+    delete g_state;
+    g_state = nullptr;
+  } catch (...) {
+    slurm_error("pacml: fini failed");
+  }
+  return SLURM_SUCCESS;
+}
+
+extern "C" int job_submit(job_desc_msg_t* job_desc, uint32_t submit_uid, char** err_msg) {
+  (void)submit_uid;
+  try {
+    if (!g_state || !g_state->engine || !job_desc) return SLURM_SUCCESS;
+    return submit(job_desc, err_msg);
+  } catch (const std::exception& e) {
+    slurm_error("pacml: job passed through unchanged after an internal error: %s", e.what());
+  } catch (...) {
+    slurm_error("pacml: job passed through unchanged after an internal error");
+  }
+  return SLURM_SUCCESS;
+}
+
+extern "C" int job_modify(job_desc_msg_t* job_desc, job_record_t* job_ptr, uint32_t submit_uid) {
+  (void)job_desc, (void)job_ptr, (void)submit_uid;
+  return SLURM_SUCCESS;
+}

@@ -1,0 +1,47 @@
+# plugin/: the Slurm integration (issue 6).
+#
+#  libpacml_plugin.la   the decision engine, config, requests, graph reading
+#                       (pure C++ over core/, no Slurm types; unit-tested)
+#  job_submit_pacml.la  job_submit/pacml: C ABI shim over the engine
+#  spank_pacml.la       the users' --pacml-* options
+#
+# Both plugins install into $(slurmplugindir): configure
+# --with-slurm-plugindir=/usr/lib/x86_64-linux-gnu/slurm-wlm for Debian's
+# slurmctld (default LIBDIR/slurm-wlm), or add that directory to PluginDir=.
+noinst_LTLIBRARIES += libpacml_plugin.la
+libpacml_plugin_la_SOURCES = \
+	plugin/hostlist.h plugin/hostlist.cpp \
+	plugin/slurm_time.h plugin/slurm_time.cpp \
+	plugin/policy_factory.h plugin/policy_factory.cpp \
+	plugin/config.h plugin/config.cpp \
+	plugin/request.h plugin/request.cpp \
+	plugin/graph_source.h plugin/graph_source.cpp \
+	plugin/decision_log.h plugin/decision_log.cpp \
+	plugin/engine.h plugin/engine.cpp
+
+# slurmplugindir comes from configure (--with-slurm-plugindir).
+slurmplugin_LTLIBRARIES = job_submit_pacml.la spank_pacml.la
+
+# Slurm's symbols stay undefined: they resolve against libslurmfull inside
+# slurmctld (and libslurm in the test host). Only the plugin ABI is exported,
+# so core's C++ symbols cannot clash with anything in slurmctld.
+job_submit_pacml_la_SOURCES = plugin/job_submit_pacml.cpp
+job_submit_pacml_la_LDFLAGS = -module -avoid-version -shared \
+	-Wl,--version-script=$(top_srcdir)/plugin/job_submit_pacml.map
+EXTRA_job_submit_pacml_la_DEPENDENCIES = plugin/job_submit_pacml.map
+job_submit_pacml_la_LIBADD = libpacml_plugin.la libpacml_core.la $(YAML_CPP_LIBS) $(HWLOC_LIBS) -lpthread
+
+spank_pacml_la_SOURCES = plugin/spank_pacml.cpp
+spank_pacml_la_LDFLAGS = -module -avoid-version -shared \
+	-Wl,--version-script=$(top_srcdir)/plugin/spank_pacml.map
+EXTRA_spank_pacml_la_DEPENDENCIES = plugin/spank_pacml.map
+
+# Decision latency of the real job_submit_pacml.so, driven through dlopen
+# with libslurm (like the unit-test host): `plugin/pacml-plugin-bench`.
+noinst_PROGRAMS += plugin/pacml-plugin-bench
+plugin_pacml_plugin_bench_SOURCES = plugin/bench_job_submit.cpp
+plugin_pacml_plugin_bench_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DPACML_JOB_SUBMIT_SO='"$(abs_top_builddir)/.libs/job_submit_pacml.so"'
+plugin_pacml_plugin_bench_LDADD = -lslurm -ldl
+
+EXTRA_DIST += plugin/README.md plugin/job_submit_pacml.map plugin/spank_pacml.map

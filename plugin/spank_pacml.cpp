@@ -1,0 +1,122 @@
+// spank_pacml — the users' options for pacml:
+//
+//   sbatch|srun|salloc --pacml-graph=FILE | --pacml-model=NAME
+//                      [--pacml-steps=N] [--pacml-deadline=TIME | --pacml-beta=F]
+//
+// Slurm hands the options to slurmctld in the job's SPANK environment
+// (_SLURM_SPANK_OPTION_pacml_pacml_*), where job_submit/pacml reads them. This
+// plugin only checks their syntax early (a typo fails at the command line, not
+// in slurmctld's log) and turns a relative graph path into an absolute one in
+// the user's working directory (passed as PACML_GRAPH). It is loaded by
+// sbatch/srun/salloc (allocator, local) and slurmstepd (remote): list it as
+// `optional` in plugstack.conf.
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+extern "C" {
+#include <slurm/spank.h>
+}
+
+extern "C" {
+extern const char plugin_name[];
+extern const char plugin_type[];
+extern const unsigned int plugin_version;
+extern const unsigned int spank_plugin_version;
+}
+SPANK_PLUGIN(pacml, 1)
+
+namespace {
+
+std::string g_graph;
+
+int fail(const char* option, const std::string& message) {
+  slurm_error("--%s: %s", option, message.c_str());
+  return -1;
+}
+
+int opt_graph(int, const char* arg, int) {
+  if (!arg || !*arg) return fail("pacml-graph", "give a graph file");
+  g_graph = arg;
+  return 0;
+}
+
+int opt_model(int, const char* arg, int) {
+  if (!arg || !*arg) return fail("pacml-model", "give a model name (see `pacml graph zoo`)");
+  return 0;
+}
+
+int opt_steps(int, const char* arg, int) {
+  char* end = nullptr;
+  errno = 0;
+  const long n = arg ? std::strtol(arg, &end, 10) : 0;
+  if (!arg || end == arg || *end || errno || n < 1 || n > 1000000000)
+    return fail("pacml-steps",
+                std::string("expected a positive integer, got '") + (arg ? arg : "") + "'");
+  return 0;
+}
+
+int opt_deadline(int, const char* arg, int) {
+  if (!arg || !*arg) return fail("pacml-deadline", "give a deadline (Slurm time syntax)");
+  if (arg[0] == '-')
+    return fail("pacml-deadline", std::string("must not be negative, got '") + arg + "'");
+  return 0;  // the full syntax is checked in slurmctld against the submit time
+}
+
+int opt_beta(int, const char* arg, int) {
+  char* end = nullptr;
+  const double b = arg ? std::strtod(arg, &end) : NAN;
+  if (!arg || end == arg || *end || !(b > 0 && b <= 1))
+    return fail("pacml-beta",
+                std::string("expected a fraction in (0, 1], got '") + (arg ? arg : "") + "'");
+  return 0;
+}
+
+struct spank_option g_options[] = {
+    {const_cast<char*>("pacml-graph"), const_cast<char*>("FILE"),
+     const_cast<char*>("pacml: the job's model graph (PipeDream graph.txt or pacml YAML)"), 1, 0,
+     opt_graph},
+    {const_cast<char*>("pacml-model"), const_cast<char*>("NAME"),
+     const_cast<char*>("pacml: a built-in model instead of a graph file (pacml graph zoo)"), 1, 0,
+     opt_model},
+    {const_cast<char*>("pacml-steps"), const_cast<char*>("N"),
+     const_cast<char*>("pacml: training steps the job runs"), 1, 0, opt_steps},
+    {const_cast<char*>("pacml-deadline"), const_cast<char*>("TIME"),
+     const_cast<char*>(
+         "pacml: finish by TIME (duration like --time, or YYYY-MM-DDTHH:MM, now+1hour)"),
+     1, 0, opt_deadline},
+    {const_cast<char*>("pacml-beta"), const_cast<char*>("F"),
+     const_cast<char*>("pacml: finish within F x the sequential time, 0 < F <= 1"), 1, 0, opt_beta},
+    SPANK_OPTIONS_TABLE_END};
+
+}  // namespace
+
+extern "C" int slurm_spank_init(spank_t sp, int, char**) {
+  const spank_context_t c = spank_context();
+  if (c != S_CTX_ALLOCATOR && c != S_CTX_LOCAL && c != S_CTX_REMOTE) return 0;
+  for (struct spank_option* o = g_options; o->name; ++o)
+    if (spank_option_register(sp, o) != ESPANK_SUCCESS) return -1;
+  return 0;
+}
+
+extern "C" int slurm_spank_init_post_opt(spank_t sp, int, char**) {
+  const spank_context_t c = spank_context();
+  if ((c != S_CTX_ALLOCATOR && c != S_CTX_LOCAL) || g_graph.empty()) return 0;
+  std::string path = g_graph;
+  if (path[0] != '/' && path.find('/') != std::string::npos) {
+    // a relative path: resolve it where the user submits from
+    char cwd[PATH_MAX];
+    if (getcwd(cwd, sizeof cwd)) path = std::string(cwd) + "/" + path;
+  } else if (path[0] != '/' && access(path.c_str(), F_OK) == 0) {
+    // a bare name that exists here: the user's file; else a site graph name
+    char cwd[PATH_MAX];
+    if (getcwd(cwd, sizeof cwd)) path = std::string(cwd) + "/" + path;
+  }
+  spank_job_control_setenv(sp, "PACML_GRAPH", path.c_str(), 1);
+  return 0;
+}

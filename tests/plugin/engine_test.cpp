@@ -1,0 +1,295 @@
+// The decision engine with a fake slurmctld: placement, reservations,
+// reject and queue modes, requirements, config reloads and the decision log.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "core/cluster/ramp_topology.h"
+#include "plugin/engine.h"
+#include "tests/plugin/plugin_test_util.h"
+
+namespace pacml::plugin {
+namespace {
+
+using testing::FakeView;
+using testing::node_range;
+using testing::TempDir;
+
+struct Fixture {
+  TempDir dir;
+  std::vector<std::string> logs;
+  std::unique_ptr<Engine> engine;
+  FakeView view;
+
+  explicit Fixture(const std::string& extra = "") {
+    dir.write("pacml.conf",
+              "topology: 4x4x2\nnodes: n[1-32]\nresolve_job_ids: false\n"
+              "decision_log: " +
+                  dir.file("decisions.jsonl") + "\n" + extra);
+    engine = std::make_unique<Engine>(
+        dir.file("pacml.conf"), [this](LogLevel, const std::string& m) { logs.push_back(m); });
+  }
+  SubmitResult submit(std::vector<std::string> env, std::uint32_t time_limit = 0,
+                      const std::string& comment = "") {
+    SubmitInput in;
+    in.uid = 1000;
+    in.gid = 1000;
+    in.job_name = "t";
+    in.now = 1.7e9;
+    in.spank_env = std::move(env);
+    in.time_limit_minutes = time_limit;
+    in.comment = comment;
+    return engine->submit(in, view);
+  }
+  bool logged(const std::string& text) const {
+    for (const std::string& l : logs)
+      if (l.find(text) != std::string::npos) return true;
+    return false;
+  }
+};
+
+std::string opt(const std::string& key, const std::string& value) {
+  return "_SLURM_SPANK_OPTION_pacml_pacml_" + key + "=" + value;
+}
+
+// Servers of a placement form one C'×R'×S' box of the RAMP grid.
+bool is_box(const std::vector<std::string>& nodes) {
+  const RampTopology t = RampTopology::parse("4x4x2");
+  std::set<int> cs, rs, ss;
+  for (const std::string& n : nodes) {
+    const ServerCoord c = t.coord(std::stoi(n.substr(1)) - 1);
+    cs.insert(c.c), rs.insert(c.r), ss.insert(c.s);
+  }
+  return cs.size() * rs.size() * ss.size() == nodes.size();
+}
+
+TEST(Engine, JobsWithoutPacmlOptionsPassThroughSilently) {
+  Fixture f;
+  const SubmitResult r = f.submit({"OTHER=1"}, 10, "a comment");
+  EXPECT_EQ(r.outcome, Outcome::kPassThrough);
+  EXPECT_TRUE(r.log_message.empty());
+}
+
+TEST(Engine, PlacesOnAFreeRampBlockWithTimeLimitAndAnnotation) {
+  Fixture f;
+  const SubmitResult r = f.submit({opt("model", "gnmt"), opt("beta", "0.45")});
+  ASSERT_EQ(r.outcome, Outcome::kPlaced) << r.user_message << r.log_message;
+  EXPECT_EQ(r.num_nodes, 4);  // gnmt: degree 4 is the smallest that meets β 0.45
+  EXPECT_EQ(r.nodes, (std::vector<std::string>{"n1", "n3", "n9", "n11"}));
+  EXPECT_TRUE(is_box(r.nodes));
+  // JCT 3.9 s × 1.2 + 60 s → 2 minutes
+  EXPECT_EQ(r.time_limit_minutes, 2u);
+  EXPECT_NE(r.annotation.find("pacml-decision:degree=4"), std::string::npos) << r.annotation;
+  EXPECT_NE(r.annotation.find("decision=" + r.decision_id), std::string::npos);
+  EXPECT_TRUE(r.annotate_admin_comment);
+  EXPECT_NE(r.log_message.find("degree 4 on n1,n3,n9,n11"), std::string::npos) << r.log_message;
+}
+
+TEST(Engine, ConsecutiveDecisionsNeverShareNodes) {
+  Fixture f;
+  std::set<std::string> used;
+  for (int i = 0; i < 8; ++i) {
+    const SubmitResult r = f.submit({opt("model", "gnmt"), opt("beta", "0.45")});
+    ASSERT_EQ(r.outcome, Outcome::kPlaced) << i << ": " << r.user_message;
+    EXPECT_TRUE(is_box(r.nodes));
+    for (const std::string& n : r.nodes) EXPECT_TRUE(used.insert(n).second) << n;
+  }
+  EXPECT_EQ(used.size(), 32u);
+  // the cluster is now reserved: the next one is blocked
+  const SubmitResult full = f.submit({opt("model", "gnmt"), opt("beta", "0.45")});
+  EXPECT_EQ(full.outcome, Outcome::kRejected);
+  EXPECT_NE(full.user_message.find("0 of 32 servers free"), std::string::npos) << full.user_message;
+}
+
+TEST(Engine, BusyAndDownNodesAreAvoided) {
+  Fixture f;
+  for (const std::string& n : node_range(1, 16)) f.view.status[n] = NodeStatus::kBusy;
+  f.view.status["n20"] = NodeStatus::kUnavailable;
+  const SubmitResult r = f.submit({opt("model", "gnmt"), opt("beta", "0.45")});
+  ASSERT_EQ(r.outcome, Outcome::kPlaced);
+  for (const std::string& n : r.nodes) {
+    EXPECT_GT(std::stoi(n.substr(1)), 16) << n;
+    EXPECT_NE(n, "n20");
+  }
+}
+
+TEST(Engine, ReservationEndsWhenTheJobIsSeenRunning) {
+  Fixture f;
+  const SubmitResult a = f.submit({opt("model", "gnmt"), opt("beta", "0.45")});
+  for (const std::string& n : a.nodes) f.view.status[n] = NodeStatus::kBusy;
+  f.submit({opt("model", "gnmt"), opt("beta", "0.45")});                      // sees them busy
+  for (const std::string& n : a.nodes) f.view.status[n] = NodeStatus::kFree;  // job ended
+  // a's nodes are free again (no stale reservation) but the second job's are reserved
+  const SubmitResult c = f.submit({opt("model", "gnmt"), opt("beta", "0.45")});
+  EXPECT_EQ(c.nodes, a.nodes);
+}
+
+TEST(Engine, RejectModeExplainsWhy) {
+  Fixture f;
+  const SubmitResult r = f.submit({opt("model", "gnmt"), opt("beta", "0.2")});
+  ASSERT_EQ(r.outcome, Outcome::kRejected);
+  EXPECT_EQ(r.reject, RejectKind::kBlocked);
+  EXPECT_NE(r.user_message.find("cannot meet its requirement"), std::string::npos);
+  EXPECT_NE(r.user_message.find("model gnmt"), std::string::npos);
+  EXPECT_NE(r.user_message.find("fastest placement now is degree"), std::string::npos)
+      << r.user_message;
+}
+
+TEST(Engine, QueueModeQueuesAtTheIdleClusterDegree) {
+  Fixture f("on_block: queue\n");
+  for (const std::string& n : node_range(1, 32)) f.view.status[n] = NodeStatus::kBusy;
+  const SubmitResult r = f.submit({opt("model", "gnmt"), opt("beta", "0.45")});
+  ASSERT_EQ(r.outcome, Outcome::kQueued) << r.user_message;
+  EXPECT_EQ(r.num_nodes, 4);
+  EXPECT_TRUE(is_box(r.nodes));
+  EXPECT_NE(r.annotation.find(",queued"), std::string::npos);
+  // impossible even on an idle cluster: rejected
+  const SubmitResult no = f.submit({opt("model", "gnmt"), opt("beta", "0.1")});
+  EXPECT_EQ(no.outcome, Outcome::kRejected);
+  EXPECT_NE(no.user_message.find("idle cluster either"), std::string::npos);
+}
+
+TEST(Engine, DeadlinesAndTimeLimitsBecomeBeta) {
+  Fixture f;
+  // gnmt: JCT_seq 9.2 s; a 4.2 s deadline needs degree 4 (3.9 s)
+  const SubmitResult d = f.submit({opt("model", "gnmt"), opt("deadline", "4.2s")});
+  ASSERT_EQ(d.outcome, Outcome::kPlaced) << d.user_message;
+  EXPECT_EQ(d.num_nodes, 4);
+  // --time 10 (minutes) as the requirement: sequential is fine
+  const SubmitResult t = f.submit({opt("model", "gnmt")}, 10);
+  ASSERT_EQ(t.outcome, Outcome::kPlaced) << t.user_message;
+  EXPECT_EQ(t.num_nodes, 1);
+  // nothing at all: untouched, with a reason in the log
+  const SubmitResult n = f.submit({opt("model", "gnmt")});
+  EXPECT_EQ(n.outcome, Outcome::kPassThrough);
+  EXPECT_NE(n.log_message.find("gives no requirement"), std::string::npos);
+}
+
+TEST(Engine, UserErrorsAreRejectedWithClearMessages) {
+  Fixture f;
+  const SubmitResult neg = f.submit({opt("model", "gnmt"), opt("deadline", "-10")});
+  EXPECT_EQ(neg.reject, RejectKind::kBadTime);
+  EXPECT_NE(neg.user_message.find("must not be negative"), std::string::npos);
+  const SubmitResult unknown = f.submit({opt("model", "resnet5000"), opt("beta", "0.5")});
+  EXPECT_EQ(unknown.reject, RejectKind::kBadRequest);
+  EXPECT_NE(unknown.user_message.find("--pacml-model: unknown model 'resnet5000'"),
+            std::string::npos)
+      << unknown.user_message;
+  const SubmitResult none = f.submit({opt("steps", "10"), opt("beta", "0.5")});
+  EXPECT_NE(none.user_message.find("--pacml-model=NAME"), std::string::npos);
+  const SubmitResult both =
+      f.submit({opt("model", "gnmt"), opt("beta", "0.5"), opt("deadline", "5")});
+  EXPECT_NE(both.user_message.find("not both"), std::string::npos);
+}
+
+TEST(Engine, UnmanagedPartitionsAreRefused) {
+  Fixture f("partitions: [ramp]\n");
+  SubmitInput in;
+  in.spank_env = {opt("model", "gnmt"), opt("beta", "0.5")};
+  in.partition = "debug";
+  in.now = 1.7e9;
+  const SubmitResult r = f.engine->submit(in, f.view);
+  EXPECT_EQ(r.reject, RejectKind::kUnmanagedPartition);
+  EXPECT_NE(r.user_message.find("pacml manages ramp"), std::string::npos) << r.user_message;
+  // no partition named: routed to pacml's partition
+  in.partition = "";
+  const SubmitResult ok = f.engine->submit(in, f.view);
+  EXPECT_EQ(ok.outcome, Outcome::kPlaced);
+  EXPECT_EQ(ok.partition, "ramp");
+}
+
+TEST(Engine, DefaultMappingIsThePartitionsNodeOrder) {
+  TempDir dir;
+  dir.write("pacml.conf", "topology: 2x2x2\nresolve_job_ids: false\n");
+  Engine engine(dir.file("pacml.conf"), nullptr);
+  FakeView view;
+  view.default_part = "main";
+  SubmitInput in;
+  in.spank_env = {opt("model", "gnmt"), opt("beta", "1")};
+  in.now = 1.7e9;
+  EXPECT_EQ(engine.submit(in, view).outcome, Outcome::kPassThrough);  // partition not known yet
+  view.partitions["main"] = {"z1", "z2", "z3", "z4", "z5", "z6", "z7", "z8", "z9"};
+  const SubmitResult r = engine.submit(in, view);
+  ASSERT_EQ(r.outcome, Outcome::kPlaced);
+  EXPECT_EQ(r.nodes, (std::vector<std::string>{"z1"}));
+  EXPECT_EQ(r.partition, "main");
+}
+
+TEST(Engine, BrokenConfigKeepsTheLastGoodOne) {
+  Fixture f;
+  ASSERT_EQ(f.submit({opt("model", "gnmt"), opt("beta", "0.45")}).outcome, Outcome::kPlaced);
+  f.dir.write("pacml.conf", "policy: [broken\n");
+  const SubmitResult r = f.submit({opt("model", "gnmt"), opt("beta", "0.45")});
+  EXPECT_EQ(r.outcome, Outcome::kPlaced);
+  EXPECT_TRUE(f.logged("not valid YAML"));
+  EXPECT_TRUE(f.logged("keeping the last good configuration"));
+  // a fixed file is picked up
+  f.dir.write("pacml.conf", "topology: 4x4x2\nnodes: n[1-32]\npolicy: sequential\n");
+  const SubmitResult s = f.submit({opt("model", "gnmt"), opt("beta", "1")});
+  EXPECT_EQ(s.num_nodes, 1);
+  EXPECT_EQ(f.engine->config().policy, "sequential");
+}
+
+TEST(Engine, NeverAGoodConfigMeansPassThrough) {
+  TempDir dir;
+  dir.write("pacml.conf", "on_block: maybe\n");
+  std::vector<std::string> logs;
+  Engine engine(dir.file("pacml.conf"), [&](LogLevel, const std::string& m) { logs.push_back(m); });
+  FakeView view;
+  SubmitInput in;
+  in.spank_env = {opt("model", "gnmt"), opt("beta", "0.5")};
+  const SubmitResult r = engine.submit(in, view);
+  EXPECT_EQ(r.outcome, Outcome::kPassThrough);
+  EXPECT_NE(r.log_message.find("no valid"), std::string::npos);
+  ASSERT_FALSE(logs.empty());
+  EXPECT_NE(logs[0].find("jobs pass through unchanged until it is fixed"), std::string::npos);
+  // a missing file says so too
+  Engine missing(dir.file("nope.conf"), [&](LogLevel, const std::string& m) { logs.push_back(m); });
+  EXPECT_FALSE(missing.refresh_config());
+  EXPECT_NE(logs.back().find("No such file"), std::string::npos);
+}
+
+TEST(Engine, DecisionLogHasOneJsonLinePerDecision) {
+  Fixture f;
+  f.submit({opt("model", "gnmt"), opt("beta", "0.45")});
+  f.submit({opt("model", "gnmt"), opt("beta", "0.1")});  // rejected
+  f.submit({"X=1"});                                     // not a decision
+  std::ifstream in(f.dir.file("decisions.jsonl"));
+  std::vector<nlohmann::json> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
+  ASSERT_EQ(lines.size(), 2u);
+  const nlohmann::json& a = lines[0];
+  EXPECT_EQ(a["outcome"], "placed");
+  EXPECT_EQ(a["model"], "gnmt");
+  EXPECT_EQ(a["action"], 4);
+  EXPECT_EQ(a["node_count"], 4);
+  EXPECT_EQ(a["nodes"], "n1,n3,n9,n11");
+  EXPECT_EQ(a["servers"].size(), 4u);
+  EXPECT_GT(a["jct"].get<double>(), 0);
+  EXPECT_GE(a["latency_ms"].get<double>(), 0);
+  EXPECT_TRUE(a["job_id"].is_null());
+  EXPECT_EQ(a["comment"].get<std::string>().rfind("pacml:model=gnmt,beta=0.45", 0), 0u);
+  EXPECT_EQ(lines[1]["outcome"], "rejected");
+}
+
+TEST(Engine, HeldLogLinesWaitForTheirJobId) {
+  DecisionLog log;
+  TempDir dir;
+  log.open(dir.file("d.jsonl"));
+  log.add("1.1", {{"job_id", nullptr}}, true, 100, 60);
+  log.add("1.2", {{"job_id", nullptr}}, true, 100, 60);
+  EXPECT_EQ(log.flush(101), 0);
+  log.resolve("1.1", 42);
+  EXPECT_EQ(log.flush(101), 1);
+  EXPECT_EQ(log.unresolved(), (std::vector<std::string>{"1.2"}));
+  EXPECT_EQ(log.flush(161), 1);  // expired: written with job_id null
+  std::ifstream in(dir.file("d.jsonl"));
+  std::string first;
+  std::getline(in, first);
+  EXPECT_EQ(nlohmann::json::parse(first)["job_id"], 42);
+}
+
+}  // namespace
+}  // namespace pacml::plugin

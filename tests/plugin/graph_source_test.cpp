@@ -1,0 +1,145 @@
+// Reading graphs: zoo models, admin directories, users' files with the
+// user's rights, limits, and messages that never echo file contents.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
+
+#include "core/util/error.h"
+#include "plugin/graph_source.h"
+#include "tests/plugin/plugin_test_util.h"
+
+namespace pacml::plugin {
+namespace {
+
+using testing::TempDir;
+
+constexpr uid_t kNobody = 65534;
+constexpr gid_t kNogroup = 65534;
+
+std::string fixture_text(const std::string& name) {
+  std::ifstream in(std::string(PACML_SOURCE_DIR) + "/tests/fixtures/" + name);
+  std::ostringstream all;
+  all << in.rdbuf();
+  return all.str();
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(GraphSource, ZooModelsAreBuiltOnceAndCached) {
+  GraphSource g;
+  const JobGraphPtr a = g.zoo_model("gnmt");
+  EXPECT_EQ(a->name(), "gnmt");
+  EXPECT_EQ(g.zoo_model("gnmt"), a);
+  EXPECT_NE(error_of([&] { g.zoo_model("nosuchnet"); }).find("unknown model 'nosuchnet'"),
+            std::string::npos);
+}
+
+TEST(GraphSource, UserFilesBothFormatsCachedByContent) {
+  TempDir dir;
+  ::chmod(dir.path().c_str(), 0755);
+  const std::string txt = dir.write("tiny.txt", fixture_text("tiny.txt"));
+  const std::string yaml = dir.write("tiny.yaml", fixture_text("tiny.yaml"));
+  GraphSource g;
+  const UserIdentity me{::getuid(), ::getgid(), ""};
+  const JobGraphPtr a = g.graph_file(txt, me, {});
+  EXPECT_EQ(a->name(), "tiny");
+  EXPECT_EQ(g.graph_file(txt, me, {}), a);  // cached
+  EXPECT_EQ(g.graph_file(yaml, me, {})->name(), "tiny-mlp");
+  // relative to the job's working directory
+  EXPECT_EQ(g.graph_file("tiny.txt", UserIdentity{::getuid(), ::getgid(), dir.path()}, {}), a);
+}
+
+TEST(GraphSource, AdminDirectoriesServeBareNamesOnly) {
+  TempDir site, other;
+  site.write("resnet-site.txt", fixture_text("tiny.txt"));
+  GraphSourceOptions options;
+  options.graph_dirs = {site.path()};
+  options.user_graph_files = false;
+  GraphSource g;
+  const UserIdentity user{kNobody, kNogroup, other.path()};
+  EXPECT_EQ(g.graph_file("resnet-site.txt", user, options)->name(), "resnet-site");
+  EXPECT_NE(error_of([&] {
+              g.graph_file("../etc/passwd", user, options);
+            }).find("does not read users' own graph files"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] {
+              g.graph_file("/etc/hostname", user, options);
+            }).find("does not read users' own graph files"),
+            std::string::npos);
+}
+
+TEST(GraphSource, RootOnlyFileIsRefusedForAUser) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root (reads as another user)";
+  TempDir dir;
+  ::chmod(dir.path().c_str(), 0755);
+  const std::string secret = dir.write("secret.txt", fixture_text("tiny.txt"), 0600);
+  const std::string open = dir.write("open.txt", fixture_text("tiny.txt"), 0644);
+  GraphSource g;
+  const UserIdentity nobody{kNobody, kNogroup, ""};
+  const std::string msg = error_of([&] { g.graph_file(secret, nobody, {}); });
+  EXPECT_NE(msg.find("Permission denied"), std::string::npos) << msg;
+  EXPECT_NE(msg.find(secret), std::string::npos);
+  // group root, mode 0640: root's groups must not leak to the reader either
+  const std::string group_secret = dir.write("group.txt", fixture_text("tiny.txt"), 0640);
+  EXPECT_NE(error_of([&] { g.graph_file(group_secret, nobody, {}); }).find("Permission denied"),
+            std::string::npos);
+  // a file nobody may read works
+  EXPECT_EQ(g.graph_file(open, nobody, {})->name(), "open");
+  // ... and root-only contents are not served from the cache to nobody
+  GraphSource fresh;
+  fresh.graph_file(secret, UserIdentity{0, 0, ""}, {});
+  EXPECT_NE(error_of([&] { fresh.graph_file(secret, nobody, {}); }).find("Permission denied"),
+            std::string::npos);
+}
+
+TEST(GraphSource, LimitsAndNonRegularFiles) {
+  TempDir dir;
+  GraphSourceOptions small;
+  small.max_bytes = 16;
+  GraphSource g;
+  const UserIdentity me{::getuid(), ::getgid(), ""};
+  const std::string big = dir.write("big.txt", fixture_text("tiny.txt"));
+  EXPECT_NE(error_of([&] { g.graph_file(big, me, small); }).find("larger than the site's limit"),
+            std::string::npos);
+  const std::string fifo = dir.file("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  EXPECT_NE(error_of([&] { g.graph_file(fifo, me, {}); }).find("not a regular file"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] {
+              g.graph_file(dir.file("none.txt"), me, {});
+            }).find("No such file or directory"),
+            std::string::npos);
+}
+
+TEST(GraphSource, MalformedGraphsNameTheLineNotTheContents) {
+  TempDir dir;
+  const std::string bad =
+      dir.write("bad.txt",
+                "node1 -- Input -- forward_compute_time=TOPSECRET42, "
+                "backward_compute_time=0, activation_size=1, parameter_size=0\n");
+  GraphSource g;
+  const std::string msg = error_of([&] {
+    g.graph_file(bad, UserIdentity{::getuid(), ::getgid(), ""}, {});
+  });
+  EXPECT_NE(msg.find(bad), std::string::npos) << msg;
+  EXPECT_NE(msg.find("not a valid PipeDream graph"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("TOPSECRET42"), std::string::npos) << msg;
+  const std::string bad_yaml = dir.write("bad.yaml", "pacml_graph: 1\nops: [TOPSECRET43\n");
+  const std::string m2 = error_of([&] {
+    g.graph_file(bad_yaml, UserIdentity{::getuid(), ::getgid(), ""}, {});
+  });
+  EXPECT_NE(m2.find("not a valid native (YAML) graph"), std::string::npos) << m2;
+  EXPECT_EQ(m2.find("TOPSECRET43"), std::string::npos) << m2;
+}
+
+}  // namespace
+}  // namespace pacml::plugin

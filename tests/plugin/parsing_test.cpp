@@ -1,0 +1,208 @@
+// Hostlists, Slurm time syntax, pacml.conf and job requests.
+#include <gtest/gtest.h>
+
+#include <ctime>
+#include <sstream>
+
+#include "core/util/error.h"
+#include "plugin/config.h"
+#include "plugin/hostlist.h"
+#include "plugin/request.h"
+#include "plugin/slurm_time.h"
+#include "tests/plugin/plugin_test_util.h"
+
+namespace pacml::plugin {
+namespace {
+
+using testing::TempDir;
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Hostlist, ExpandsRangesPaddingAndLists) {
+  EXPECT_EQ(expand_hostlist("n[1-3]", "x"), (std::vector<std::string>{"n1", "n2", "n3"}));
+  EXPECT_EQ(expand_hostlist("gpu[08-10,12]a,login", "x"),
+            (std::vector<std::string>{"gpu08a", "gpu09a", "gpu10a", "gpu12a", "login"}));
+  EXPECT_EQ(join_hostlist({"a", "b"}), "a,b");
+  EXPECT_NE(error_of([] { expand_hostlist("n[3-1]", "nodes"); }).find("descending"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { expand_hostlist("n[1-3", "nodes"); }).find("unbalanced"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { expand_hostlist("a,,b", "nodes"); }).find("empty"), std::string::npos);
+}
+
+TEST(SlurmTime, DurationsInSlurmSyntax) {
+  EXPECT_DOUBLE_EQ(parse_slurm_duration_seconds("90", "t", "time"), 5400);
+  EXPECT_DOUBLE_EQ(parse_slurm_duration_seconds("1:30", "t", "time"), 90);
+  EXPECT_DOUBLE_EQ(parse_slurm_duration_seconds("2:00:05", "t", "time"), 7205);
+  EXPECT_DOUBLE_EQ(parse_slurm_duration_seconds("1-2", "t", "time"), 26 * 3600);
+  EXPECT_DOUBLE_EQ(parse_slurm_duration_seconds("1-0:10", "t", "time"), 86400 + 600);
+  EXPECT_DOUBLE_EQ(parse_slurm_duration_seconds("45s", "t", "time"), 45);
+  EXPECT_DOUBLE_EQ(parse_slurm_duration_seconds("2h", "t", "time"), 7200);
+  EXPECT_NE(error_of([] {
+              parse_slurm_duration_seconds("1:2:3:4", "t", "time");
+            }).find("not Slurm time syntax"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { parse_slurm_duration_seconds("abc", "t", "time"); }).find("abc"),
+            std::string::npos);
+}
+
+TEST(SlurmTime, DeadlinesRelativeAbsoluteAndRejected) {
+  const double now = 1.7e9;
+  EXPECT_DOUBLE_EQ(parse_deadline_seconds("10:00", now, "d"), 600);
+  EXPECT_DOUBLE_EQ(parse_deadline_seconds("now+1hour", now, "d"), 3600);
+  EXPECT_DOUBLE_EQ(parse_deadline_seconds("now+30", now, "d"), 30);
+  // an absolute time an hour from now (local time, like Slurm)
+  const std::time_t later = static_cast<std::time_t>(now) + 3600;
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", std::localtime(&later));
+  EXPECT_NEAR(parse_deadline_seconds(text, now, "d"), 3600, 1);
+  EXPECT_NE(error_of([&] {
+              parse_deadline_seconds("-5", now, "--pacml-deadline");
+            }).find("--pacml-deadline: the deadline must not be negative"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { parse_deadline_seconds("now-1hour", now, "d"); }).find("past"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { parse_deadline_seconds("2001-01-01T00:00", now, "d"); }).find("past"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { parse_deadline_seconds("0", now, "d"); }).find("positive"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { parse_deadline_seconds("soon", now, "d"); }).find("soon"),
+            std::string::npos);
+}
+
+PluginConfig parse(const std::string& text) {
+  std::istringstream in(text);
+  return parse_plugin_config(in, "pacml.conf");
+}
+
+TEST(PluginConfig, DefaultsAndAFullFile) {
+  const PluginConfig d = parse("");
+  EXPECT_EQ(d.policy, "min_feasible");
+  EXPECT_EQ(d.profile, "physical");
+  EXPECT_EQ(d.num_servers(), 32);
+  EXPECT_TRUE(d.nodes.empty());
+  const PluginConfig c = parse(
+      "policy: para_min\nprofile: reference\ntopology: 2x2x3\nnodes: \"gpu[01-12]\"\n"
+      "partitions: [ramp, ramp2]\non_block: queue\ngraph_dirs: [/srv/graphs]\n"
+      "user_graph_files: false\nmax_graph_bytes: 4096\ndecision_log: /var/log/pacml.jsonl\n"
+      "time_limit_factor: 1.5\ntime_limit_extra: \"2:00\"\ndefault_steps: 100\nseed: 7\n"
+      "annotate: comment\nreservation_ttl: 10\nresolve_job_ids: no\n");
+  EXPECT_EQ(c.policy, "para_min");
+  EXPECT_EQ(c.num_servers(), 12);
+  ASSERT_EQ(c.nodes.size(), 12u);
+  EXPECT_EQ(c.nodes[0], "gpu01");
+  EXPECT_EQ(c.nodes[11], "gpu12");
+  EXPECT_EQ(c.partitions, (std::vector<std::string>{"ramp", "ramp2"}));
+  EXPECT_EQ(c.on_block, OnBlock::kQueue);
+  EXPECT_FALSE(c.user_graph_files);
+  EXPECT_EQ(c.max_graph_bytes, 4096);
+  EXPECT_DOUBLE_EQ(c.time_limit_extra, 120);
+  EXPECT_EQ(c.default_steps, 100);
+  EXPECT_EQ(c.annotate, "comment");
+  EXPECT_FALSE(c.resolve_job_ids);
+}
+
+TEST(PluginConfig, NodeMapByCoordinates) {
+  const PluginConfig c = parse("topology: 2x1x2\nnodes: {a: [1, 0, 1], b: [0, 0, 0]}\n");
+  ASSERT_EQ(c.nodes.size(), 4u);
+  EXPECT_EQ(c.nodes[0], "b");
+  EXPECT_EQ(c.nodes[3], "a");
+  EXPECT_EQ(c.nodes[1], "");
+  EXPECT_NE(error_of([] {
+              parse("topology: 2x1x2\nnodes: {a: [0, 0, 0], b: [0, 0, 0]}\n");
+            }).find("both map to"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { parse("topology: 2x1x2\nnodes: {a: [2, 0, 0]}\n"); }).find("group c"),
+            std::string::npos);
+}
+
+TEST(PluginConfig, BadValuesNameFileLineAndKey) {
+  EXPECT_EQ(error_of([] { parse("policy: para_max\npolcy: x\n"); }).rfind("pacml.conf:2:", 0), 0u);
+  EXPECT_NE(
+      error_of([] { parse("on_block: wait\n"); }).find("on_block must be 'reject' or 'queue'"),
+      std::string::npos);
+  EXPECT_NE(error_of([] { parse("policy: greedy\n"); }).find("unknown policy 'greedy'"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { parse("profile: exact\n"); }).find("unknown profile"), std::string::npos);
+  EXPECT_NE(error_of([] { parse("topology: 2x4x2\n"); }), "");  // R > C
+  EXPECT_NE(error_of([] { parse("nodes: n[1-33]\n"); }).find("33 nodes listed"), std::string::npos);
+  EXPECT_NE(error_of([] { parse("nodes: [n1, n1]\n"); }).find("listed twice"), std::string::npos);
+  EXPECT_NE(error_of([] { parse("graph_dirs: [graphs]\n"); }).find("absolute"), std::string::npos);
+  EXPECT_NE(error_of([] { parse("time_limit_factor: 0.5\n"); }).find("at least 1"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { parse("policy: [a\n"); }).find("not valid YAML"), std::string::npos);
+  EXPECT_NE(error_of([] { parse("- a\n- b\n"); }).find("YAML map"), std::string::npos);
+}
+
+TEST(PluginConfig, MissingWeightsFileIsAClearError) {
+  const std::string msg = error_of([] { parse("policy: pacml:/nonexistent/policy.pacw\n"); });
+  EXPECT_EQ(msg.rfind("pacml.conf:1:", 0), 0u) << msg;
+  EXPECT_NE(msg.find("/nonexistent/policy.pacw"), std::string::npos) << msg;
+  EXPECT_NE(error_of([] { parse("policy: \"pacml:\"\n"); }).find("needs a weights file"),
+            std::string::npos);
+}
+
+TEST(PluginConfig, LoadsFromAFile) {
+  TempDir dir;
+  const PluginConfig c = load_plugin_config(dir.write("pacml.conf", "policy: para_max\n"));
+  EXPECT_EQ(c.policy, "para_max");
+  EXPECT_NE(error_of([&] { load_plugin_config(dir.file("missing.conf")); }).find("cannot open"),
+            std::string::npos);
+}
+
+TEST(PluginConfig, TheShippedExampleIsValid) {
+  const PluginConfig c =
+      load_plugin_config(std::string(PACML_SOURCE_DIR) + "/contrib/slurm/pacml.conf");
+  EXPECT_EQ(c.partitions, (std::vector<std::string>{"ramp"}));
+  EXPECT_EQ(c.nodes.size(), 32u);
+  EXPECT_EQ(c.decision_log, "/var/log/slurm/pacml-decisions.jsonl");
+}
+
+TEST(JobRequest, SpankOptionsAndTheResolvedGraphPath) {
+  const JobRequest r = extract_request(
+      {"_SLURM_SPANK_OPTION_pacml_pacml_graph=g.txt", "_SLURM_SPANK_OPTION_pacml_pacml_steps=100",
+       "_SLURM_SPANK_OPTION_pacml_pacml_deadline=1:00:00", "PACML_GRAPH=/home/u/g.txt", "OTHER=1"},
+      "");
+  EXPECT_TRUE(r.wants_pacml);
+  EXPECT_EQ(r.graph, "/home/u/g.txt");
+  EXPECT_EQ(*r.steps, 100);
+  EXPECT_EQ(*r.deadline, "1:00:00");
+  EXPECT_EQ(r.origin, "spank");
+  EXPECT_FALSE(extract_request({"FOO=bar"}, "just a comment").wants_pacml);
+}
+
+TEST(JobRequest, CommentFallback) {
+  const JobRequest r = extract_request({}, "my run pacml:model=gnmt,beta=0.4,steps=20");
+  EXPECT_TRUE(r.wants_pacml);
+  EXPECT_EQ(r.model, "gnmt");
+  EXPECT_DOUBLE_EQ(*r.beta, 0.4);
+  EXPECT_EQ(*r.steps, 20);
+  EXPECT_EQ(r.origin, "comment");
+}
+
+TEST(JobRequest, BadValuesAreUserErrors) {
+  EXPECT_NE(error_of([] {
+              extract_request({"_SLURM_SPANK_OPTION_pacml_pacml_beta=1.5"}, "");
+            }).find("--pacml-beta: beta must be in (0, 1]"),
+            std::string::npos);
+  EXPECT_NE(error_of([] {
+              extract_request({"_SLURM_SPANK_OPTION_pacml_pacml_steps=-3"}, "");
+            }).find("--pacml-steps"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { extract_request({}, "pacml:modl=gnmt"); }).find("unknown pacml option"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { extract_request({}, "pacml:gnmt"); }).find("not key=value"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { extract_request({}, "pacml:model=gnmt,graph=/g.txt"); }).find("not both"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace pacml::plugin

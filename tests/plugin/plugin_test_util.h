@@ -1,0 +1,78 @@
+// Helpers for the plugin tests: temporary directories and files, a fake
+// slurmctld view.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "plugin/engine.h"
+
+namespace pacml::plugin::testing {
+
+// A directory under /tmp removed (with its files) at the end of the test.
+class TempDir {
+ public:
+  TempDir() {
+    char tmpl[] = "/tmp/pacml-plugin-test-XXXXXX";
+    const char* d = ::mkdtemp(tmpl);
+    if (!d) throw std::runtime_error("mkdtemp failed");
+    path_ = d;
+  }
+  ~TempDir() {
+    const std::string cmd = "rm -rf '" + path_ + "'";
+    if (std::system(cmd.c_str()) != 0) {
+    }
+  }
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+  // Writes `text` atomically (new inode), so a reader sees a changed file.
+  std::string write(const std::string& name, const std::string& text, mode_t mode = 0644) const {
+    const std::string tmp = file("." + name + ".tmp"), dst = file(name);
+    {
+      std::ofstream out(tmp);
+      out << text;
+    }
+    ::chmod(tmp.c_str(), mode);
+    ::rename(tmp.c_str(), dst.c_str());
+    return dst;
+  }
+
+ private:
+  std::string path_;
+};
+
+// slurmctld as the engine sees it: named nodes, some busy or down.
+class FakeView : public SlurmView {
+ public:
+  std::map<std::string, NodeStatus> status;
+  std::map<std::string, std::vector<std::string>> partitions;
+  std::string default_part;
+
+  bool partition_nodes(const std::string& partition,
+                       std::vector<std::string>& nodes) const override {
+    auto it = partitions.find(partition);
+    if (it == partitions.end()) return false;
+    nodes = it->second;
+    return true;
+  }
+  std::string default_partition() const override { return default_part; }
+  NodeStatus node_status(const std::string& node) const override {
+    auto it = status.find(node);
+    return it == status.end() ? NodeStatus::kFree : it->second;
+  }
+};
+
+inline std::vector<std::string> node_range(int first, int last) {
+  std::vector<std::string> out;
+  for (int i = first; i <= last; ++i) out.push_back("n" + std::to_string(i));
+  return out;
+}
+
+}  // namespace pacml::plugin::testing
