@@ -10,9 +10,11 @@ namespace pacml {
 namespace {
 
 void check_value(double value, const std::string& where, const Layer& layer, const char* field) {
-  if (!std::isfinite(value) || value < 0)
-    throw InputError(
-        where, "layer '" + layer.name + "': " + field + " must be a finite non-negative number");
+  // At most 1e18 (ms or bytes): far above any real model, far enough below
+  // overflow that sums over layers, steps and transfers stay finite.
+  if (!std::isfinite(value) || value < 0 || value > 1e18)
+    throw InputError(where, "layer '" + layer.name + "': " + field +
+                                " must be a finite non-negative number (at most 1e18)");
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // Trace readers: ElasticFlow CSV, SWF, sacct --parsable2, squeue --json.
+#include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
@@ -61,7 +63,7 @@ double non_negative(const std::string& text, const std::string& what) {
 
 long non_negative_integer(const std::string& text, const std::string& what) {
   const double v = non_negative(text, what);
-  if (v != static_cast<double>(static_cast<long>(v)))
+  if (!(v < 9.2e18) || v != static_cast<double>(static_cast<long>(v)))
     throw BadLine{"malformed " + what,
                   what + " '" + std::string(trim(text)) + "' is not an integer"};
   return static_cast<long>(v);
@@ -190,7 +192,7 @@ std::vector<TraceRecord> read_swf(std::istream& in, const std::string& source,
     if (!(procs > 0))
       throw BadLine{"no processor count",
                     "neither allocated (field 5) nor requested processors (field 8) is positive"};
-    r.gpus = static_cast<int>(std::min(procs, 1e6));
+    r.gpus = static_cast<int>(std::clamp(std::ceil(procs), 1.0, 1e6));
     if (v[8] > 0) r.time_limit = v[8];
     if (v[13] >= 0) r.executable = f[13];
     out.push_back(std::move(r));
@@ -260,14 +262,14 @@ std::vector<TraceRecord> read_sacct(std::istream& in, const std::string& source,
     }
     const long nodes = non_negative_integer(get("NNodes"), "NNodes");
     if (nodes < 1) throw BadLine{"no workers", "NNodes must be at least 1"};
-    r.gpus = static_cast<int>(nodes);
+    r.gpus = static_cast<int>(std::min(nodes, 1L << 20));
     for (const char* tres : {"AllocTRES", "ReqTRES"}) {
       const std::string t = get(tres);
       const size_t at = t.find("gres/gpu=");
       if (at != std::string::npos) {
         const size_t b = at + 9, e = t.find(',', b);
-        r.gpus =
-            static_cast<int>(std::max(1L, non_negative_integer(t.substr(b, e - b), "GPU count")));
+        r.gpus = static_cast<int>(
+            std::clamp(non_negative_integer(t.substr(b, e - b), "GPU count"), 1L, 1L << 20));
         break;
       }
     }
@@ -322,6 +324,7 @@ std::vector<TraceRecord> read_squeue_json(std::istream& in, const std::string& s
       double v;
       if (!j.contains("job_id") || !json_number(j["job_id"], v))
         throw BadLine{"missing job_id", "no job_id"};
+      if (!(std::fabs(v) < 9e18)) throw BadLine{"malformed job_id", "job_id is out of range"};
       r.id = std::to_string(static_cast<long>(v));
       if (!j.contains("submit_time") || !json_number(j["submit_time"], v))
         throw BadLine{"missing submit_time", "no submit_time"};
@@ -335,7 +338,7 @@ std::vector<TraceRecord> read_squeue_json(std::istream& in, const std::string& s
         r.duration = end - start;
       }
       if (j.contains("node_count") && json_number(j["node_count"], v) && v >= 1)
-        r.gpus = static_cast<int>(v);
+        r.gpus = static_cast<int>(std::min(v, 1e6));
       for (const char* tres : {"tres_alloc_str", "tres_req_str", "tres_per_job", "tres_per_node"}) {
         if (!j.contains(tres) || !j[tres].is_string()) continue;
         const std::string t = j[tres].get<std::string>();
@@ -346,9 +349,9 @@ std::vector<TraceRecord> read_squeue_json(std::istream& in, const std::string& s
         const size_t b = at + skip, e = t.find_first_not_of("0123456789", b);
         const std::string digits = t.substr(b, e - b);
         if (!digits.empty()) {
-          long g = std::stol(digits);
+          long g = digits.size() > 7 ? 1L << 20 : std::stol(digits);
           if (std::string(tres) == "tres_per_node") g *= r.gpus;
-          r.gpus = static_cast<int>(std::max(1L, g));
+          r.gpus = static_cast<int>(std::clamp(g, 1L, 1L << 20));
           break;
         }
       }
@@ -403,8 +406,9 @@ double parse_slurm_time(const std::string& text, const std::string& where) {
   int consumed = 0;
   if (std::sscanf(text.c_str(), "%d-%d-%dT%d:%d:%d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
                   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &consumed) != 6 ||
-      consumed != static_cast<int>(text.size()) || tm.tm_mon < 1 || tm.tm_mon > 12 ||
-      tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 || tm.tm_min > 59 || tm.tm_sec > 60)
+      consumed != static_cast<int>(text.size()) || tm.tm_year < 1970 || tm.tm_year > 9999 ||
+      tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 ||
+      tm.tm_min > 59 || tm.tm_sec > 60)
     throw InputError(where, "'" + text + "' is not a time like 2026-11-29T23:05:01");
   tm.tm_year -= 1900;
   tm.tm_mon -= 1;
