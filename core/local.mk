@@ -26,3 +26,10 @@ libpacml_core_la_SOURCES += \
 
 # The model zoo (issue: built-in model zoo) appends its own sources here.
 include core/zoo/local.mk
+
+# The learned policy (issue 5): observation encoding and LibTorch-free inference.
+include core/features/local.mk
+include core/inference/local.mk
+
+# hwloc machine description (issue 7): `pacml node describe`.
+include core/hw/local.mk

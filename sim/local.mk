@@ -16,6 +16,7 @@ pacml_SOURCES = \
 	sim/cli/cmd_graph.cpp \
 	sim/cli/cmd_estimate.cpp \
 	sim/cli/cmd_topology.cpp \
+	sim/cli/cmd_node.cpp \
 	sim/cli/cmd_bench.cpp
 pacml_LDADD = libpacml_sim.la libpacml_core.la $(YAML_CPP_LIBS) $(HWLOC_LIBS)
 

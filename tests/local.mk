@@ -24,6 +24,9 @@ TESTS += tests/unit_tests
 # inside the conditional that defines it.
 include tests/zoo/local.mk
 include tests/sim/local.mk
+include tests/hw/local.mk
+include tests/plugin/local.mk
+include tests/learning/local.mk
 endif
 
 TESTS += tests/cli/cli_test.sh
