@@ -6,6 +6,11 @@
 pacml_SOURCES += sim/cli/cmd_train.cpp
 EXTRA_DIST += contrib/train contrib/models model/README.md
 
+# Shipped weights: pacml:NAME finds PREFIX/share/pacml/models/NAME.pacw.
+modelsdir = $(pkgdatadir)/models
+models_DATA = contrib/models/reference.pacw contrib/models/reference-B.pacw \
+	contrib/models/default.pacw
+
 if HAVE_TORCH
 noinst_LTLIBRARIES += libpacml_model.la
 libpacml_model_la_SOURCES = \
