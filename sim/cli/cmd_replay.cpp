@@ -28,7 +28,7 @@ std::vector<std::string> split_commas(const std::string& text) {
 
 int run_replay(const std::vector<std::string>& argv) {
   Args args(
-      "pacml replay TRACE --format elasticflow|swf|sacct|squeue-json [options]",
+      "pacml replay TRACE --format elasticflow|swf|sacct|squeue-json|pacml-log [options]",
       "Replays a job trace on a RAMP cluster: each trace job arrives at its (scaled) submission "
       "time "
       "with a model graph, a β derived from its deadline or time limit and N from its iterations "
@@ -37,7 +37,9 @@ int run_replay(const std::vector<std::string>& argv) {
       "file:line, skipped and counted (--unknown-model skip) or mapped (--unknown-model GRAPH). "
       "Prints the trace and mapping report and the blocking table per policy.");
   args.positional("TRACE", "trace file (.gz is decompressed)")
-      .option("format", "F", "elasticflow, swf, sacct (--parsable2 with header) or squeue-json")
+      .option("format", "F",
+              "elasticflow, swf, sacct (--parsable2 with header), squeue-json, or pacml-log (the "
+              "Slurm plugin's decision log)")
       .option("experiment", "FILE",
               "take profile, topology, steps and policies from this experiment file")
       .option("profile", "P", "reference or physical", "physical")
@@ -71,7 +73,7 @@ int run_replay(const std::vector<std::string>& argv) {
   if (args.positionals().size() != 1)
     throw InputError("pacml replay", "give exactly one trace file");
   if (!args.has("format"))
-    throw InputError("--format", "required: elasticflow, swf, sacct or squeue-json");
+    throw InputError("--format", "required: elasticflow, swf, sacct, squeue-json or pacml-log");
   sim::ExperimentSpec spec;
   if (args.has("experiment")) {
     spec = sim::load_experiment_file(args.get("experiment"));

@@ -3,6 +3,7 @@
 #include <map>
 #include <mutex>
 
+#include "core/inference/learned_policy.h"
 #include "core/policy/baselines.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
@@ -38,10 +39,8 @@ PolicyPtr make_policy(const std::string& name, const std::string& where) {
       if (name.rfind(prefix, 0) == 0 && prefix.size() >= best) best = prefix.size(), maker = m;
   }
   if (maker) return maker(name, where);
-  if (name.rfind("pacml:", 0) == 0)
-    throw InputError(where,
-                     "the learned policy '" + name +
-                         "' is not available in this build (no 'pacml:' policy loader registered)");
+  // The learned policy: "pacml:PATH" or "pacml:NAME" (a shipped weights file).
+  if (name.rfind("pacml:", 0) == 0) return inference::make_learned_policy(name, where);
   return make_baseline_policy(name, where);
 }
 

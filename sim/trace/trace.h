@@ -16,9 +16,10 @@
 
 namespace pacml::sim {
 
-enum class TraceFormat { kElasticFlow, kSwf, kSacct, kSqueueJson };
+// kPacmlLog: job_submit/pacml's JSON-lines decision log (squeue-shaped jobs).
+enum class TraceFormat { kElasticFlow, kSwf, kSacct, kSqueueJson, kPacmlLog };
 
-// "elasticflow", "swf", "sacct", "squeue-json"; throws InputError(where, ...).
+// "elasticflow", "swf", "sacct", "squeue-json", "pacml-log"; throws InputError(where, ...).
 TraceFormat parse_trace_format(const std::string& text, const std::string& where);
 const char* trace_format_name(TraceFormat format);
 

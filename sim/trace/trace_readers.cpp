@@ -301,6 +301,56 @@ bool json_number(const nlohmann::json& v, double& out) {
   return false;
 }
 
+// One job of squeue --json (also one line of job_submit/pacml's decision log,
+// which has the same shape). Throws BadLine for a job that cannot be used.
+TraceRecord squeue_job_record(const nlohmann::json& j, const std::string& where) {
+  if (!j.is_object()) throw BadLine{"malformed job", "a job entry is not an object"};
+  TraceRecord r;
+  r.source = where;
+  double v;
+  if (!j.contains("job_id") || !json_number(j["job_id"], v))
+    throw BadLine{"missing job_id", "no job_id"};
+  if (!(std::fabs(v) < 9e18)) throw BadLine{"malformed job_id", "job_id is out of range"};
+  r.id = std::to_string(static_cast<long>(v));
+  if (!j.contains("submit_time") || !json_number(j["submit_time"], v))
+    throw BadLine{"missing submit_time", "no submit_time"};
+  if (v < 0) throw BadLine{"negative submit time", "submit_time is negative"};
+  r.submit = v;
+  double start, end;
+  if (j.contains("start_time") && j.contains("end_time") && json_number(j["start_time"], start) &&
+      json_number(j["end_time"], end) && start > 0 && end > 0) {
+    if (end < start) throw BadLine{"negative run time", "end_time is before start_time"};
+    r.duration = end - start;
+  }
+  if (j.contains("node_count") && json_number(j["node_count"], v) && v >= 1)
+    r.gpus = static_cast<int>(std::min(v, 1e6));
+  for (const char* tres : {"tres_alloc_str", "tres_req_str", "tres_per_job", "tres_per_node"}) {
+    if (!j.contains(tres) || !j[tres].is_string()) continue;
+    const std::string t = j[tres].get<std::string>();
+    size_t at = t.find("gres/gpu=");
+    size_t skip = 9;
+    if (at == std::string::npos) at = t.find("gpu:"), skip = 4;
+    if (at == std::string::npos) continue;
+    const size_t b = at + skip, e = t.find_first_not_of("0123456789", b);
+    const std::string digits = t.substr(b, e - b);
+    if (!digits.empty()) {
+      long g = digits.size() > 7 ? 1L << 20 : std::stol(digits);
+      if (std::string(tres) == "tres_per_node") g *= r.gpus;
+      r.gpus = static_cast<int>(std::clamp(g, 1L, 1L << 20));
+      break;
+    }
+  }
+  if (j.contains("time_limit") && json_number(j["time_limit"], v) && v > 0) r.time_limit = v * 60;
+  if (j.contains("comment") && j["comment"].is_string()) {
+    try {
+      parse_pacml_comment(j["comment"].get<std::string>(), r, where);
+    } catch (const InputError& e) {
+      throw BadLine{"malformed pacml comment", e.what()};
+    }
+  }
+  return r;
+}
+
 std::vector<TraceRecord> read_squeue_json(std::istream& in, const std::string& source,
                                           const TraceReadOptions& options, TraceReport& report) {
   nlohmann::json doc;
@@ -317,54 +367,7 @@ std::vector<TraceRecord> read_squeue_json(std::istream& in, const std::string& s
     const std::string where = source + ": jobs[" + std::to_string(i) + "]";
     ++report.lines;
     try {
-      const auto& j = jobs[i];
-      if (!j.is_object()) throw BadLine{"malformed job", "a job entry is not an object"};
-      TraceRecord r;
-      r.source = where;
-      double v;
-      if (!j.contains("job_id") || !json_number(j["job_id"], v))
-        throw BadLine{"missing job_id", "no job_id"};
-      if (!(std::fabs(v) < 9e18)) throw BadLine{"malformed job_id", "job_id is out of range"};
-      r.id = std::to_string(static_cast<long>(v));
-      if (!j.contains("submit_time") || !json_number(j["submit_time"], v))
-        throw BadLine{"missing submit_time", "no submit_time"};
-      if (v < 0) throw BadLine{"negative submit time", "submit_time is negative"};
-      r.submit = v;
-      double start, end;
-      if (j.contains("start_time") && j.contains("end_time") &&
-          json_number(j["start_time"], start) && json_number(j["end_time"], end) && start > 0 &&
-          end > 0) {
-        if (end < start) throw BadLine{"negative run time", "end_time is before start_time"};
-        r.duration = end - start;
-      }
-      if (j.contains("node_count") && json_number(j["node_count"], v) && v >= 1)
-        r.gpus = static_cast<int>(std::min(v, 1e6));
-      for (const char* tres : {"tres_alloc_str", "tres_req_str", "tres_per_job", "tres_per_node"}) {
-        if (!j.contains(tres) || !j[tres].is_string()) continue;
-        const std::string t = j[tres].get<std::string>();
-        size_t at = t.find("gres/gpu=");
-        size_t skip = 9;
-        if (at == std::string::npos) at = t.find("gpu:"), skip = 4;
-        if (at == std::string::npos) continue;
-        const size_t b = at + skip, e = t.find_first_not_of("0123456789", b);
-        const std::string digits = t.substr(b, e - b);
-        if (!digits.empty()) {
-          long g = digits.size() > 7 ? 1L << 20 : std::stol(digits);
-          if (std::string(tres) == "tres_per_node") g *= r.gpus;
-          r.gpus = static_cast<int>(std::clamp(g, 1L, 1L << 20));
-          break;
-        }
-      }
-      if (j.contains("time_limit") && json_number(j["time_limit"], v) && v > 0)
-        r.time_limit = v * 60;
-      if (j.contains("comment") && j["comment"].is_string()) {
-        try {
-          parse_pacml_comment(j["comment"].get<std::string>(), r, where);
-        } catch (const InputError& e) {
-          throw BadLine{"malformed pacml comment", e.what()};
-        }
-      }
-      out.push_back(std::move(r));
+      out.push_back(squeue_job_record(jobs[i], where));
     } catch (const BadLine& bad) {
       if (!options.skip_bad) throw InputError(where, bad.message);
       report.skip(bad.reason);
@@ -376,6 +379,33 @@ std::vector<TraceRecord> read_squeue_json(std::istream& in, const std::string& s
   return out;
 }
 
+// job_submit/pacml's JSON-lines decision log: one squeue-shaped job per line.
+// Decisions without a Slurm job id (rejected jobs, ids not yet known) get
+// ids from 1000000000 up, so every decision is an arrival of the replay.
+std::vector<TraceRecord> read_pacml_log(std::istream& in, const std::string& source,
+                                        const TraceReadOptions& options, TraceReport& report) {
+  std::vector<TraceRecord> out;
+  long synthetic_id = 1000000000;
+  for_each_line(in, source, options, report, [&](const std::string& line, long number) {
+    if (trim(line).empty()) return;
+    ++report.lines;
+    nlohmann::json job;
+    try {
+      job = nlohmann::json::parse(line);
+    } catch (const nlohmann::json::exception&) {
+      throw BadLine{"malformed line", "not a JSON object (a decision log has one per line)"};
+    }
+    if (!job.is_object()) throw BadLine{"malformed line", "not a JSON object"};
+    if (!job.contains("job_id") || job["job_id"].is_null()) job["job_id"] = synthetic_id++;
+    try {
+      out.push_back(squeue_job_record(job, file_line(source, number)));
+    } catch (const nlohmann::json::exception& e) {
+      throw BadLine{"malformed job", e.what()};
+    }
+  });
+  return out;
+}
+
 }  // namespace
 
 TraceFormat parse_trace_format(const std::string& text, const std::string& where) {
@@ -383,8 +413,9 @@ TraceFormat parse_trace_format(const std::string& text, const std::string& where
   if (text == "swf") return TraceFormat::kSwf;
   if (text == "sacct") return TraceFormat::kSacct;
   if (text == "squeue-json" || text == "squeue") return TraceFormat::kSqueueJson;
-  throw InputError(
-      where, "unknown trace format '" + text + "' (use elasticflow, swf, sacct or squeue-json)");
+  if (text == "pacml-log") return TraceFormat::kPacmlLog;
+  throw InputError(where, "unknown trace format '" + text +
+                              "' (use elasticflow, swf, sacct, squeue-json or pacml-log)");
 }
 
 const char* trace_format_name(TraceFormat format) {
@@ -397,6 +428,8 @@ const char* trace_format_name(TraceFormat format) {
       return "sacct";
     case TraceFormat::kSqueueJson:
       return "squeue-json";
+    case TraceFormat::kPacmlLog:
+      return "pacml-log";
   }
   return "?";
 }
@@ -492,6 +525,9 @@ std::vector<TraceRecord> read_trace(std::istream& in, const std::string& source,
       break;
     case TraceFormat::kSqueueJson:
       out = read_squeue_json(in, source, options, report);
+      break;
+    case TraceFormat::kPacmlLog:
+      out = read_pacml_log(in, source, options, report);
       break;
   }
   report.records = static_cast<long>(out.size());

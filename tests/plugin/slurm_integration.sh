@@ -389,9 +389,11 @@ sleep 1
 lines=$(grep -c . "$LAB/log/decisions.jsonl")
 with_id=$(grep -c '"job_id":[0-9]' "$LAB/log/decisions.jsonl")
 check "decision log written ($lines lines, $with_id with Slurm job ids)" [ "$lines" -ge 55 ]
-"$src/contrib/slurm/pacml-log-to-trace" "$LAB/log/decisions.jsonl" "$LAB/trace.json"
 check "pacml replay reads the decision log" \
-  bash -c "'$pacml' replay '$LAB/trace.json' --format squeue-json --policies min_feasible --no-plots > '$LAB/replay.txt' 2>&1"
+  bash -c "'$pacml' replay '$LAB/log/decisions.jsonl' --format pacml-log --policies min_feasible --no-plots > '$LAB/replay.txt' 2>&1"
+"$src/contrib/slurm/pacml-log-to-trace" "$LAB/log/decisions.jsonl" "$LAB/trace.json"
+check "the converted log (squeue --json shape) replays too" \
+  bash -c "'$pacml' replay '$LAB/trace.json' --format squeue-json --policies min_feasible --no-plots > '$LAB/replay2.txt' 2>&1"
 check "slurm's topology/tree sees pacml's RAMP switches" bash -c "timeout 5 scontrol show topology | grep -q 'SwitchName=g1r1 .*Nodes=n\[1-2\]'"
 check "slurmctld still alive at the end" ping_ok
 

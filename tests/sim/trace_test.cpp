@@ -164,6 +164,31 @@ TEST(TraceReaders, SqueueJson) {
             std::string::npos);
 }
 
+TEST(TraceReaders, PacmlDecisionLog) {
+  // One squeue-shaped job per line; decisions without a Slurm job id get
+  // synthetic ids so that every decision is an arrival of the replay.
+  TraceReport report;
+  const auto records = read(
+      "{\"job_id\": 5, \"submit_time\": 100, \"node_count\": 4, \"time_limit\": 3, "
+      "\"comment\": \"pacml:model=gnmt,beta=0.45,steps=50\"}\n"
+      "\n"
+      "{\"job_id\": null, \"submit_time\": 160, \"comment\": \"pacml:model=resnet50,beta=0.9\"}\n",
+      TraceFormat::kPacmlLog, report);
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].id, "5");
+  EXPECT_EQ(records[0].model, "gnmt");
+  EXPECT_EQ(records[0].time_limit, 180);
+  EXPECT_EQ(records[1].id, "1000000000");
+  EXPECT_EQ(records[1].submit, 160);
+  EXPECT_EQ(report.lines, 2);
+  EXPECT_NE(error_of("{\"job_id\": 1, \"submit_time\": 1}\nnot json\n", TraceFormat::kPacmlLog)
+                .find("t.csv:2"),
+            std::string::npos);
+  EXPECT_NE(error_of("{\"job_id\": 1}\n", TraceFormat::kPacmlLog).find("t.csv:1: no submit_time"),
+            std::string::npos);
+  EXPECT_EQ(parse_trace_format("pacml-log", "--format"), TraceFormat::kPacmlLog);
+}
+
 TEST(TraceReaders, SlurmTimesAndLimits) {
   EXPECT_EQ(parse_slurm_time("1970-01-02T00:00:00", "x"), 86400);
   EXPECT_THROW(parse_slurm_time("2026-13-01T00:00:00", "x"), InputError);
