@@ -2,6 +2,7 @@
 
 #include <fstream>
 #include <set>
+#include <sstream>
 
 #include "core/profile.h"
 #include "core/util/error.h"
@@ -145,13 +146,9 @@ PluginConfig parse_plugin_config(std::istream& in, const std::string& source) {
         for (const std::string& p : strings(v, w, key))
           for (std::string& name : expand_hostlist(p, w)) cfg.partitions.push_back(name);
       } else if (key == "on_block") {
-        const std::string s = scalar(v, w, key);
-        if (s == "reject")
-          cfg.on_block = OnBlock::kReject;
-        else if (s == "queue")
-          cfg.on_block = OnBlock::kQueue;
-        else
-          throw InputError(w, "on_block must be 'reject' or 'queue', got '" + s + "'");
+        cfg.on_block = parse_on_block(scalar(v, w, key), w);
+      } else if (key == "margin") {
+        cfg.margin = parse_margin(scalar(v, w, key), w);
       } else if (key == "graph_dirs") {
         cfg.graph_dirs = strings(v, w, key);
         for (const std::string& d : cfg.graph_dirs)
@@ -189,7 +186,8 @@ PluginConfig parse_plugin_config(std::istream& in, const std::string& source) {
         throw InputError(
             yaml_where(source, kv.first),
             "unknown key '" + key +
-                "' (known: policy, profile, topology, nodes, partitions, on_block, graph_dirs, "
+                "' (known: policy, profile, topology, nodes, partitions, on_block, margin, "
+                "graph_dirs, "
                 "user_graph_files, max_graph_bytes, decision_log, time_limit_factor, "
                 "time_limit_extra, default_steps, seed, annotate, reservation_ttl, "
                 "resolve_job_ids)");
@@ -202,6 +200,84 @@ PluginConfig parse_plugin_config(std::istream& in, const std::string& source) {
 PluginConfig load_plugin_config(const std::string& path) {
   std::ifstream in = open_input_file(path);
   return parse_plugin_config(in, path);
+}
+
+OnBlock parse_on_block(const std::string& value, const std::string& where) {
+  if (value == "reject") return OnBlock::kReject;
+  if (value == "queue") return OnBlock::kQueue;
+  throw InputError(where, "on_block must be 'reject' or 'queue', got '" + value + "'");
+}
+
+double parse_margin(const std::string& value, const std::string& where) {
+  const double m = parse_finite_double(value, where, "margin");
+  if (!(m >= 0 && m < 10))
+    throw InputError(where,
+                     "margin must be in [0, 10) (a fraction of the predicted JCT: 0.1 = "
+                     "10%), got '" +
+                         value + "'");
+  return m;
+}
+
+std::string SchedParams::text() const {
+  std::string out;
+  const auto add = [&](const std::string& token) { out += (out.empty() ? "" : ",") + token; };
+  if (conf) add("pacml_conf=" + *conf);
+  if (policy) add("pacml_policy=" + *policy);
+  if (on_block)
+    add(std::string("pacml_on_block=") + (*on_block == OnBlock::kQueue ? "queue" : "reject"));
+  if (margin) {
+    std::ostringstream m;
+    m << *margin;
+    add("pacml_margin=" + m.str());
+  }
+  return out;
+}
+
+SchedParams parse_sched_params(const std::string& text) {
+  static const char* const kWhere = "SchedulerParameters";
+  static const char* const kKnown =
+      " (known: pacml_policy, pacml_conf, pacml_on_block, pacml_margin)";
+  SchedParams out;
+  std::set<std::string> seen;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t end = text.find(',', pos);
+    if (end == std::string::npos) end = text.size();
+    std::string token = text.substr(pos, end - pos);
+    pos = end + 1;
+    const size_t b = token.find_first_not_of(" \t"), e = token.find_last_not_of(" \t");
+    token = b == std::string::npos ? "" : token.substr(b, e - b + 1);
+    if (token.rfind("pacml_", 0) != 0) continue;  // Slurm's own (or empty)
+    const size_t eq = token.find('=');
+    const std::string key = token.substr(0, eq);
+    if (key != "pacml_policy" && key != "pacml_conf" && key != "pacml_on_block" &&
+        key != "pacml_margin")
+      throw InputError(kWhere, "unknown pacml token '" + token + "'" + kKnown);
+    if (eq == std::string::npos || eq + 1 == token.size())
+      throw InputError(kWhere, "'" + token + "': " + key + " needs a value (" + key + "=VALUE)");
+    if (!seen.insert(key).second)
+      throw InputError(kWhere, "'" + token + "': " + key + " given twice");
+    const std::string value = token.substr(eq + 1);
+    const std::string where = std::string(kWhere) + ": " + token;
+    if (key == "pacml_policy") {
+      check_plugin_policy(value, where);
+      out.policy = value;
+    } else if (key == "pacml_conf") {
+      if (value[0] != '/') throw InputError(where, "pacml_conf must be an absolute path");
+      out.conf = value;
+    } else if (key == "pacml_on_block") {
+      out.on_block = parse_on_block(value, where);
+    } else {
+      out.margin = parse_margin(value, where);
+    }
+  }
+  return out;
+}
+
+void apply_sched_params(PluginConfig& cfg, const SchedParams& sched) {
+  if (sched.policy) cfg.policy = *sched.policy;
+  if (sched.on_block) cfg.on_block = *sched.on_block;
+  if (sched.margin) cfg.margin = *sched.margin;
 }
 
 }  // namespace pacml::plugin

@@ -1,10 +1,17 @@
 // pacml.conf: the admin's configuration of the Slurm plugin (YAML, next to
 // slurm.conf). Every key is optional; unknown keys are errors so that typos
 // do not go unnoticed. See contrib/slurm/pacml.conf for a commented example.
+//
+// The most used settings can also be given in slurm.conf's
+// SchedulerParameters (pacml_policy=, pacml_conf=, pacml_on_block=,
+// pacml_margin=), which Slurm accepts and passes on as slurm_conf.sched_params.
+// Precedence: SchedulerParameters > pacml.conf > built-in default. Users'
+// --pacml-* options are job requirements only and never override these.
 #pragma once
 
 #include <istream>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +31,9 @@ struct PluginConfig {
   std::vector<std::string> nodes;
   std::vector<std::string> partitions;  // managed partitions; empty = the default one
   OnBlock on_block = OnBlock::kReject;
+  // Relative safety margin on the predicted JCT: a degree meets the job's
+  // requirement only if JCT × (1 + margin) ≤ the requirement. [0, 10).
+  double margin = 0;
   std::vector<std::string> graph_dirs;     // admin directories for bare graph names
   bool user_graph_files = true;            // absolute paths, read with the user's rights
   long max_graph_bytes = 16L << 20;        // graph file size limit
@@ -43,5 +53,30 @@ struct PluginConfig {
 // first bad value. Also checks that the policy can be built.
 PluginConfig parse_plugin_config(std::istream& in, const std::string& source);
 PluginConfig load_plugin_config(const std::string& path);
+
+// The pacml_* tokens of slurm.conf's SchedulerParameters.
+struct SchedParams {
+  std::optional<std::string> conf;  // pacml_conf=PATH (absolute): pacml.conf to read
+  std::optional<std::string> policy;
+  std::optional<OnBlock> on_block;
+  std::optional<double> margin;
+  bool empty() const { return !conf && !policy && !on_block && !margin; }
+  // "pacml_policy=fixed:4,pacml_margin=0.1" (the pacml tokens given, in a fixed order)
+  std::string text() const;
+};
+
+// Parses SchedulerParameters (comma-separated tokens; tokens not starting
+// with "pacml_" belong to Slurm and are ignored). Throws
+// InputError("SchedulerParameters", ...) naming the first bad pacml token: an
+// unknown pacml_* key, a missing or bad value, or a key given twice.
+SchedParams parse_sched_params(const std::string& text);
+
+// Applies the SchedulerParameters settings over a pacml.conf (they win;
+// pacml_conf only chooses the file and is not applied here).
+void apply_sched_params(PluginConfig& cfg, const SchedParams& sched);
+
+// Shared value checks (pacml.conf and SchedulerParameters).
+OnBlock parse_on_block(const std::string& value, const std::string& where);
+double parse_margin(const std::string& value, const std::string& where);
 
 }  // namespace pacml::plugin

@@ -116,23 +116,54 @@ PluginConfig Engine::config() const {
   return active_ ? active_->cfg : PluginConfig();
 }
 
+void Engine::set_sched_params(const std::string& text) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (text == sched_text_) return;
+  sched_text_ = text;
+  try {
+    SchedParams next = parse_sched_params(text);
+    if (next.text() != sched_.text() && log_)
+      log_(LogLevel::kInfo, "pacml: SchedulerParameters settings: " +
+                                (next.empty() ? std::string("none") : next.text()) +
+                                " (they take precedence over pacml.conf)");
+    sched_ = std::move(next);
+  } catch (const std::exception& e) {
+    const std::string kept = sched_.empty() ? "none" : sched_.text();
+    if (log_)
+      log_(LogLevel::kError, std::string("pacml: ") + e.what() +
+                                 "; keeping the last good SchedulerParameters settings (" + kept +
+                                 ")");
+  }
+}
+
+std::string Engine::config_path() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return sched_.conf.value_or(config_path_);
+}
+
 bool Engine::refresh_config() {
   std::lock_guard<std::mutex> lock(mutex_);
   const char* keep = active_ ? "; keeping the last good configuration"
                              : "; jobs pass through unchanged until it is fixed";
+  const std::string path = sched_.conf.value_or(config_path_);
   struct stat st;
-  if (::stat(config_path_.c_str(), &st) != 0) {
+  if (::stat(path.c_str(), &st) != 0) {
     file_stamp_ = "missing";
-    log_once(LogLevel::kError,
-             "pacml: cannot read " + config_path_ + ": " + std::strerror(errno) + keep);
+    log_once(LogLevel::kError, "pacml: cannot read " + path + ": " + std::strerror(errno) +
+                                   (sched_.conf ? " (pacml_conf in SchedulerParameters)" : "") +
+                                   keep);
     return active_ != nullptr;
   }
+  // The file's identity and the SchedulerParameters settings applied over it.
   std::ostringstream stamp;
-  stamp << st.st_mtim.tv_sec << '.' << st.st_mtim.tv_nsec << ':' << st.st_size << ':' << st.st_ino;
+  stamp << path << '|' << st.st_mtim.tv_sec << '.' << st.st_mtim.tv_nsec << ':' << st.st_size << ':'
+        << st.st_ino << '|' << sched_.text();
   if (stamp.str() == file_stamp_) return active_ != nullptr;
   file_stamp_ = stamp.str();
   try {
-    auto next = std::make_unique<Active>(load_plugin_config(config_path_));
+    PluginConfig loaded = load_plugin_config(path);
+    apply_sched_params(loaded, sched_);
+    auto next = std::make_unique<Active>(std::move(loaded));
     const PluginConfig& c = next->cfg;
     try {
       log_file_.open(c.decision_log);
@@ -145,12 +176,14 @@ bool Engine::refresh_config() {
     last_logged_.clear();
     if (log_)
       log_(LogLevel::kInfo,
-           "pacml: loaded " + config_path_ + ": policy " + c.policy + ", profile " + c.profile +
-               ", RAMP " + active_->topology.shape() + ", nodes " +
+           "pacml: loaded " + path +
+               (sched_.empty() ? std::string() : " with SchedulerParameters " + sched_.text()) +
+               ": policy " + c.policy + ", profile " + c.profile + ", RAMP " +
+               active_->topology.shape() + ", nodes " +
                (c.nodes.empty() ? std::string("from the partition")
                                 : c.nodes.front() + ".." + c.nodes.back()) +
                ", partitions " + (parts.empty() ? "(default)" : parts) + ", on_block " +
-               (c.on_block == OnBlock::kReject ? "reject" : "queue") +
+               (c.on_block == OnBlock::kReject ? "reject" : "queue") + ", margin " + fmt(c.margin) +
                (c.decision_log.empty() ? "" : ", decision log " + c.decision_log));
   } catch (const std::exception& e) {
     log_once(LogLevel::kError, std::string("pacml: ") + e.what() + keep);
@@ -183,8 +216,9 @@ SubmitResult Engine::submit(const SubmitInput& input, const SlurmView& view) {
       wants = true;
     }
     if (wants)
-      result =
-          pass_through("pacml: no valid " + config_path_ + "; job passed through unchanged", true);
+      result = pass_through("pacml: no valid " + sched_.conf.value_or(config_path_) +
+                                "; job passed through unchanged",
+                            true);
   } else {
     try {
       result = decide(input, view, *active_);
@@ -311,6 +345,18 @@ SubmitResult Engine::decide(const SubmitInput& in, const SlurmView& view, Active
     beta = seq_s > 0 ? std::min(1.0, *deadline_s / seq_s) : 1.0;
     if (!(beta > 0)) beta = 1e-12;
   }
+  // The admin's safety margin: a degree meets the requirement only if its
+  // predicted JCT × (1 + margin) does, so the policy and the estimator judge
+  // against the requirement divided by (1 + margin).
+  const double req_beta = beta, stretch = 1 + cfg.margin;
+  std::optional<double> jct_bound_s;  // the deadline the predicted JCT must meet
+  if (deadline_s) {
+    jct_bound_s = *deadline_s / stretch;
+    beta = seq_s > 0 ? std::min(1.0, *jct_bound_s / seq_s) : 1.0;
+    if (!(beta > 0)) beta = 1e-12;
+  } else {
+    beta = req_beta / stretch;
+  }
 
   // The cluster now, and the cluster with only unusable nodes excluded.
   std::set<int> reserved, queued_for;
@@ -350,13 +396,47 @@ SubmitResult Engine::decide(const SubmitInput& in, const SlurmView& view, Active
   };
   auto meets = [&](const Estimate& e) {
     if (!e.placed) return false;
-    if (deadline_s) return e.jct * unit <= *deadline_s;
+    if (jct_bound_s) return e.jct * unit <= *jct_bound_s;
     return e.accepted();
   };
   const std::string need =
-      deadline_s ? "finish within " + seconds_text(*deadline_s) + " (β " + fmt(beta, 3) +
-                       " of its sequential " + seconds_text(seq_s) + ")"
-                 : "reach β " + fmt(beta, 3) + " (JCT ≤ " + seconds_text(beta * seq_s) + ")";
+      (deadline_s
+           ? "finish within " + seconds_text(*deadline_s) + " (β " + fmt(req_beta, 3) +
+                 " of its sequential " + seconds_text(seq_s) + ")"
+           : "reach β " + fmt(req_beta, 3) + " (JCT ≤ " + seconds_text(req_beta * seq_s) + ")") +
+      (cfg.margin > 0 ? " with margin " + fmt(cfg.margin, 3) + " (predicted JCT ≤ " +
+                            seconds_text(jct_bound_s ? *jct_bound_s : beta * seq_s) + ")"
+                      : std::string());
+
+  // The decision log line: the fields every outcome shares.
+  const auto record = [&](const std::string& decision_id, Outcome outcome, int chosen_action) {
+    nlohmann::json rec = {
+        {"job_id", nullptr},
+        {"decision", decision_id},
+        {"submit_time", static_cast<long>(in.now)},
+        {"user_id", in.uid},
+        {"name", in.job_name},
+        {"partition", part},
+        {"outcome", outcome_name(outcome)},
+        {"model", graph->name()},
+        {"steps", steps},
+        {"beta", req_beta},
+        {"margin", cfg.margin},
+        {"requirement", requirement},
+        {"policy", cfg.policy},
+        {"action", chosen_action},
+        {"free_servers", free_servers},
+        {"jct_seq", seq_s},
+        {"comment",
+         "pacml:" + (graph_path.empty() ? "model=" + graph->name() : "graph=" + graph_path) +
+             ",beta=" + fmt(req_beta, 6) + ",steps=" + std::to_string(steps)}};
+    if (deadline_s) rec["deadline_s"] = *deadline_s;
+    if (!graph_path.empty()) rec["graph"] = graph_path;
+    return rec;
+  };
+  const auto elapsed_ms = [&] {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  };
 
   Estimate est;
   int action = evaluate(now_state, est);
@@ -406,29 +486,9 @@ SubmitResult Engine::decide(const SubmitInput& in, const SlurmView& view, Active
                                      ". Relax --pacml-deadline / --pacml-beta / --time, or "
                                      "submit later.");
       r.decision_id = std::to_string(start_time_) + "." + std::to_string(++counter_);
-      nlohmann::json rec = {
-          {"job_id", nullptr},
-          {"decision", r.decision_id},
-          {"submit_time", static_cast<long>(in.now)},
-          {"user_id", in.uid},
-          {"name", in.job_name},
-          {"partition", part},
-          {"outcome", "rejected"},
-          {"model", graph->name()},
-          {"steps", steps},
-          {"beta", beta},
-          {"requirement", requirement},
-          {"policy", cfg.policy},
-          {"action", action},
-          {"free_servers", free_servers},
-          {"jct_seq", seq_s},
-          {"reason", reason},
-          {"comment",
-           "pacml:" + (graph_path.empty() ? "model=" + graph->name() : "graph=" + graph_path) +
-               ",beta=" + fmt(beta, 6) + ",steps=" + std::to_string(steps)}};
-      if (deadline_s) rec["deadline_s"] = *deadline_s;
-      rec["latency_ms"] =
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      nlohmann::json rec = record(r.decision_id, Outcome::kRejected, action);
+      rec["reason"] = reason;
+      rec["latency_ms"] = elapsed_ms();
       log_file_.add(r.decision_id, std::move(rec), false, in.now, 0);
       return r;
     }
@@ -444,13 +504,13 @@ SubmitResult Engine::decide(const SubmitInput& in, const SlurmView& view, Active
   // Slurm's largest finite limit is INFINITE - 1 minutes; an enormous
   // predicted JCT (possible with β = 1) must not wrap around in the cast.
   constexpr double kMaxLimitMinutes = 0xfffffffe;
-  r.time_limit_minutes =
-      static_cast<std::uint32_t>(std::min(kMaxLimitMinutes, std::max(1.0, std::ceil(limit_s / 60.0))));
+  r.time_limit_minutes = static_cast<std::uint32_t>(
+      std::min(kMaxLimitMinutes, std::max(1.0, std::ceil(limit_s / 60.0))));
   r.decision_id = std::to_string(start_time_) + "." + std::to_string(++counter_);
   r.annotate_admin_comment = cfg.annotate == "admin_comment";
   r.annotation = "pacml-decision:degree=" + std::to_string(est.degree) +
                  ",action=" + std::to_string(action) + ",servers=" + std::to_string(r.num_nodes) +
-                 ",jct=" + fmt(jct_s, 6) + "s,beta=" + fmt(beta, 4) + ",policy=" + cfg.policy +
+                 ",jct=" + fmt(jct_s, 6) + "s,beta=" + fmt(req_beta, 4) + ",policy=" + cfg.policy +
                  (outcome == Outcome::kQueued ? ",queued" : "") + ",decision=" + r.decision_id;
   if (cfg.reservation_ttl > 0)
     reservations_[r.decision_id] = Reservation{est.placement.servers, in.now + cfg.reservation_ttl,
@@ -461,37 +521,16 @@ SubmitResult Engine::decide(const SubmitInput& in, const SlurmView& view, Active
     const ServerCoord c = a.topology.coord(s);
     coords.push_back({c.c, c.r, c.s});
   }
-  const double latency =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  nlohmann::json rec = {
-      {"job_id", nullptr},
-      {"decision", r.decision_id},
-      {"submit_time", static_cast<long>(in.now)},
-      {"user_id", in.uid},
-      {"name", in.job_name},
-      {"partition", part},
-      {"outcome", outcome_name(outcome)},
-      {"model", graph->name()},
-      {"steps", steps},
-      {"beta", beta},
-      {"requirement", requirement},
-      {"policy", cfg.policy},
-      {"action", action},
-      {"degree", est.degree},
-      {"node_count", r.num_nodes},
-      {"nodes", join_hostlist(r.nodes)},
-      {"servers", est.placement.servers},
-      {"coords", coords},
-      {"jct", jct_s},
-      {"jct_seq", seq_s},
-      {"time_limit", r.time_limit_minutes},
-      {"free_servers", free_servers},
-      {"latency_ms", latency},
-      {"comment",
-       "pacml:" + (graph_path.empty() ? "model=" + graph->name() : "graph=" + graph_path) +
-           ",beta=" + fmt(beta, 6) + ",steps=" + std::to_string(steps)}};
-  if (deadline_s) rec["deadline_s"] = *deadline_s;
-  if (!graph_path.empty()) rec["graph"] = graph_path;
+  const double latency = elapsed_ms();
+  nlohmann::json rec = record(r.decision_id, outcome, action);
+  rec["degree"] = est.degree;
+  rec["node_count"] = r.num_nodes;
+  rec["nodes"] = join_hostlist(r.nodes);
+  rec["servers"] = est.placement.servers;
+  rec["coords"] = coords;
+  rec["jct"] = jct_s;
+  rec["time_limit"] = r.time_limit_minutes;
+  rec["latency_ms"] = latency;
   log_file_.add(r.decision_id, std::move(rec), cfg.resolve_job_ids, in.now, 60);
 
   r.log_message = "pacml: " + who + ": model " + graph->name() + ", " + std::to_string(steps) +

@@ -88,9 +88,18 @@ class Engine {
   Engine(std::string config_path, LogFn log);
   ~Engine();
 
-  // Re-reads pacml.conf if it changed since the last look. Returns whether a
-  // good configuration is active. Thread-safe.
+  // Re-reads pacml.conf if it (or the SchedulerParameters settings) changed
+  // since the last look. Returns whether a good configuration is active.
+  // Thread-safe.
   bool refresh_config();
+  // slurm.conf's SchedulerParameters as slurmctld has it now (the shim passes
+  // slurm_conf.sched_params on every submission, so `scontrol reconfigure`
+  // is seen by the next one). Parsed only when the text changes; a bad pacml_*
+  // token is logged as an error naming it, and the last good SchedulerParameters
+  // settings stay in force. Thread-safe.
+  void set_sched_params(const std::string& text);
+  // The pacml.conf path in use: pacml_conf= if given, else the default.
+  std::string config_path() const;
   bool has_config() const;
   // A copy of the active configuration (default-constructed if none).
   PluginConfig config() const;
@@ -111,8 +120,10 @@ class Engine {
   SubmitResult decide(const SubmitInput& input, const SlurmView& view, Active& active);
   void log_once(LogLevel level, const std::string& message);
 
-  std::string config_path_;
+  std::string config_path_;  // the default path (next to slurm.conf)
   LogFn log_;
+  std::string sched_text_;  // SchedulerParameters last seen
+  SchedParams sched_;       // its last good pacml_* settings
   mutable std::mutex mutex_;
   std::unique_ptr<Active> active_;
   std::string file_stamp_;   // mtime/size/inode of the config last read

@@ -9,6 +9,10 @@
 //  * A background thread (started only inside slurmctld) polls the public
 //    API outside the locks for what the globals do not give: the nodes of
 //    each partition, and the job ids of recent decisions for the decision log.
+//  * slurm.conf's SchedulerParameters (slurm_conf.sched_params) is handed to
+//    the engine on every submission: `scontrol reconfigure` rebuilds
+//    slurm_conf without re-initialising this plugin, and job_submit() runs
+//    under the config read lock, so the next submission sees the new text.
 //  * Strings handed to Slurm come from Slurm's allocator (slurm_xstrdup) and
 //    replaced ones are released with slurm_xfree.
 //  * No exception crosses the C boundary; a failure passes the job through.
@@ -42,6 +46,9 @@ extern "C" {
 void slurm_xfree(void**);
 char* slurm_xstrdup(const char*);
 char* slurm_get_extra_conf_path(const char*);
+// slurm.conf as slurmctld (or libslurm in a test host) parsed it; read only
+// under slurmctld's config read lock (init, job_submit).
+extern slurm_conf_t slurm_conf;
 
 // slurmctld's globals and helpers: weak, so that the plugin also loads where
 // they do not exist (a unit-test host); NULL there.
@@ -303,6 +310,7 @@ int submit(job_desc_msg_t* d, char** err_msg) {
         "pacml: job arrays and heterogeneous jobs are not supported; submit separate jobs");
     return SLURM_ERROR;
   }
+  s.engine->set_sched_params(slurm_conf.sched_params ? slurm_conf.sched_params : "");
   CtldView view(s);
   const pacml::plugin::SubmitResult r = s.engine->submit(in, view);
   if (!r.log_message.empty())
@@ -339,9 +347,11 @@ extern "C" int init(void) {
     slurm_xfree(reinterpret_cast<void**>(&path));
     g_state = new State;
     g_state->engine = std::make_unique<Engine>(conf, log_line);
+    g_state->engine->set_sched_params(slurm_conf.sched_params ? slurm_conf.sched_params : "");
     g_state->engine->refresh_config();
     if (inside_slurmctld()) g_state->poller = std::thread(poll_loop, g_state);
-    slurm_info("pacml: job_submit/pacml loaded (config %s%s)", conf.c_str(),
+    slurm_info("pacml: job_submit/pacml loaded (config %s%s)",
+               g_state->engine->config_path().c_str(),
                inside_slurmctld() ? "" : ", outside slurmctld");
   } catch (const std::exception& e) {
     slurm_error("pacml: init failed: %s; jobs pass through unchanged", e.what());

@@ -251,6 +251,75 @@ TEST(Engine, NeverAGoodConfigMeansPassThrough) {
   EXPECT_NE(logs.back().find("No such file"), std::string::npos);
 }
 
+TEST(Engine, MarginTightensTheRequirement) {
+  // gnmt, β 0.45 (JCT ≤ 4.14 s): degree 4 predicts 3.91 s, degree 6 3.17 s.
+  Fixture none;
+  EXPECT_EQ(none.submit({opt("model", "gnmt"), opt("beta", "0.45")}).num_nodes, 4);
+  Fixture tenth("margin: 0.1\n");  // 3.91 × 1.1 > 4.14: degree 4 no longer meets it
+  const SubmitResult r = tenth.submit({opt("model", "gnmt"), opt("beta", "0.45")});
+  ASSERT_EQ(r.outcome, Outcome::kPlaced) << r.user_message;
+  EXPECT_EQ(r.num_nodes, 8);
+  EXPECT_NE(r.annotation.find("degree=6"), std::string::npos) << r.annotation;
+  EXPECT_NE(r.annotation.find("beta=0.45"), std::string::npos) << r.annotation;  // the user's β
+  Fixture half("margin: 0.5\n");  // 3.17 × 1.5 > 4.14: nothing meets it
+  const SubmitResult b = half.submit({opt("model", "gnmt"), opt("beta", "0.45")});
+  EXPECT_EQ(b.outcome, Outcome::kRejected);
+  EXPECT_NE(b.user_message.find("with margin 0.5"), std::string::npos) << b.user_message;
+  // deadlines too: 4.2 s with margin 0.1 leaves 3.82 s, which degree 4 misses
+  EXPECT_EQ(none.submit({opt("model", "gnmt"), opt("deadline", "4.2s")}).num_nodes, 4);
+  EXPECT_EQ(tenth.submit({opt("model", "gnmt"), opt("deadline", "4.2s")}).num_nodes, 8);
+  std::ifstream in(tenth.dir.file("decisions.jsonl"));
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  const nlohmann::json rec = nlohmann::json::parse(line);
+  EXPECT_DOUBLE_EQ(rec["margin"].get<double>(), 0.1);
+  EXPECT_DOUBLE_EQ(rec["beta"].get<double>(), 0.45);
+}
+
+TEST(Engine, SchedulerParametersOverridePacmlConf) {
+  Fixture f("policy: min_feasible\n");
+  f.engine->set_sched_params("batch_sched_delay=0,pacml_policy=fixed:8");
+  SubmitResult r = f.submit({opt("model", "gnmt"), opt("beta", "0.45")});
+  ASSERT_EQ(r.outcome, Outcome::kPlaced) << r.user_message;
+  EXPECT_NE(r.annotation.find("degree=8"), std::string::npos) << r.annotation;
+  EXPECT_NE(r.annotation.find("policy=fixed:8"), std::string::npos);
+  EXPECT_TRUE(f.logged("with SchedulerParameters pacml_policy=fixed:8: policy fixed:8"));
+  // a bad token: logged by name, the last good SchedulerParameters stay
+  f.engine->set_sched_params("batch_sched_delay=0,pacml_policy=fixed:2,pacml_bogus=1");
+  EXPECT_TRUE(f.logged("SchedulerParameters: unknown pacml token 'pacml_bogus=1'"));
+  EXPECT_TRUE(
+      f.logged("keeping the last good SchedulerParameters settings (pacml_policy=fixed:8)"));
+  r = f.submit({opt("model", "gnmt"), opt("beta", "0.45")});
+  EXPECT_NE(r.annotation.find("policy=fixed:8"), std::string::npos) << r.annotation;
+  f.engine->set_sched_params("pacml_margin=0.5");  // policy back to pacml.conf's
+  r = f.submit({opt("model", "gnmt"), opt("beta", "0.45")});
+  EXPECT_EQ(r.outcome, Outcome::kRejected);
+  EXPECT_NE(r.user_message.find("policy min_feasible"), std::string::npos) << r.user_message;
+  f.engine->set_sched_params("");  // all from pacml.conf again
+  EXPECT_EQ(f.submit({opt("model", "gnmt"), opt("beta", "0.45")}).num_nodes, 4);
+  EXPECT_EQ(f.engine->config().policy, "min_feasible");
+}
+
+TEST(Engine, PacmlConfChoosesTheFile) {
+  Fixture f;
+  const std::string other = f.dir.write(
+      "site.conf", "policy: fixed:2\ntopology: 4x4x2\nnodes: n[1-32]\nresolve_job_ids: false\n");
+  f.engine->set_sched_params("pacml_conf=" + other);
+  EXPECT_EQ(f.engine->config_path(), other);
+  SubmitResult r = f.submit({opt("model", "gnmt"), opt("beta", "1")});
+  EXPECT_NE(r.annotation.find("policy=fixed:2"), std::string::npos) << r.annotation;
+  // with both, pacml_policy wins over the chosen file's policy
+  f.engine->set_sched_params("pacml_conf=" + other + ",pacml_policy=fixed:4");
+  r = f.submit({opt("model", "gnmt"), opt("beta", "1")});
+  EXPECT_NE(r.annotation.find("policy=fixed:4"), std::string::npos) << r.annotation;
+  // a file that does not exist: logged, the last good configuration stays
+  f.engine->set_sched_params("pacml_conf=" + f.dir.file("missing.conf"));
+  r = f.submit({opt("model", "gnmt"), opt("beta", "1")});
+  EXPECT_TRUE(
+      f.logged("missing.conf: No such file or directory (pacml_conf in SchedulerParameters)"));
+  EXPECT_NE(r.annotation.find("policy=fixed:4"), std::string::npos) << r.annotation;
+}
+
 TEST(Engine, DecisionLogHasOneJsonLinePerDecision) {
   Fixture f;
   f.submit({opt("model", "gnmt"), opt("beta", "0.45")});

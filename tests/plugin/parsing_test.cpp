@@ -165,6 +165,71 @@ TEST(PluginConfig, TheShippedExampleIsValid) {
   EXPECT_EQ(c.decision_log, "/var/log/slurm/pacml-decisions.jsonl");
 }
 
+TEST(PluginConfig, MarginKey) {
+  EXPECT_DOUBLE_EQ(parse("").margin, 0);
+  EXPECT_DOUBLE_EQ(parse("margin: 0.25\n").margin, 0.25);
+  EXPECT_NE(error_of([] { parse("margin: 10\n"); }).find("pacml.conf:1: margin must be in [0, 10)"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { parse("margin: -0.1\n"); }).find("margin must be in [0, 10)"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { parse("margin: lots\n"); }).find("lots"), std::string::npos);
+}
+
+TEST(SchedParams, PacmlTokensAmongSlurmsOwn) {
+  EXPECT_TRUE(parse_sched_params("").empty());
+  EXPECT_TRUE(parse_sched_params("batch_sched_delay=0,sched_min_interval=0,bf_interval=5").empty());
+  const SchedParams p = parse_sched_params(
+      "batch_sched_delay=0, pacml_policy=fixed:4 ,sched_min_interval=0,pacml_margin=0.1,"
+      "pacml_on_block=queue,pacml_conf=/etc/slurm/pacml-test.conf,,");
+  ASSERT_TRUE(p.policy && p.margin && p.on_block && p.conf);
+  EXPECT_EQ(*p.policy, "fixed:4");
+  EXPECT_DOUBLE_EQ(*p.margin, 0.1);
+  EXPECT_EQ(*p.on_block, OnBlock::kQueue);
+  EXPECT_EQ(*p.conf, "/etc/slurm/pacml-test.conf");
+  EXPECT_EQ(p.text(),
+            "pacml_conf=/etc/slurm/pacml-test.conf,pacml_policy=fixed:4,pacml_on_block=queue,"
+            "pacml_margin=0.1");
+  // a value may itself contain '=' or ':' (a weights path)
+  EXPECT_EQ(*parse_sched_params("pacml_policy=para_max").policy, "para_max");
+}
+
+TEST(SchedParams, BadTokensAreNamed) {
+  const auto err = [](const std::string& text) {
+    return error_of([&] { parse_sched_params(text); });
+  };
+  EXPECT_NE(
+      err("bf_interval=5,pacml_polcy=fixed:4").find("unknown pacml token 'pacml_polcy=fixed:4'"),
+      std::string::npos);
+  EXPECT_NE(err("pacml_policy=bogus").find("SchedulerParameters: pacml_policy=bogus"),
+            std::string::npos)
+      << err("pacml_policy=bogus");
+  EXPECT_NE(err("pacml_margin=-1").find("pacml_margin=-1: margin must be in [0, 10)"),
+            std::string::npos);
+  EXPECT_NE(err("pacml_margin=10").find("pacml_margin=10"), std::string::npos);
+  EXPECT_NE(err("pacml_margin=abc").find("pacml_margin=abc"), std::string::npos);
+  EXPECT_NE(err("pacml_on_block=wait").find("on_block must be 'reject' or 'queue', got 'wait'"),
+            std::string::npos);
+  EXPECT_NE(err("pacml_conf=pacml.conf").find("pacml_conf must be an absolute path"),
+            std::string::npos);
+  EXPECT_NE(err("pacml_policy").find("'pacml_policy': pacml_policy needs a value"),
+            std::string::npos);
+  EXPECT_NE(err("pacml_policy=").find("needs a value"), std::string::npos);
+  EXPECT_NE(err("pacml_margin=0.1,pacml_margin=0.2").find("given twice"), std::string::npos);
+  EXPECT_NE(err("pacml_policy=pacml:/nonexistent/w.pacw").find("pacml_policy=pacml:/nonexistent"),
+            std::string::npos);
+}
+
+TEST(SchedParams, TakePrecedenceOverPacmlConf) {
+  PluginConfig c = parse("policy: para_min\non_block: queue\nmargin: 0.5\n");
+  apply_sched_params(c, parse_sched_params("pacml_policy=fixed:4"));
+  EXPECT_EQ(c.policy, "fixed:4");
+  EXPECT_EQ(c.on_block, OnBlock::kQueue);  // not given: pacml.conf's value stays
+  EXPECT_DOUBLE_EQ(c.margin, 0.5);
+  apply_sched_params(c, parse_sched_params("pacml_on_block=reject,pacml_margin=0"));
+  EXPECT_EQ(c.on_block, OnBlock::kReject);
+  EXPECT_DOUBLE_EQ(c.margin, 0);
+}
+
 TEST(JobRequest, SpankOptionsAndTheResolvedGraphPath) {
   const JobRequest r = extract_request(
       {"_SLURM_SPANK_OPTION_pacml_pacml_graph=g.txt", "_SLURM_SPANK_OPTION_pacml_pacml_steps=100",
