@@ -8,7 +8,6 @@
 //
 //   pacml-plugin-bench [--so PATH] [--model NAME] [--policy P] [--beta F]
 //                      [--profile P] [--iterations N] [--json]
-#include <dlfcn.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,21 +19,12 @@
 #include <string>
 #include <vector>
 
-extern "C" {
-#include <slurm/slurm.h>
-#include <slurm/slurm_errno.h>
-}
-
-extern "C" {
-void slurm_xfree(void**);
-char* slurm_xstrdup(const char*);
-void* slurm_xcalloc(size_t, size_t, bool, bool, const char*, int, const char*);
-}
+#include "plugin/plugin_host.h"
 
 namespace {
 
-using InitFn = int (*)();
-using SubmitFn = int (*)(job_desc_msg_t*, uint32_t, char**);
+using pacml::plugin::host::JobDesc;
+using pacml::plugin::host::JobSubmitPlugin;
 
 double percentile(std::vector<double> v, double p) {
   if (v.empty()) return 0;
@@ -93,13 +83,10 @@ int main(int argc, char** argv) {
   }
   setenv("SLURM_CONF", (conf_dir + "/slurm.conf").c_str(), 1);
   auto t_load = std::chrono::steady_clock::now();
-  void* h = dlopen(so.c_str(), RTLD_NOW | RTLD_GLOBAL);
-  if (!h) return std::fprintf(stderr, "dlopen %s: %s\n", so.c_str(), dlerror()), 1;
-  auto init = reinterpret_cast<InitFn>(dlsym(h, "init"));
-  auto fini = reinterpret_cast<InitFn>(dlsym(h, "fini"));
-  auto submit = reinterpret_cast<SubmitFn>(dlsym(h, "job_submit"));
-  if (!init || !fini || !submit) return std::fprintf(stderr, "not a job_submit plugin\n"), 1;
-  init();
+  JobSubmitPlugin plugin;
+  const std::string error = plugin.open(so);
+  if (!error.empty()) return std::fprintf(stderr, "%s\n", error.c_str()), 1;
+  plugin.init();
   const double load_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t_load).count();
 
@@ -107,41 +94,26 @@ int main(int argc, char** argv) {
   double first_ms = 0;
   int placed = 0, rejected = 0;
   for (int i = 0; i <= iterations; ++i) {
-    job_desc_msg_t d;
-    slurm_init_job_desc_msg(&d);
-    d.user_id = getuid();
-    d.group_id = getgid();
-    d.het_job_offset = NO_VAL;  // as slurmctld sets it for a job that is not heterogeneous
-    d.name = slurm_xstrdup("bench");
-    d.spank_job_env_size = 2;
-    d.spank_job_env = static_cast<char**>(
-        slurm_xcalloc(3, sizeof(char*), true, false, __FILE__, __LINE__, __func__));
-    d.spank_job_env[0] = slurm_xstrdup(("_SLURM_SPANK_OPTION_pacml_pacml_model=" + model).c_str());
-    d.spank_job_env[1] = slurm_xstrdup(("_SLURM_SPANK_OPTION_pacml_pacml_beta=" + beta).c_str());
-    char* err = nullptr;
+    JobDesc job("bench");
+    job.spank({"_SLURM_SPANK_OPTION_pacml_pacml_model=" + model,
+               "_SLURM_SPANK_OPTION_pacml_pacml_beta=" + beta});
+    std::string err;
     const auto t0 = std::chrono::steady_clock::now();
-    const int rc = submit(&d, 0, &err);
+    const int rc = plugin.submit(&job.d, &err);
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (i == 0)
       first_ms = ms;
     else
       times.push_back(ms);
-    if (rc == SLURM_SUCCESS && d.req_nodes)
+    if (rc == SLURM_SUCCESS && job.d.req_nodes)
       ++placed;
     else
       ++rejected;
     if (i == 0 && rc != SLURM_SUCCESS)
-      std::fprintf(stderr, "first decision rejected: %s\n", err ? err : "?");
-    slurm_xfree(reinterpret_cast<void**>(&err));
-    for (uint32_t k = 0; k < d.spank_job_env_size; ++k)
-      slurm_xfree(reinterpret_cast<void**>(&d.spank_job_env[k]));
-    slurm_xfree(reinterpret_cast<void**>(&d.spank_job_env));
-    slurm_xfree(reinterpret_cast<void**>(&d.name));
-    slurm_xfree(reinterpret_cast<void**>(&d.req_nodes));
-    slurm_xfree(reinterpret_cast<void**>(&d.admin_comment));
+      std::fprintf(stderr, "first decision rejected: %s\n", err.c_str());
   }
-  fini();
+  plugin.fini();
   std::remove((conf_dir + "/pacml.conf").c_str());
   std::remove((conf_dir + "/slurm.conf").c_str());
   rmdir(dir);

@@ -39,7 +39,7 @@ EXTRA_spank_pacml_la_DEPENDENCIES = plugin/spank_pacml.map
 # Decision latency of the real job_submit_pacml.so, driven through dlopen
 # with libslurm (like the unit-test host): `plugin/pacml-plugin-bench`.
 noinst_PROGRAMS += plugin/pacml-plugin-bench
-plugin_pacml_plugin_bench_SOURCES = plugin/bench_job_submit.cpp
+plugin_pacml_plugin_bench_SOURCES = plugin/bench_job_submit.cpp plugin/plugin_host.h
 plugin_pacml_plugin_bench_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DPACML_JOB_SUBMIT_SO='"$(abs_top_builddir)/.libs/job_submit_pacml.so"'
 plugin_pacml_plugin_bench_LDADD = -lslurm -ldl

@@ -1,7 +1,6 @@
 // job_submit_pacml.so and spank_pacml.so loaded the way Slurm loads them:
 // dlopen into a host linked with libslurm (SLURM-RECIPE.md §9), then
 // job_submit() on job_desc_msg_t records built with Slurm's allocator.
-#include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -9,72 +8,43 @@
 
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
 extern "C" {
-#include <slurm/slurm.h>
-#include <slurm/slurm_errno.h>
 #include <slurm/slurm_version.h>
 }
 
-extern "C" {
-void slurm_xfree(void**);
-char* slurm_xstrdup(const char*);
-void* slurm_xcalloc(size_t, size_t, bool, bool, const char*, int, const char*);
-}
+#include "plugin/plugin_host.h"
 
 namespace {
 
-using InitFn = int (*)();
-using SubmitFn = int (*)(job_desc_msg_t*, uint32_t, char**);
+using pacml::plugin::host::JobDesc;
+using pacml::plugin::host::JobSubmitPlugin;
+using pacml::plugin::host::set_sched_params;
 
-// A job description as slurmctld hands it to job_submit().
-class JobDesc {
- public:
-  JobDesc() {
-    slurm_init_job_desc_msg(&d);
-    d.user_id = getuid();
-    d.group_id = getgid();
-    d.het_job_offset = NO_VAL;  // slurmctld sets this for a job that is not heterogeneous
-    d.name = slurm_xstrdup("test");
-  }
-  ~JobDesc() {
-    for (uint32_t i = 0; i < d.spank_job_env_size; ++i)
-      slurm_xfree(reinterpret_cast<void**>(&d.spank_job_env[i]));
-    slurm_xfree(reinterpret_cast<void**>(&d.spank_job_env));
-    for (char** s : {&d.name, &d.req_nodes, &d.comment, &d.admin_comment, &d.partition})
-      slurm_xfree(reinterpret_cast<void**>(s));
-  }
-  JobDesc& spank(const std::vector<std::string>& env) {
-    d.spank_job_env = static_cast<char**>(
-        slurm_xcalloc(env.size() + 1, sizeof(char*), true, false, __FILE__, __LINE__, __func__));
-    for (size_t i = 0; i < env.size(); ++i) d.spank_job_env[i] = slurm_xstrdup(env[i].c_str());
-    d.spank_job_env_size = static_cast<uint32_t>(env.size());
-    return *this;
-  }
-  job_desc_msg_t d;
-};
+const char* const kConf =
+    "topology: 4x4x2\nnodes: n[1-32]\nresolve_job_ids: false\nreservation_ttl: 0\n";
 
 class Plugin : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     char tmpl[] = "/tmp/pacml-shim-test-XXXXXX";
     dir_ = mkdtemp(tmpl);
-    write_conf("topology: 4x4x2\nnodes: n[1-32]\nresolve_job_ids: false\nreservation_ttl: 0\n");
+    write_conf(kConf);
     std::ofstream(dir_ + "/slurm.conf") << "# only its directory matters\n";
     setenv("SLURM_CONF", (dir_ + "/slurm.conf").c_str(), 1);
-    handle_ = dlopen(PACML_JOB_SUBMIT_SO, RTLD_NOW | RTLD_GLOBAL);
-    ASSERT_NE(handle_, nullptr) << dlerror();
-    init_ = reinterpret_cast<InitFn>(dlsym(handle_, "init"));
-    fini_ = reinterpret_cast<InitFn>(dlsym(handle_, "fini"));
-    submit_ = reinterpret_cast<SubmitFn>(dlsym(handle_, "job_submit"));
-    ASSERT_TRUE(init_ && fini_ && submit_);
-    ASSERT_EQ(init_(), SLURM_SUCCESS);
+    plugin_ = new JobSubmitPlugin;
+    const std::string error = plugin_->open(PACML_JOB_SUBMIT_SO);
+    ASSERT_EQ(error, "");
+    ASSERT_EQ(plugin_->init(), SLURM_SUCCESS);
   }
   static void TearDownTestSuite() {
-    if (fini_) fini_();
-    if (handle_) dlclose(handle_);
+    if (plugin_ && plugin_->loaded()) plugin_->fini();
+    delete plugin_;
+    plugin_ = nullptr;
+    set_sched_params("");
     const std::string cmd = "rm -rf '" + dir_ + "'";
     if (system(cmd.c_str()) != 0) {
     }
@@ -84,38 +54,27 @@ class Plugin : public ::testing::Test {
     std::ofstream(tmp) << text;
     rename(tmp.c_str(), dst.c_str());
   }
-  int submit(JobDesc& job, std::string* err = nullptr) {
-    char* msg = nullptr;
-    const int rc = submit_(&job.d, 0, &msg);
-    if (err) *err = msg ? msg : "";
-    slurm_xfree(reinterpret_cast<void**>(&msg));
-    return rc;
-  }
+  int submit(JobDesc& job, std::string* err = nullptr) { return plugin_->submit(&job.d, err); }
 
   static std::string dir_;
-  static void* handle_;
-  static InitFn init_, fini_;
-  static SubmitFn submit_;
+  static JobSubmitPlugin* plugin_;
 };
 
 std::string Plugin::dir_;
-void* Plugin::handle_ = nullptr;
-InitFn Plugin::init_ = nullptr;
-InitFn Plugin::fini_ = nullptr;
-SubmitFn Plugin::submit_ = nullptr;
+JobSubmitPlugin* Plugin::plugin_ = nullptr;
 
 TEST_F(Plugin, ExportsTheSlurmPluginAbi) {
-  const char* type = static_cast<const char*>(dlsym(handle_, "plugin_type"));
+  const char* type = static_cast<const char*>(plugin_->symbol("plugin_type"));
   ASSERT_NE(type, nullptr);
   EXPECT_STREQ(type, "job_submit/pacml");
-  const uint32_t* version = static_cast<const uint32_t*>(dlsym(handle_, "plugin_version"));
+  const uint32_t* version = static_cast<const uint32_t*>(plugin_->symbol("plugin_version"));
   ASSERT_NE(version, nullptr);
   EXPECT_EQ(*version, static_cast<uint32_t>(SLURM_VERSION_NUMBER));
-  EXPECT_NE(dlsym(handle_, "plugin_name"), nullptr);
-  EXPECT_NE(dlsym(handle_, "job_modify"), nullptr);
+  EXPECT_NE(plugin_->symbol("plugin_name"), nullptr);
+  EXPECT_NE(plugin_->symbol("job_modify"), nullptr);
   // core's C++ symbols stay inside the .so
   EXPECT_EQ(
-      dlsym(handle_, "_ZN5pacml15place_first_fitERKNS_16PartitionedGraphERKNS_12ClusterStateE"),
+      plugin_->symbol("_ZN5pacml15place_first_fitERKNS_16PartitionedGraphERKNS_12ClusterStateE"),
       nullptr);
 }
 
@@ -181,7 +140,6 @@ TEST_F(Plugin, RejectionsReachTheUser) {
   array.d.array_inx = slurm_xstrdup("1-4");
   EXPECT_EQ(submit(array, &err), SLURM_ERROR);
   EXPECT_NE(err.find("job arrays"), std::string::npos);
-  slurm_xfree(reinterpret_cast<void**>(&array.d.array_inx));
 }
 
 TEST_F(Plugin, BrokenConfigKeepsDecidingWithTheLastGoodOne) {
@@ -191,22 +149,134 @@ TEST_F(Plugin, BrokenConfigKeepsDecidingWithTheLastGoodOne) {
       {"_SLURM_SPANK_OPTION_pacml_pacml_model=gnmt", "_SLURM_SPANK_OPTION_pacml_pacml_beta=0.45"});
   EXPECT_EQ(submit(job), SLURM_SUCCESS);
   EXPECT_EQ(job.d.min_nodes, 4u);
-  write_conf("topology: 4x4x2\nnodes: n[1-32]\nresolve_job_ids: false\nreservation_ttl: 0\n");
+  write_conf(kConf);
 }
 
 TEST_F(Plugin, WithoutAnyGoodConfigJobsPassThrough) {
-  ASSERT_EQ(fini_(), SLURM_SUCCESS);
+  ASSERT_EQ(plugin_->fini(), SLURM_SUCCESS);
   write_conf("on_block: sometimes\n");
-  ASSERT_EQ(init_(), SLURM_SUCCESS);
+  ASSERT_EQ(plugin_->init(), SLURM_SUCCESS);
   JobDesc job;
   job.spank(
       {"_SLURM_SPANK_OPTION_pacml_pacml_model=gnmt", "_SLURM_SPANK_OPTION_pacml_pacml_beta=0.45"});
   EXPECT_EQ(submit(job), SLURM_SUCCESS);
   EXPECT_EQ(job.d.min_nodes, NO_VAL);
   EXPECT_EQ(job.d.req_nodes, nullptr);
-  ASSERT_EQ(fini_(), SLURM_SUCCESS);
-  write_conf("topology: 4x4x2\nnodes: n[1-32]\nresolve_job_ids: false\nreservation_ttl: 0\n");
-  ASSERT_EQ(init_(), SLURM_SUCCESS);
+  ASSERT_EQ(plugin_->fini(), SLURM_SUCCESS);
+  write_conf(kConf);
+  ASSERT_EQ(plugin_->init(), SLURM_SUCCESS);
+}
+
+TEST_F(Plugin, SchedulerParametersFromSlurmConf) {
+  // slurm_conf.sched_params is what slurmctld read from slurm.conf (and
+  // re-reads on `scontrol reconfigure`): the plugin looks at it on every call.
+  const std::vector<std::string> gnmt = {"_SLURM_SPANK_OPTION_pacml_pacml_model=gnmt",
+                                         "_SLURM_SPANK_OPTION_pacml_pacml_beta=0.45"};
+  set_sched_params("batch_sched_delay=0,pacml_policy=fixed:8,sched_min_interval=0");
+  {
+    JobDesc job;
+    job.spank(gnmt);
+    ASSERT_EQ(submit(job), SLURM_SUCCESS);
+    ASSERT_NE(job.d.admin_comment, nullptr);
+    EXPECT_NE(std::string(job.d.admin_comment).find("degree=8,"), std::string::npos)
+        << job.d.admin_comment;
+  }
+  set_sched_params("pacml_policy=fixed:8,pacml_margin=-1");  // bad: the last good stay
+  {
+    JobDesc job;
+    job.spank(gnmt);
+    ASSERT_EQ(submit(job), SLURM_SUCCESS);
+    EXPECT_NE(std::string(job.d.admin_comment).find("policy=fixed:8"), std::string::npos);
+  }
+  set_sched_params("pacml_margin=0.5");  // degree 6's 3.17 s × 1.5 misses β 0.45
+  {
+    JobDesc job;
+    job.spank(gnmt);
+    std::string err;
+    EXPECT_EQ(submit(job, &err), ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE);
+    EXPECT_NE(err.find("with margin 0.5"), std::string::npos) << err;
+  }
+  set_sched_params("");
+  JobDesc job;
+  job.spank(gnmt);
+  ASSERT_EQ(submit(job), SLURM_SUCCESS);
+  EXPECT_EQ(job.d.min_nodes, 4u);
+}
+
+// ~1,000 mixed decisions through the dlopen'd .so, with a pacml.conf change
+// and a SchedulerParameters change midway: every call either decides
+// (annotation, node list) or rejects with a message, or passes a job without
+// pacml options through untouched. Under --enable-sanitizers,
+// LeakSanitizer checks the whole core path at exit.
+TEST_F(Plugin, SoakOfMixedDecisions) {
+  const std::string bad_graph = dir_ + "/bad.txt";
+  std::ofstream(bad_graph) << "node1 -- Input -- forward_compute_time=x\n";
+  const std::string good_graph = dir_ + "/tiny.txt";
+  {
+    std::ifstream in(std::string(PACML_SOURCE_DIR) + "/tests/fixtures/tiny.txt");
+    std::ofstream(good_graph) << in.rdbuf();
+  }
+  const auto opt = [](const std::string& k, const std::string& v) {
+    return "_SLURM_SPANK_OPTION_pacml_pacml_" + k + "=" + v;
+  };
+  struct Kind {
+    std::vector<std::string> spank;
+    std::string comment;
+    bool valid;  // may be placed (or blocked); false: a user error
+  };
+  const std::vector<Kind> kinds = {
+      {{opt("model", "gnmt"), opt("beta", "0.45")}, "", true},
+      {{opt("model", "resnet50"), opt("beta", "1")}, "", true},
+      {{opt("model", "gnmt"), opt("deadline", "4.2s")}, "", true},
+      {{opt("model", "alexnet"), opt("beta", "0.6")}, "", true},
+      {{opt("model", "vgg16"), opt("deadline", "1:00:00")}, "", true},
+      {{opt("model", "gnmt"), opt("beta", "0.1")}, "", true},  // blocked: rejected with reasons
+      {{}, "pacml:model=resnet50,beta=0.8", true},
+      {{opt("graph", good_graph), opt("beta", "1")}, "", true},
+      {{opt("model", "nosuchnet"), opt("beta", "0.5")}, "", false},
+      {{opt("model", "gnmt"), opt("deadline", "-1:00")}, "", false},
+      {{}, "pacml:model=gnmt,beta=1.5", false},
+      {{opt("graph", bad_graph), opt("beta", "0.5")}, "", false},
+      {{opt("model", "gnmt"), opt("graph", good_graph), opt("beta", "0.5")}, "", false},
+      {{opt("model", "gnmt"), opt("beta", "0.5"), opt("deadline", "10")}, "", false},
+      {{"OTHER=1"}, "no pacml here", true},  // passes through
+  };
+  std::map<std::string, int> count;
+  const int n = 1000;
+  for (int i = 0; i < n; ++i) {
+    if (i == n / 3) write_conf(std::string(kConf) + "policy: para_max\n");
+    if (i == n / 2) set_sched_params("batch_sched_delay=0,pacml_policy=fixed:4,pacml_margin=0.05");
+    if (i == 2 * n / 3) set_sched_params("pacml_policy=bogus");  // logged, last good kept
+    const Kind& k = kinds[(i * 7) % kinds.size()];
+    JobDesc job;
+    if (!k.spank.empty()) job.spank(k.spank);
+    if (!k.comment.empty()) job.comment(k.comment);
+    std::string err;
+    const int rc = submit(job, &err);
+    if (rc == SLURM_SUCCESS && job.d.admin_comment) {
+      ASSERT_TRUE(k.valid) << i;
+      ASSERT_EQ(std::string(job.d.admin_comment).rfind("pacml-decision:degree=", 0), 0u) << i;
+      ASSERT_NE(job.d.req_nodes, nullptr) << i;
+      ASSERT_EQ(job.d.min_nodes, job.d.max_nodes);
+      ++count["decided"];
+    } else if (rc == SLURM_SUCCESS) {
+      ASSERT_TRUE(k.spank.empty() || k.spank[0] == "OTHER=1") << i << ": pacml job not decided";
+      ASSERT_EQ(job.d.req_nodes, nullptr);
+      ++count["passed through"];
+    } else {
+      ASSERT_FALSE(err.empty()) << i << ": rejected without a message";
+      ASSERT_EQ(err.rfind("pacml", 0), 0u) << err;
+      ++count[k.valid ? "blocked" : "bad request"];
+    }
+  }
+  set_sched_params("");
+  write_conf(kConf);
+  EXPECT_EQ(count["decided"] + count["passed through"] + count["blocked"] + count["bad request"],
+            n);
+  EXPECT_GT(count["decided"], n / 5);
+  EXPECT_GT(count["blocked"], 0);
+  EXPECT_GT(count["bad request"], n / 4);
+  for (const auto& [what, k] : count) std::printf("  soak: %-14s %d\n", what.c_str(), k);
 }
 
 TEST(SpankPlugin, ExportsTheSpankAbi) {
