@@ -2,10 +2,14 @@
 // block shapes first fit can use for each action; with --slurm, write the
 // cluster as Slurm's topology.conf (and --slurm-nodes: slurm.conf node lines)
 // so that Slurm's topology/tree plugin agrees with pacml's RAMP groups.
+// --host-attrs takes the node attributes (CPUs, sockets, cores, threads,
+// memory, GPUs) from this machine with hwloc, as `pacml node describe` does.
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "core/cluster/ramp_topology.h"
+#include "core/hw/hwloc_probe.h"
+#include "core/hw/slurm_node.h"
 #include "core/partition/split_counts.h"
 #include "core/placement/block_shapes.h"
 #include "core/util/error.h"
@@ -47,15 +51,17 @@ void write_slurm_topology(const RampTopology& t, const std::string& prefix, std:
 }
 
 void write_slurm_nodes(const RampTopology& t, const std::string& prefix, const std::string& attrs,
-                       std::ostream& out) {
+                       const std::string& partition, const std::string& origin, std::ostream& out) {
   const std::string all = node_range(prefix, 1, t.num_servers());
   out << "# slurm.conf lines for a RAMP " << t.shape()
-      << " cluster (pacml topology --slurm-nodes); one GPU worker per server.\n"
-      << "NodeName=" << all << (attrs.empty() ? "" : " " + attrs) << "\n"
-      << "PartitionName=ramp Nodes=" << all << " Default=YES MaxTime=INFINITE State=UP\n"
+      << " cluster (pacml topology --slurm-nodes); one GPU worker per server.\n";
+  if (!origin.empty()) out << "# " << origin << "\n";
+  out << "NodeName=" << all << (attrs.empty() ? "" : " " + attrs) << "\n"
+      << "PartitionName=" << partition << " Nodes=" << all
+      << " Default=YES MaxTime=INFINITE State=UP\n"
       << "TopologyPlugin=topology/tree\n"
       << "# pacml.conf:\n# topology: " << t.shape() << "\n# nodes: \"" << all
-      << "\"\n# partitions: [ramp]\n";
+      << "\"\n# partitions: [" << partition << "]\n";
 }
 
 int topology_command(const std::vector<std::string>& argv) {
@@ -70,8 +76,14 @@ int topology_command(const std::vector<std::string>& argv) {
   args.flag("slurm", "print topology.conf for Slurm's topology/tree plugin");
   args.flag("slurm-nodes", "print slurm.conf NodeName/PartitionName lines");
   args.option("node-prefix", "P", "Slurm node names are P1 … PN", "n");
-  args.option("node-attrs", "TEXT", "extra NodeName attributes (--slurm-nodes)",
+  args.option("node-attrs", "TEXT",
+              "extra NodeName attributes (--slurm-nodes; with --host-attrs the default is "
+              "State=UNKNOWN)",
               "Gres=gpu:1 State=UNKNOWN");
+  args.flag("host-attrs",
+            "--slurm-nodes: each node's CPUs, sockets, cores, threads, memory and GPUs are this "
+            "machine's (hwloc, as `pacml node describe`)");
+  args.option("partition", "NAME", "partition of the nodes (--slurm-nodes)", "ramp");
   if (!args.parse(argv)) return 0;
   const RampTopology t = RampTopology::parse(args.get("topology"));
   const std::string prefix = args.get("node-prefix");
@@ -83,7 +95,19 @@ int topology_command(const std::vector<std::string>& argv) {
     return 0;
   }
   if (args.is_set("slurm-nodes")) {
-    write_slurm_nodes(t, prefix, args.get("node-attrs"), std::cout);
+    const std::string partition = args.get("partition");
+    if (partition.empty() || partition.find_first_of(" \t=[],") != std::string::npos)
+      throw InputError("--partition",
+                       "must be a non-empty name without blanks, '=', ',' or brackets");
+    std::string attrs = args.get("node-attrs"), origin;
+    if (args.is_set("host-attrs")) {
+      const hw::Machine machine = hw::probe_local_machine();
+      const std::string extra = args.has("node-attrs") ? attrs : "State=UNKNOWN";
+      attrs = hw::slurm_node_attributes(machine) + (extra.empty() ? "" : " " + extra);
+      origin = "node attributes of this machine (hwloc): `pacml node describe` prints " +
+               hw::slurm_node_line(machine);
+    }
+    write_slurm_nodes(t, prefix, attrs, partition, origin, std::cout);
     return 0;
   }
   nlohmann::json actions = nlohmann::json::array();

@@ -43,6 +43,19 @@ check "--node-name names the node" "[ $? -eq 0 ]"
 "$PACML" node describe --xml /nonexistent.xml >/dev/null 2>"$tmp/err"
 check "a missing XML file exits 2 naming it" "[ $? -eq 2 ] && grep -q nonexistent.xml '$tmp/err'"
 
+# pacml topology --slurm-nodes --host-attrs: this machine's attributes on every RAMP server
+"$PACML" topology --slurm-nodes --topology 2x2x2 --host-attrs --partition main \
+  --node-attrs "NodeHostname=localhost Port=[7001-7008]" >"$tmp/nodes.txt" 2>"$tmp/err"
+attrs=$(sed -n 's/^NodeName=[^ ]* //p' "$tmp/local.txt")
+check "topology --slurm-nodes --host-attrs gives every server the node describe attributes" \
+  "grep -qxF 'NodeName=n[1-8] $attrs NodeHostname=localhost Port=[7001-7008]' '$tmp/nodes.txt'"
+check "--partition names the partition line" "grep -qx 'PartitionName=main Nodes=n\[1-8\] Default=YES MaxTime=INFINITE State=UP' '$tmp/nodes.txt'"
+"$PACML" topology --slurm-nodes --host-attrs >"$tmp/nodes2.txt"
+check "--host-attrs without --node-attrs adds State=UNKNOWN, no made-up GPU" \
+  "grep -qxF 'NodeName=n[1-32] $attrs State=UNKNOWN' '$tmp/nodes2.txt'"
+"$PACML" topology --slurm-nodes --partition 'a b' >/dev/null 2>"$tmp/err"
+check "a bad --partition exits 2 naming the option" "[ $? -eq 2 ] && grep -q -- --partition '$tmp/err'"
+
 "$PACML" node frobnicate >/dev/null 2>&1
 check "an unknown verb exits 2" "[ $? -eq 2 ]"
 

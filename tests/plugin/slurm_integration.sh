@@ -13,191 +13,24 @@
 # Every daemon it starts is stopped on exit, also on failure. PACML_KEEP_LAB=1
 # keeps the lab directory for inspection.
 set -u
-src=$(cd "$(dirname "$0")/../.." && pwd)
-build=$(cd "${1:-${PACML_BUILD_DIR:-$src/build}}" && pwd) || exit 1
-so=$build/.libs/job_submit_pacml.so
-spank=$build/.libs/spank_pacml.so
-pacml=$build/pacml
 t_start=$(date +%s.%N)
+. "$(dirname "$0")/slurm_cluster_lib.sh"
+lab_init slurm-integration "${1:-}"
 
-pass=0
-fail=0
-say() { printf '\033[1mslurm-integration:\033[0m %s\n' "$*"; }
-ok() { pass=$((pass + 1)); printf '  ok   %s\n' "$*"; }
-bad() { fail=$((fail + 1)); printf '  FAIL %s\n' "$*"; }
-check() { # check DESCRIPTION COMMAND...
-  local what=$1; shift
-  if "$@"; then ok "$what"; else bad "$what"; fi
-}
-die() { printf '\033[1mslurm-integration: FATAL:\033[0m %s\n' "$*" >&2; exit 1; }
-
-[ "$(id -u)" -eq 0 ] || die "must run as root (starts slurmd and munged, submits as another user)"
-for cmd in munged mungekey munge slurmctld slurmd sbatch srun scontrol squeue sinfo scancel setpriv python3; do
-  command -v "$cmd" >/dev/null ||
-    die "'$cmd' not found: apt-get install slurmctld slurmd slurm-client munge (contrib/pacml-dev setup)"
-done
-for f in "$so" "$spank" "$pacml"; do [ -e "$f" ] || die "$f is missing: build first (make -C $build)"; done
-plugindir=/usr/lib/x86_64-linux-gnu/slurm-wlm
-[ -d "$plugindir" ] || die "Slurm plugin directory $plugindir not found"
-
-LAB=$(mktemp -d /tmp/pacml-slurm-XXXXXX)
-chmod 755 "$LAB"
-mkdir -p "$LAB"/{etc,munge,state,spool,log,run,plugin,graphs,user}
-chmod 755 "$LAB/munge" "$LAB/user"
-export SLURM_CONF=$LAB/etc/slurm.conf
-# Ports of this run: slurmctld, slurmd and 32 node ports, away from the default 6817/6818.
-base=$((20000 + ($$ % 400) * 40))
-
-cleanup() {
-  local rc=$?
-  set +e
-  [ -f "$LAB/run/ctld.pid" ] && timeout 5 scancel --quiet -u root 2>/dev/null
-  [ -f "$LAB/run/ctld.pid" ] && timeout 5 scancel --quiet -u nobody 2>/dev/null
-  local pids=""
-  [ -f "$LAB/run/slurmd.pids" ] && pids=$(cat "$LAB/run/slurmd.pids")
-  [ -f "$LAB/run/ctld.pid" ] && pids="$pids $(cat "$LAB/run/ctld.pid")"
-  [ -f "$LAB/munge/munged.pid" ] && pids="$pids $(cat "$LAB/munge/munged.pid")"
-  for p in $pids; do kill -TERM "$p" 2>/dev/null; done
-  for _ in $(seq 1 50); do
-    alive=""
-    for p in $pids; do kill -0 "$p" 2>/dev/null && alive="$alive $p"; done
-    [ -z "$alive" ] && break
-    sleep 0.1
-  done
-  for p in $alive; do kill -KILL "$p" 2>/dev/null; done
-  if [ "$rc" -ne 0 ] || [ "$fail" -ne 0 ]; then
-    echo "---- slurmctld.log (pacml lines, last 40) ----"
-    grep -i pacml "$LAB/log/slurmctld.log" 2>/dev/null | tail -40
-  fi
-  if [ "${PACML_KEEP_LAB:-0}" = 1 ]; then echo "lab kept in $LAB"; else rm -rf "$LAB"; fi
-  exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-# ---- the plugins, graphs and configuration ---------------------------------
-cp "$so" "$spank" "$LAB/plugin/"
-echo "optional $LAB/plugin/spank_pacml.so" > "$LAB/etc/plugstack.conf"
-"$pacml" topology --slurm --topology 4x4x2 > "$LAB/etc/topology.conf" || die "pacml topology --slurm failed"
+# ---- graphs and configuration ---------------------------------------------------
 cp "$src/tests/fixtures/tiny.txt" "$LAB/graphs/site-tiny.txt"
 cp "$src/tests/fixtures/tiny.txt" "$LAB/user/mine.txt"
 chmod 644 "$LAB/user/mine.txt"
 install -m 600 "$src/tests/fixtures/tiny.txt" "$LAB/secret.txt"   # root only
 printf 'node1 -- Input -- forward_compute_time=SECRETVALUE, backward_compute_time=0\n' > "$LAB/user/bad.txt"
 chmod 644 "$LAB/user/bad.txt"
-
-write_pacml_conf() { # write_pacml_conf ON_BLOCK [EXTRA]
-  cat > "$LAB/etc/.pacml.conf" <<EOF
-# pacml.conf of the integration test
-policy: min_feasible
-profile: physical
-topology: 4x4x2
-partitions: [main]
-on_block: $1
-graph_dirs: [$LAB/graphs]
-decision_log: $LAB/log/decisions.jsonl
-time_limit_factor: 1.2
-time_limit_extra: "1:00"
-${2:-}
-EOF
-  mv "$LAB/etc/.pacml.conf" "$LAB/etc/pacml.conf"
-}
+write_pacml_conf() { lab_write_pacml_conf "$@"; }
 write_pacml_conf reject
-
-cat > "$SLURM_CONF" <<EOF
-ClusterName=pacmllab
-SlurmctldHost=localhost(127.0.0.1)
-SlurmctldPort=$base
-SlurmdPort=$((base + 1))
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-CredType=cred/munge
-AuthInfo=socket=$LAB/munge/munge.socket
-PluginDir=$plugindir:$LAB/plugin
-StateSaveLocation=$LAB/state
-SlurmdSpoolDir=$LAB/spool/%n
-SlurmctldPidFile=$LAB/run/slurmctld.pid
-SlurmdPidFile=$LAB/run/slurmd-%n.pid
-SlurmctldLogFile=$LAB/log/slurmctld.log
-SlurmdLogFile=$LAB/log/slurmd-%n.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-MpiDefault=none
-MailProg=/bin/true
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-SchedulerType=sched/backfill
-SchedulerParameters=batch_sched_delay=0,sched_min_interval=0
-SlurmdParameters=config_overrides
-ReturnToService=2
-MinJobAge=3600
-AccountingStorageType=accounting_storage/none
-JobAcctGatherType=jobacct_gather/none
-JobCompType=jobcomp/none
-JobSubmitPlugins=pacml
-TopologyPlugin=topology/tree
-NodeName=n[1-32] NodeHostname=localhost NodeAddr=127.0.0.1 Port=[$((base + 2))-$((base + 33))] CPUs=2 Boards=1 SocketsPerBoard=1 CoresPerSocket=2 ThreadsPerCore=1 RealMemory=1000 State=UNKNOWN
-PartitionName=main Nodes=n[1-32] Default=YES MaxTime=INFINITE State=UP
-PartitionName=other Nodes=n[1-32] MaxTime=INFINITE State=UP
-EOF
-
-# ---- daemons ------------------------------------------------------------------
-say "starting munged, slurmctld and 32 slurmd in $LAB (ports $base-$((base + 33)))"
-mungekey --create --keyfile="$LAB/munge/munge.key" >/dev/null 2>&1 || die "mungekey failed"
-munged --key-file="$LAB/munge/munge.key" --socket="$LAB/munge/munge.socket" \
-  --pid-file="$LAB/munge/munged.pid" --log-file="$LAB/munge/munged.log" \
-  --seed-file="$LAB/munge/munged.seed" || die "munged failed to start"
-for _ in $(seq 1 50); do [ -S "$LAB/munge/munge.socket" ] && break; sleep 0.1; done
-munge -S "$LAB/munge/munge.socket" -n | unmunge -S "$LAB/munge/munge.socket" >/dev/null ||
-  die "munge round trip failed"
-
-setsid slurmctld -D -c -f "$SLURM_CONF" > "$LAB/log/slurmctld.out" 2>&1 &
-echo $! > "$LAB/run/ctld.pid"
-for _ in $(seq 1 100); do
-  kill -0 "$(cat "$LAB/run/ctld.pid")" 2>/dev/null || { cat "$LAB/log/slurmctld.out"; die "slurmctld died"; }
-  timeout 2 scontrol ping 2>/dev/null | grep -q 'is UP' && break
-  sleep 0.1
-done
-timeout 2 scontrol ping | grep -q 'is UP' || die "slurmctld does not answer"
-: > "$LAB/run/slurmd.pids"
-for i in $(seq 1 32); do
-  mkdir -p "$LAB/spool/n$i"
-  setsid slurmd -D -N "n$i" -f "$SLURM_CONF" > "$LAB/log/slurmd-n$i.out" 2>&1 &
-  echo $! >> "$LAB/run/slurmd.pids"
-done
-for _ in $(seq 1 200); do
-  [ "$(timeout 2 sinfo -h -N -p main -t idle -o %N 2>/dev/null | wc -l)" -ge 32 ] && break
-  sleep 0.1
-done
-[ "$(timeout 2 sinfo -h -N -p main -t idle -o %N | wc -l)" -ge 32 ] || die "the 32 nodes did not come up"
-# the plugin learns the partition's nodes in the background (public API, outside job_submit)
-for _ in $(seq 1 100); do
-  grep -q 'pacml: partition table loaded' "$LAB/log/slurmctld.log" && break
-  sleep 0.1
-done
+lab_write_slurm_conf
+lab_start
 t_up=$(date +%s.%N)
 say "cluster up in $(python3 -c "print(round($t_up - $t_start, 1))") s"
 
-# ---- helpers ------------------------------------------------------------------
-field() { # field JOBID KEY  -> value of KEY= in scontrol show job
-  timeout 5 scontrol -o show job "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -1
-}
-hosts() { [ -n "$1" ] && [ "$1" != "(null)" ] && timeout 5 scontrol show hostnames "$1" | sort -V | paste -sd, -; }
-ping_ok() { timeout 5 scontrol ping | grep -q 'is UP'; }
-submit() { # submit ARGS... -> prints the job id; stderr of sbatch in $LAB/err
-  timeout 20 sbatch --parsable -o /dev/null "$@" 2> "$LAB/err"
-}
-decision_of() { # decision_of JOBID -> the decision log line for the job (waits for the id)
-  local line=""
-  for _ in $(seq 1 60); do
-    line=$(grep "\"job_id\":$1," "$LAB/log/decisions.jsonl" 2>/dev/null | head -1)
-    [ -n "$line" ] && break
-    sleep 0.1
-  done
-  printf '%s' "$line"
-}
-json() { python3 -c "import json,sys; d=json.loads(sys.argv[1]); print(d$2)" "$1"; }
 is_ramp_block() { # is_ramp_block NODELIST -> the nodes' (c,r,s) form one box of the 4x4x2 grid
   python3 - "$1" <<'EOF'
 import sys
@@ -207,20 +40,18 @@ ok = len(c) * len(r) * len(s) == len(idx) and all(max(x) - min(x) + 1 == len(x) 
 sys.exit(0 if ok else 1)
 EOF
 }
-wait_idle() { # wait_idle: all 32 nodes idle again (after scancel)
-  for _ in $(seq 1 200); do
-    [ "$(timeout 2 sinfo -h -N -p main -t idle -o %N 2>/dev/null | wc -l)" -ge 32 ] && return 0
-    sleep 0.1
-  done
-  return 1
-}
-wait_state() { # wait_state JOBID STATE SECONDS
-  for _ in $(seq 1 $(($3 * 10))); do
-    [ "$(field "$1" JobState)" = "$2" ] && return 0
-    sleep 0.1
-  done
-  return 1
-}
+
+# ---- 0. the nodes were generated from this machine (hwloc) ----------------------------
+say "0. NodeName lines generated by pacml topology --slurm-nodes --host-attrs"
+described=$("${pacml_env[@]}" "$pacml" node describe | grep '^NodeName=')
+echo "    pacml node describe:  $described"
+echo "    generated for slurm:  $(grep '^NodeName=' "$LAB/etc/ramp-nodes.conf")"
+cpus=$(printf '%s' "$described" | sed -n 's/.* CPUs=\([0-9]*\).*/\1/p')
+mem=$(printf '%s' "$described" | sed -n 's/.* RealMemory=\([0-9]*\).*/\1/p')
+check "the generated fragment carries the described CPUs and memory" \
+  grep -q "^NodeName=n\[1-32\] CPUs=$cpus .*RealMemory=$mem " "$LAB/etc/ramp-nodes.conf"
+check "slurmctld runs n17 with them (CPUTot=$cpus RealMemory=$mem)" \
+  bash -c "timeout 5 scontrol -o show node n17 | grep -q 'CPUTot=$cpus .*RealMemory=$mem '"
 
 # ---- 1. a job without pacml options is untouched -------------------------------
 say "1. jobs without pacml options pass through"
@@ -401,6 +232,53 @@ check "the converted log (squeue --json shape) replays too" \
   bash -c "'$pacml' replay '$LAB/trace.json' --format squeue-json --policies min_feasible --no-plots > '$LAB/replay2.txt' 2>&1"
 check "slurm's topology/tree sees pacml's RAMP switches" bash -c "timeout 5 scontrol show topology | grep -q 'SwitchName=g1r1 .*Nodes=n\[1-2\]'"
 check "slurmctld still alive at the end" ping_ok
+
+# ---- 8b. SchedulerParameters: pacml_* tokens in slurm.conf, over pacml.conf --------
+say "8b. SchedulerParameters (slurm.conf) over pacml.conf, re-read on scontrol reconfigure"
+timeout 10 scancel -u root; wait_idle
+write_pacml_conf reject "reservation_ttl: 0"   # policy: min_feasible
+degree_of() { # degree_of ARGS... -> the degree= of the decision annotation ("" if none)
+  local j
+  j=$(submit --hold "$@" --wrap true)
+  [ -n "$j" ] && field "$j" AdminComment | sed -n 's/^pacml-decision:degree=\([0-9]*\),.*/\1/p'
+}
+check "pacml.conf alone: gnmt beta 1 -> degree 1 (min_feasible)" [ "$(degree_of --pacml-model=gnmt --pacml-beta=1)" = 1 ]
+lab_set_sched_params "pacml_policy=fixed:4"
+check "slurm accepts the token (scontrol show config)" \
+  bash -c "timeout 5 scontrol show config | grep -q 'SchedulerParameters.*pacml_policy=fixed:4'"
+check "SchedulerParameters=...,pacml_policy=fixed:4 after reconfigure -> degree 4" \
+  [ "$(degree_of --pacml-model=gnmt --pacml-beta=1)" = 4 ]
+check "slurmctld logged the settings in force" \
+  grep -q "with SchedulerParameters pacml_policy=fixed:4: policy fixed:4" "$LAB/log/slurmctld.log"
+cat > "$LAB/etc/site-pacml.conf" <<EOF
+policy: fixed:2
+topology: 4x4x2
+partitions: [main]
+reservation_ttl: 0
+decision_log: $LAB/log/decisions.jsonl
+EOF
+lab_set_sched_params "pacml_conf=$LAB/etc/site-pacml.conf"
+check "pacml_conf=PATH chooses the file (its policy fixed:2 -> degree 2)" \
+  [ "$(degree_of --pacml-model=gnmt --pacml-beta=1)" = 2 ]
+lab_set_sched_params "pacml_conf=$LAB/etc/site-pacml.conf,pacml_policy=fixed:8"
+check "pacml_policy wins over the chosen file's policy (degree 8)" \
+  [ "$(degree_of --pacml-model=gnmt --pacml-beta=1)" = 8 ]
+lab_set_sched_params "pacml_margin=0.5"
+j=$(submit --hold --pacml-model=gnmt --pacml-beta=0.45 --wrap true)
+check "pacml_margin=0.5: gnmt beta 0.45 now rejected, the message says why" grep -q "with margin 0.5" "$LAB/err"
+lab_set_sched_params "pacml_margin=0.5,pacml_policy=nonsense"
+check "bad pacml_policy: slurmctld stays up" ping_ok
+j=$(submit --hold --pacml-model=gnmt --pacml-beta=0.45 --wrap true)
+check "bad pacml_policy: logged, naming the token" \
+  grep -q "error: pacml: SchedulerParameters: pacml_policy=nonsense: .*keeping the last good SchedulerParameters settings (pacml_margin=0.5)" "$LAB/log/slurmctld.log"
+check "bad pacml_policy: the last good settings stay (margin 0.5 still rejects)" grep -q "with margin 0.5" "$LAB/err"
+lab_set_sched_params "pacml_colour=blue"
+j=$(submit --hold --pacml-model=gnmt --pacml-beta=1 --wrap true)
+check "unknown pacml_* token: logged by name" grep -q "unknown pacml token 'pacml_colour=blue'" "$LAB/log/slurmctld.log"
+check "slurmctld answers (bad SchedulerParameters)" ping_ok
+lab_set_sched_params ""
+check "no pacml tokens: pacml.conf again (degree 1)" [ "$(degree_of --pacml-model=gnmt --pacml-beta=1)" = 1 ]
+timeout 10 scancel -u root
 
 # ---- 9. end-to-end sbatch latency, with and without the plugin (figures only) --------
 n_lat=${PACML_SBATCH_SAMPLES:-20}
