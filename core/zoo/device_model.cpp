@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <set>
+#include <sstream>
 
 #include "core/util/error.h"
 #include "core/util/numbers.h"
@@ -25,15 +26,36 @@ std::string scalar_text(const YAML::Node& node, const std::string& source,
   return node.Scalar();
 }
 
-// A required non-negative number at map[key]; zero only where it means something
-// (no launch overhead), never for sizes or rates.
+// The plausible range of a device quantity. A value outside it is almost
+// always a unit slip (GB instead of bytes, µs instead of s) that would make
+// every estimate silently absurd, so it is refused with the range named.
+struct Plausible {
+  double min, max;  // inclusive
+  const char* unit;
+};
+constexpr Plausible kMemoryBytes{1e8, 1e13, "bytes"};          // 100 MB .. 10 TB
+constexpr Plausible kMemoryBandwidth{1e9, 1e14, "bytes/s"};    // 1 GB/s .. 100 TB/s
+constexpr Plausible kLaunchOverhead{0, 1e-2, "seconds"};       // none .. 10 ms
+constexpr Plausible kPeakFlops{1e9, 1e17, "FLOP/s"};           // 1 GFLOP/s .. 100 PFLOP/s
+constexpr Plausible kEfficiency{1e-3, 1, "fraction of peak"};  // 0.1% .. 100%
+
+std::string number_text(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
+
+// A required number at map[key] inside `range`.
 double required_number(const YAML::Node& map, const std::string& key, const std::string& source,
-                       bool zero_allowed) {
+                       const Plausible& range) {
   const YAML::Node node = map[key];
   if (!node) throw InputError(yaml_where(source, map), "missing '" + key + "'");
   const std::string where = yaml_where(source, node);
-  double value = parse_non_negative(scalar_text(node, source, key), where, key);
-  if (!zero_allowed && value == 0) throw InputError(where, key + " must be greater than 0");
+  const double value = parse_non_negative(scalar_text(node, source, key), where, key);
+  if (value < range.min || value > range.max)
+    throw InputError(where, key + " = " + number_text(value) + " is outside the plausible range [" +
+                                number_text(range.min) + ", " + number_text(range.max) + "] " +
+                                range.unit + " (a unit slip?)");
   return value;
 }
 
@@ -65,7 +87,7 @@ void read_peaks(const YAML::Node& root, const std::string& source, DeviceModel& 
     const char* name = precision_name(static_cast<Precision>(p));
     // fp32 is what every GPU runs; fp16/bf16 may be absent (e.g. bf16 on V100).
     if (!peaks[name] && p != static_cast<int>(Precision::kFp32)) continue;
-    device.peak_flops[p] = required_number(peaks, name, source, false);
+    device.peak_flops[p] = required_number(peaks, name, source, kPeakFlops);
   }
 }
 
@@ -77,11 +99,7 @@ void read_efficiencies(const YAML::Node& root, const std::string& source, Device
     const std::string key = kOpKindNames[k];
     if (!eff[key])
       throw InputError(yaml_where(source, eff), "efficiency: missing op kind '" + key + "'");
-    double value = required_number(eff, key, source, false);
-    if (value > 1)
-      throw InputError(yaml_where(source, eff[key]),
-                       "efficiency of '" + key + "' is a fraction of peak and must be at most 1");
-    device.efficiency[k] = value;
+    device.efficiency[k] = required_number(eff, key, source, kEfficiency);
   }
 }
 
@@ -101,9 +119,9 @@ DeviceModel from_yaml(const YAML::Node& root, const std::string& source) {
   if (!root["name"]) throw InputError(yaml_where(source, root), "missing 'name'");
   device.name = scalar_text(root["name"], source, "name");
   if (device.name.empty()) throw InputError(yaml_where(source, root["name"]), "name is empty");
-  device.memory_bytes = required_number(root, "memory_bytes", source, false);
-  device.memory_bandwidth = required_number(root, "memory_bandwidth", source, false);
-  device.launch_overhead = required_number(root, "launch_overhead", source, true);
+  device.memory_bytes = required_number(root, "memory_bytes", source, kMemoryBytes);
+  device.memory_bandwidth = required_number(root, "memory_bandwidth", source, kMemoryBandwidth);
+  device.launch_overhead = required_number(root, "launch_overhead", source, kLaunchOverhead);
   read_peaks(root, source, device);
   read_efficiencies(root, source, device);
   return device;

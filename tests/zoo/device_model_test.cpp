@@ -90,15 +90,39 @@ TEST(DeviceModel, BadValuesNameFileAndLine) {
   EXPECT_EQ(error_of(good_with("memory_bytes: 16e9", "memory_bytes: lots")),
             "gpu.yaml:3: memory_bytes is not a number: 'lots'");
   EXPECT_EQ(error_of(good_with("memory_bandwidth: 8e11", "memory_bandwidth: 0")),
-            "gpu.yaml:4: memory_bandwidth must be greater than 0");
+            "gpu.yaml:4: memory_bandwidth = 0 is outside the plausible range [1e+09, 1e+14] "
+            "bytes/s (a unit slip?)");
   EXPECT_EQ(error_of(good_with("  fp32: 10e12", "  fp32: -1")),
             "gpu.yaml:7: fp32 must not be negative: -1");
   EXPECT_EQ(error_of(good_with("  linear: 0.7", "  linear: 1.5")),
-            "gpu.yaml:11: efficiency of 'linear' is a fraction of peak and must be at most 1");
+            "gpu.yaml:11: linear = 1.5 is outside the plausible range [0.001, 1] fraction of peak "
+            "(a unit slip?)");
   EXPECT_EQ(error_of(good_with("  linear: 0.7", "  linear: 0")),
-            "gpu.yaml:11: linear must be greater than 0");
+            "gpu.yaml:11: linear = 0 is outside the plausible range [0.001, 1] fraction of peak "
+            "(a unit slip?)");
   EXPECT_EQ(error_of(good_with("  pool: 0.5", "  pool: [0.5]")),
             "gpu.yaml:18: pool must be a single value");
+}
+
+// Values of the right sign but the wrong magnitude are unit slips (GB for
+// bytes, µs for seconds): each is refused with its plausible range.
+TEST(DeviceModel, AbsurdMagnitudesAreRefused) {
+  EXPECT_EQ(error_of(good_with("memory_bytes: 16e9", "memory_bytes: 16")),
+            "gpu.yaml:3: memory_bytes = 16 is outside the plausible range [1e+08, 1e+13] bytes "
+            "(a unit slip?)");
+  EXPECT_EQ(error_of(good_with("memory_bandwidth: 8e11", "memory_bandwidth: 1e20")),
+            "gpu.yaml:4: memory_bandwidth = 1e+20 is outside the plausible range [1e+09, 1e+14] "
+            "bytes/s (a unit slip?)");
+  EXPECT_EQ(error_of(good_with("launch_overhead: 5e-6", "launch_overhead: 5")),
+            "gpu.yaml:5: launch_overhead = 5 is outside the plausible range [0, 0.01] seconds "
+            "(a unit slip?)");
+  EXPECT_EQ(error_of(good_with("  fp32: 10e12", "  fp32: 10")),
+            "gpu.yaml:7: fp32 = 10 is outside the plausible range [1e+09, 1e+17] FLOP/s "
+            "(a unit slip?)");
+  // The edges of each range are accepted.
+  EXPECT_NO_THROW(parse(good_with("launch_overhead: 5e-6", "launch_overhead: 0")));
+  EXPECT_NO_THROW(parse(good_with("memory_bytes: 16e9", "memory_bytes: 1e13")));
+  EXPECT_NO_THROW(parse(good_with("  linear: 0.7", "  linear: 1")));
 }
 
 TEST(DeviceModel, UnknownOpKindOrKeyIsAnError) {
