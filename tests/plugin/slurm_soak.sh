@@ -11,8 +11,19 @@
 # rejections by reason, slurmctld RSS growth and decision latency (p50/p99,
 # from the plugin's decision log, and end to end per sbatch).
 #
-#   tests/plugin/slurm_soak.sh [BUILD_DIR]      (default: ./build)
-#   env: PACML_SOAK_JOBS (1000), PACML_SOAK_WARMUP (100), PACML_SOAK_RSS_MB (32)
+#   tests/plugin/slurm_soak.sh [--control] [BUILD_DIR]      (default: ./build)
+#   env: PACML_SOAK_JOBS (1000), PACML_SOAK_WARMUP (100), PACML_SOAK_RSS_MB (32),
+#        PACML_SOAK_CONTROL (0; 1 is the same as --control)
+#
+# --control (PACML_SOAK_CONTROL=1) is the baseline for the RSS figures: the
+# same cluster, the same submission sequence, the pacml.conf change and the
+# reconfigure, but slurm.conf has no JobSubmitPlugins line, so slurmctld runs
+# without pacml (sbatch still loads spank_pacml, whose syntax checks reject
+# β > 1 and negative --pacml-deadline at the command line as before; every
+# other submission is accepted). The checks that need the plugin (decisions,
+# rejections by reason, policies, decision latency) are skipped; the RSS
+# sampling, pings and liveness checks stay. Compare its RSS series with a
+# normal run's to see what slurmctld grows by on its own.
 #
 # Most jobs are submitted held (--hold) and cancelled in batches, so the
 # cluster never fills; every 10th valid job runs (`true`) for real. The job
@@ -21,8 +32,11 @@
 # minute, so the script waits for that twice; it takes about 3 minutes.
 set -u
 t_start=$(date +%s.%N)
+control=${PACML_SOAK_CONTROL:-0}
+[ "${1:-}" = --control ] && { control=1; shift; }
+[ "$control" = 1 ] || control=0
 . "$(dirname "$0")/slurm_cluster_lib.sh"
-lab_init slurm-soak "${1:-}"
+if [ "$control" = 1 ]; then lab_init slurm-soak-control "${1:-}"; else lab_init slurm-soak "${1:-}"; fi
 
 jobs_total=${PACML_SOAK_JOBS:-1000}
 warmup=${PACML_SOAK_WARMUP:-100}
@@ -34,6 +48,10 @@ printf 'node1 -- Input -- forward_compute_time=x, backward_compute_time=0\n' > "
 chmod 644 "$LAB/user/bad.txt"
 lab_write_pacml_conf reject "reservation_ttl: 0"
 lab_write_slurm_conf 2   # MinJobAge=2: ended jobs are purged at Slurm's next purge (≤ 60 s)
+if [ "$control" = 1 ]; then
+  sed -i '/^JobSubmitPlugins=/d' "$SLURM_CONF"
+  say "control run: slurm.conf without JobSubmitPlugins, slurmctld runs without pacml"
+fi
 lab_start
 say "cluster up in $(seconds_since "$t_start") s"
 
@@ -82,10 +100,11 @@ wait_purged() { # wait until slurmctld has purged every ended job (its purge run
 : > "$LAB/annotations"    # job id|AdminComment
 pings_failed=0
 rss_series=""
+mb() { python3 -c "import sys; print(' '.join(f'{int(k) / 1024:.1f}' for k in sys.argv[1:]))" "$@"; }
 collect_annotations() { # cancel the batch's jobs (held or still running); sample the RSS
   timeout 20 scancel -u root 2>/dev/null
   ping_ok || pings_failed=$((pings_failed + 1))
-  rss_series="$rss_series $(($(rss_kb) / 1024))"
+  rss_series="$rss_series $(rss_kb)"
 }
 
 submit_one() { # submit_one I
@@ -130,8 +149,10 @@ policy: fixed:4"
   fi
   if [ "$k" = $((2 * third + 1)) ]; then
     say "  job $i: scontrol reconfigure with SchedulerParameters=...,pacml_policy=min_feasible,pacml_margin=0.05"
+    rss_pre_reconf=$(rss_kb)
     lab_set_sched_params "pacml_policy=min_feasible,pacml_margin=0.05"
     ping_ok || pings_failed=$((pings_failed + 1))
+    say "  slurmctld RSS around the reconfigure: $(mb "$rss_pre_reconf") -> $(mb "$(rss_kb)") MB"
     echo "$i" > "$LAB/phase3"
   fi
   submit_one "$i"
@@ -143,15 +164,17 @@ t_soak_end=$(date +%s.%N)
 say "$((jobs_total - warmup)) soak submissions in $(python3 -c "print(round($t_soak_end - $t_soak, 1))") s; waiting for Slurm to purge them"
 wait_purged || say "warning: the job table did not empty at the end"
 rss1=$(rss_kb)
-say "slurmctld RSS (MB) after each batch of $batch:$rss_series; after the final purge $((rss1 / 1024))"
+say "slurmctld RSS (MB) after each batch of $batch: $(mb $rss_series); after the final purge $(mb "$rss1")"
 sleep 1   # the decision log's last lines (job ids resolved in the background)
+[ -e "$LAB/log/decisions.jsonl" ] || : > "$LAB/log/decisions.jsonl"   # none without the plugin
 
 # ---- figures and checks -------------------------------------------------------------------
 python3 - "$LAB/results" "$LAB/annotations" "$LAB/log/decisions.jsonl" "$(cat "$LAB/phase2")" \
-  "$(cat "$LAB/phase3")" "$rss0" "$rss1" "$rss_bound_mb" > "$LAB/figures" <<'EOF'
+  "$(cat "$LAB/phase3")" "$rss0" "$rss1" "$rss_bound_mb" "$control" > "$LAB/figures" <<'EOF'
 import json, sys, collections
-results, annotations, log, phase2, phase3, rss0, rss1, bound = sys.argv[1:]
+results, annotations, log, phase2, phase3, rss0, rss1, bound, control = sys.argv[1:]
 phase2, phase3, rss0, rss1, bound = int(phase2), int(phase3), int(rss0), int(rss1), int(bound)
+control = control == "1"
 ann = {}
 for line in open(annotations):
     j, _, a = line.rstrip("\n").partition("|")
@@ -181,13 +204,40 @@ for i, kind, expected, job, outcome, us in rows:
         c["rejected"] += 1; reasons[outcome] += 1
         if outcome != expected and not (outcome == "blocked" and expected == "decide"):
             problems.append(f"{i} {kind}: rejected as {outcome}, expected {expected}")
+def pct(v, p):
+    v = sorted(v); return v[min(len(v) - 1, int(p / 100 * len(v)))] if v else float("nan")
+if control:
+    # without the plugin: every submission is accepted (no annotation), except what
+    # spank_pacml's syntax checks reject at the command line (β > 1, --pacml-deadline=-10)
+    at_sbatch = {"beta out of range", "negative deadline"}
+    c = collections.Counter(); problems = []
+    for i, kind, expected, job, outcome, us in rows:
+        if outcome == "accepted":
+            c["accepted"] += 1
+            a = ann.get(job)
+            if a is None: problems.append(f"{i} {kind}: job {job} not seen in the job table")
+            elif a.startswith("pacml-decision:"): problems.append(f"{i} {kind}: a pacml decision in a control run")
+        elif outcome in at_sbatch and expected == outcome and not kind.endswith("-comment"):
+            c["rejected by sbatch"] += 1
+        else:
+            problems.append(f"{i} {kind}: {outcome}, expected accepted in a control run")
+    print(f"mode                  control: slurmctld without job_submit/pacml")
+    print(f"jobs submitted        {len(rows)}")
+    print(f"accepted              {c['accepted']}  (job records created, cancelled and purged)")
+    print(f"rejected by sbatch    {c['rejected by sbatch']}  (spank_pacml syntax checks; never reach slurmctld)")
+    print(f"unaccounted           {len(problems)}")
+    for p in problems[:20]: print("  PROBLEM " + p)
+    print(f"sbatch end to end     p50 {pct(sbatch_ms, 50):.1f} ms  p99 {pct(sbatch_ms, 99):.1f} ms")
+    print(f"slurmctld RSS         {rss0/1024:.1f} MB after warm-up -> {rss1/1024:.1f} MB at the end: "
+          f"{(rss1-rss0)/1024:+.1f} MB (bound {bound} MB)")
+    ok = not problems and len(rows) > 0 and rss1 - rss0 < bound * 1024
+    print("SOAK-OK" if ok else "SOAK-FAILED")
+    sys.exit(0)
 lat = []
 for line in open(log):
     try: d = json.loads(line)
     except ValueError: problems.append("decision log: a line is not JSON"); continue
     if "latency_ms" in d: lat.append(d["latency_ms"])
-def pct(v, p):
-    v = sorted(v); return v[min(len(v) - 1, int(p / 100 * len(v)))] if v else float("nan")
 print(f"jobs submitted        {len(rows)}")
 print(f"decisions             {c['decided']}  (annotated pacml-decision:, placed on exact nodes)")
 print(f"passed through        {c['passed through (no pacml options)']}  (jobs without pacml options)")
@@ -209,12 +259,19 @@ EOF
 sed -e '/^SOAK-/d' -e 's/^/    /' "$LAB/figures"
 n_results=$(grep -c . "$LAB/results")
 check "$n_results submissions made ($jobs_total planned)" [ "$n_results" = "$jobs_total" ]
-check "every submission got a decision, a pass-through or a clear rejection" \
-  bash -c "grep -q '^unaccounted           0$' '$LAB/figures'"
-check "the pacml.conf policy switch shows in the decisions (fixed:4)" \
-  bash -c "grep -q 'phase 2: .*fixed:4' '$LAB/figures'"
-check "after scontrol reconfigure SchedulerParameters' policy wins (min_feasible only)" \
-  bash -c "grep '^policy in decisions' '$LAB/figures' | grep -q 'phase 3: min_feasible [0-9]*$'"
+if [ "$control" = 1 ]; then
+  check "control: every submission accepted without a pacml decision, or rejected by sbatch's option checks" \
+    bash -c "grep -q '^unaccounted           0$' '$LAB/figures'"
+  check "control: slurmctld did not load job_submit/pacml" \
+    bash -c "! grep -q 'job_submit/pacml\\|pacml: ' '$LAB/log/slurmctld.log'"
+else
+  check "every submission got a decision, a pass-through or a clear rejection" \
+    bash -c "grep -q '^unaccounted           0$' '$LAB/figures'"
+  check "the pacml.conf policy switch shows in the decisions (fixed:4)" \
+    bash -c "grep -q 'phase 2: .*fixed:4' '$LAB/figures'"
+  check "after scontrol reconfigure SchedulerParameters' policy wins (min_feasible only)" \
+    bash -c "grep '^policy in decisions' '$LAB/figures' | grep -q 'phase 3: min_feasible [0-9]*$'"
+fi
 check "slurmctld answered every ping ($pings_failed failed)" [ "$pings_failed" = 0 ]
 check "slurmctld still alive at the end" ping_ok
 check "no internal errors in the plugin" bash -c "! grep -q 'pacml: internal error\|job passed through unchanged after an internal error' '$LAB/log/slurmctld.log'"
