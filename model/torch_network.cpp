@@ -255,7 +255,7 @@ void TorchNetwork::evaluate_actions(const GraphSet& graphs, const StepBatch& bat
 }
 
 PpoStats TorchNetwork::ppo_update(const GraphSet& graphs, const StepBatch& batch,
-                                  const PpoParams& params, Rng& rng) {
+                                  const PpoParams& params, Rng& rng, Objective objective) {
   check_batch(graphs, batch);
   PpoStats stats;
   const int64_t n = static_cast<int64_t>(batch.size());
@@ -287,9 +287,25 @@ PpoStats TorchNetwork::ppo_update(const GraphSet& graphs, const StepBatch& batch
       const Tensor adv = b.advantages.index_select(0, idx);
       const Tensor ret = b.returns.index_select(0, idx);
       const Tensor ratio = torch::exp(logp - old_logp);
-      const Tensor policy_loss =
-          -torch::min(ratio * adv, torch::clamp(ratio, 1 - params.clip, 1 + params.clip) * adv)
-               .mean();
+      Tensor policy_loss;
+      if (objective == Objective::kImitation) {
+        // Cross-entropy against the teacher's action smoothed over the feasible
+        // actions, so the student keeps some probability on the alternatives
+        // and PPO can still explore them afterwards.
+        const int64_t actions = logits.size(1);
+        const Tensor feasible =
+            b.inputs.index_select(0, idx).slice(1, b.inputs.size(1) - actions).gt(0);
+        const Tensor feasible_f = feasible.to(torch::kFloat32);
+        const Tensor spread =
+            (logp_all.masked_fill(feasible.logical_not(), 0) * feasible_f).sum(-1) /
+            feasible_f.sum(-1).clamp_min(1);
+        policy_loss =
+            -((1 - params.imitation_smoothing) * logp + params.imitation_smoothing * spread).mean();
+      } else {
+        policy_loss =
+            -torch::min(ratio * adv, torch::clamp(ratio, 1 - params.clip, 1 + params.clip) * adv)
+                 .mean();
+      }
       Tensor value_loss;
       if (params.value_clip > 0) {
         const Tensor old_v = b.old_values.index_select(0, idx);

@@ -44,6 +44,9 @@ struct PpoParams {
   int minibatch = 128;
   int epochs = 4;
   bool normalise_advantages = true;
+  // Imitation only: probability mass of the target spread evenly over the
+  // feasible actions instead of the teacher's (keeps the student exploring).
+  double imitation_smoothing = 0.2;
 };
 
 struct PpoStats {
@@ -75,8 +78,12 @@ class TorchNetwork {
                         std::vector<float>& values) const;
 
   // `params.epochs` passes over `batch` in minibatches shuffled by `rng`.
+  // kPpo: the clipped PPO surrogate on the advantages. kImitation: behaviour
+  // cloning, the cross-entropy of the batch's (teacher's) actions; the value
+  // and entropy terms are the same in both.
+  enum class Objective { kPpo, kImitation };
   PpoStats ppo_update(const GraphSet& graphs, const StepBatch& batch, const PpoParams& params,
-                      Rng& rng);
+                      Rng& rng, Objective objective = Objective::kPpo);
   void set_learning_rate(double lr);
 
   // Trainer checkpoints (parameters + Adam state), LibTorch's own format.

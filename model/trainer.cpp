@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "core/inference/learned_policy.h"
+#include "core/policy/baselines.h"
 #include "core/util/error.h"
 #include "core/util/yaml_input.h"
 #include "sim/engine/episode.h"
@@ -103,6 +104,14 @@ nlohmann::json TrainConfig::to_json() const {
           {"lambda", lambda},
           {"reward_scale", reward_scale},
           {"lr_final", lr_final},
+          {"warm_start",
+           {{"teacher", teacher},
+            {"updates", teacher_updates},
+            {"smoothing", ppo.imitation_smoothing},
+            {"search",
+             {{"lookahead", search.lookahead},
+              {"samples", search.samples},
+              {"margin", search.margin}}}}},
           {"ppo",
            {{"lr", ppo.lr},
             {"clip", ppo.clip},
@@ -124,28 +133,17 @@ TrainConfig parse_train_config(const std::string& yaml_text, const std::string& 
   return convert_yaml(root, source, [&](const YAML::Node& r) {
     TrainConfig c;
     c.source = source;
-    check_keys(r,
-               {"pacml_train",
-                "name",
-                "experiment",
-                "profile",
-                "horizon",
-                "interarrival",
-                "graphs",
-                "betas",
-                "seed",
-                "time_limit_minutes",
-                "max_updates",
-                "episodes_per_update",
-                "workers",
-                "gamma",
-                "lambda",
-                "reward_scale",
-                "lr_final",
-                "ppo",
-                "network",
-                "eval",
-                "checkpoint_every"},
+    check_keys(r, {"pacml_train", "name",
+                   "experiment",  "profile",
+                   "horizon",     "interarrival",
+                   "graphs",      "betas",
+                   "seed",        "time_limit_minutes",
+                   "max_updates", "episodes_per_update",
+                   "workers",     "gamma",
+                   "lambda",      "reward_scale",
+                   "lr_final",    "ppo",
+                   "warm_start",  "network",
+                   "eval",        "checkpoint_every"},
                source, "the training config");
     if (!r["pacml_train"])
       throw InputError(source, "not a pacml training config (missing 'pacml_train: 1')");
@@ -208,6 +206,28 @@ TrainConfig parse_train_config(const std::string& yaml_text, const std::string& 
         c.ppo.epochs = static_cast<int>(integer(p["epochs"], source, "ppo.epochs", 1, 1000));
       if (p["normalise_advantages"])
         c.ppo.normalise_advantages = p["normalise_advantages"].as<bool>();
+    }
+    if (const YAML::Node w = r["warm_start"]) {
+      check_keys(w, {"teacher", "updates", "smoothing", "search"}, source, "warm_start");
+      if (const YAML::Node q = w["search"]) {
+        check_keys(q, {"lookahead", "samples", "margin"}, source, "warm_start.search");
+        if (q["margin"])
+          c.search.margin = number(q["margin"], source, "warm_start.search.margin", 0, 1e6);
+        if (q["lookahead"])
+          c.search.lookahead = static_cast<int>(
+              integer(q["lookahead"], source, "warm_start.search.lookahead", 1, 100000));
+        if (q["samples"])
+          c.search.samples =
+              static_cast<int>(integer(q["samples"], source, "warm_start.search.samples", 1, 1000));
+        if (c.search.lookahead == 0) c.search.lookahead = 20;
+      }
+      if (w["smoothing"])
+        c.ppo.imitation_smoothing = number(w["smoothing"], source, "warm_start.smoothing", 0, 1);
+      if (!w["teacher"] || !w["updates"])
+        throw InputError(where_of(source, w), "warm_start needs 'teacher' and 'updates'");
+      c.teacher = w["teacher"].as<std::string>();
+      make_baseline_policy(c.teacher, where_of(source, w["teacher"]));  // validates the name
+      c.teacher_updates = integer(w["updates"], source, "warm_start.updates", 0, 1L << 40);
     }
     if (const YAML::Node n = r["network"]) {
       check_keys(n, {"module_width", "layers", "graph_out", "graph_norm", "head_hidden"}, source,
@@ -346,9 +366,27 @@ sim::EnvironmentConfig env_config(const Setup& s, size_t beta) {
   return cfg;
 }
 
+// The teacher's action for the current decision: the baseline's choice (0
+// where it is not feasible), or with a search the best feasible action by
+// rollout search over the baseline.
+int teacher_action(sim::Environment& env, const DecisionContext& ctx, const float* feasible,
+                   Policy& teacher, const sim::RolloutSearchConfig& search,
+                   std::uint64_t search_seed) {
+  int base = teacher.choose(ctx);
+  if (base < 0 || base >= features::kNumActions || feasible[base] == 0.f) base = 0;
+  if (search.lookahead <= 0) return base;
+  std::vector<int> candidates = {base};
+  for (int a = 0; a < features::kNumActions; ++a)
+    if (feasible[a] != 0.f && a != base) candidates.push_back(a);
+  if (candidates.size() == 1) return base;
+  return sim::rollout_search(env, candidates, teacher, search, search_seed).action;
+}
+
+// `teacher` (may be null) chooses the actions instead of the sampled policy.
 EpisodeSteps run_rollout(const Setup& s,
                          const std::shared_ptr<const inference::LearnedModel>& model, size_t beta,
-                         std::uint64_t seed, double reward_scale) {
+                         std::uint64_t seed, double reward_scale, Policy* teacher,
+                         const sim::RolloutSearchConfig& search) {
   sim::Environment env(env_config(s, beta));
   inference::LearnedPolicy policy(model, "pacml:train", /*sample=*/true);
   EpisodeSteps ep;
@@ -359,10 +397,14 @@ EpisodeSteps run_rollout(const Setup& s,
     DecisionContext ctx{job,         obs->job->beta,  *obs->cluster, obs->mask, env.estimator(),
                         env.cache(), env.policy_rng()};
     const inference::Decision d = policy.decide(ctx);
+    const int action =
+        teacher ? teacher_action(env, ctx, d.inputs.data() + features::kGraphStats, *teacher,
+                                 search, sim::derive_seed(seed, 5000000 + ep.actions.size()))
+                : d.action;
     ep.graph.push_back(s.graph_index.at(job.fingerprint()));
     ep.inputs.insert(ep.inputs.end(), d.inputs.begin(), d.inputs.end());
-    ep.actions.push_back(d.action);
-    const sim::StepResult r = env.step(d.action);
+    ep.actions.push_back(action);
+    const sim::StepResult r = env.step(action);
     ep.rewards.push_back(static_cast<float>(r.reward * reward_scale));
     obs = &env.observe();
   }
@@ -587,10 +629,13 @@ TrainSummary train(const TrainConfig& config, const TrainOptions& options) {
     const auto t0 = std::chrono::steady_clock::now();
     const int ne = config.episodes_per_update;
     std::vector<EpisodeSteps> episodes(ne);
+    const bool imitating = !config.teacher.empty() && update < config.teacher_updates;
     parallel_for(static_cast<size_t>(ne), workers, [&](size_t k) {
       const std::uint64_t episode = static_cast<std::uint64_t>(update) * ne + k;
       const std::uint64_t seed = sim::derive_seed(config.seed, 1000000 + episode) | (1ULL << 40);
-      episodes[k] = run_rollout(setup, model, (episode % nb), seed, config.reward_scale);
+      PolicyPtr teacher = imitating ? make_baseline_policy(config.teacher) : nullptr;
+      episodes[k] = run_rollout(setup, model, (episode % nb), seed, config.reward_scale,
+                                teacher.get(), config.search);
     });
     session_rollout += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
@@ -617,7 +662,9 @@ TrainSummary train(const TrainConfig& config, const TrainOptions& options) {
       offset += n;
     }
     Rng shuffle(sim::derive_seed(config.seed, 3000000 + static_cast<std::uint64_t>(update)));
-    const PpoStats st = net.ppo_update(setup.graph_set, batch, config.ppo, shuffle);
+    const PpoStats st = net.ppo_update(
+        setup.graph_set, batch, config.ppo, shuffle,
+        imitating ? TorchNetwork::Objective::kImitation : TorchNetwork::Objective::kPpo);
     ++update;
     env_steps += static_cast<long>(batch.size());
     session_steps += static_cast<long>(batch.size());

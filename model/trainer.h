@@ -14,6 +14,10 @@
 // order and LibTorch runs on one thread, so a seed gives the same weights
 // whatever the worker count (the time limit only decides when to stop).
 //
+// With a warm start (`warm_start: {teacher, updates}`) the first updates
+// imitate a baseline instead, so PPO starts from a sensible policy rather than
+// from a uniform one whose delayed costs it cannot yet tell apart.
+//
 // Output directory: curve.csv (one row per update), curve.png (+ curve.gp,
 // baselines.csv), best.pacw (best periodic greedy evaluation), final.pacw,
 // checkpoint.pacw + checkpoint.optim.pt (resume with --resume), config.json.
@@ -27,6 +31,7 @@
 
 #include "core/inference/architecture.h"
 #include "model/torch_network.h"
+#include "sim/engine/rollout_search.h"
 
 namespace pacml::model {
 
@@ -49,6 +54,16 @@ struct TrainConfig {
   double reward_scale = 0.01;
   double lr_final = -1;  // < 0: constant learning rate; else linear decay over max_updates
   PpoParams ppo;
+  // Warm start: for the first `teacher_updates` updates the rollouts follow
+  // the baseline `teacher` (its choice, or 0 where it is infeasible) and the
+  // network learns to imitate it (behaviour cloning) and to value its
+  // states; PPO then improves on it. Empty teacher: PPO from the start.
+  std::string teacher;
+  long teacher_updates = 0;
+  // With search.lookahead > 0 the teacher is the rollout search over the
+  // baseline (sim/engine/rollout_search.h): each feasible action is tried in
+  // what-if copies over sampled futures, the baseline choosing afterwards.
+  sim::RolloutSearchConfig search{0, 2, 0.997, 0};
   inference::Architecture architecture;
   int eval_every = 10;  // updates; 0: never
   std::vector<std::uint64_t> eval_seeds = {100000, 100001};

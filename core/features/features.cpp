@@ -5,6 +5,7 @@
 #include <deque>
 #include <set>
 
+#include "core/partition/split_counts.h"
 #include "core/util/error.h"
 
 namespace pacml::features {
@@ -50,7 +51,7 @@ const std::vector<std::string>& graph_feature_names() {
         "steps",         "compute_mean",   "compute_median",   "memory_mean",
         "memory_median", "edge_size_mean", "edge_size_median", "occupied_servers",
         "running_jobs"};
-    for (int a = 0; a < kNumActions; ++a) n.push_back("mask_" + std::to_string(a));
+    for (int a = 0; a < kNumActions; ++a) n.push_back("feasible_" + std::to_string(a));
     return n;
   }();
   return names;
@@ -242,6 +243,17 @@ ClusterLoad cluster_load(const ClusterState& cluster) {
     if (!cluster.is_free(s)) owners.insert(cluster.owner(s));
   load.running = static_cast<int>(owners.size());
   return load;
+}
+
+std::vector<bool> feasible_actions(const JobGraph& job, double beta, const ClusterState& cluster,
+                                   const std::vector<bool>& mask, const JctEstimator& estimator,
+                                   LookaheadCache* cache) {
+  std::vector<bool> feasible(kNumActions, false);
+  feasible[0] = true;
+  for (int a = 1; a < kNumActions && a < static_cast<int>(mask.size()); ++a)
+    feasible[a] = mask[a] && is_valid_action(a) &&
+                  estimator.estimate(job, a, beta, cluster, cache).accepted();
+  return feasible;
 }
 
 GraphInputs graph_inputs(const JobFeatures& job, const JobGraph& graph, const Normalisers& norm,

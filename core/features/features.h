@@ -26,7 +26,7 @@ namespace pacml::features {
 
 // Bump when any feature's meaning, order or normalisation changes; weights
 // files record it and are refused when it differs.
-constexpr int kSchemaVersion = 1;
+constexpr int kSchemaVersion = 2;  // 2: the action inputs are the feasible set
 constexpr int kNodeFeatures = 5;
 constexpr int kEdgeFeatures = 2;
 constexpr int kGraphStats = 17;                          // graph features before the mask
@@ -99,8 +99,17 @@ ClusterLoad cluster_load(const ClusterState& cluster);
 
 using GraphInputs = std::array<float, kGraphInputs>;
 
-// The 34 graph inputs in graph_feature_names() order. `mask` must have
-// kNumActions entries (a shorter mask is padded with 0).
+// The actions of `mask` that the estimator predicts will be accepted now
+// (placed on the current cluster and JCT ≤ JCT_max), plus 0 (decline), which
+// is always feasible. Choosing any other action blocks the job for certain,
+// exactly as declining does, so the learned policy sees and chooses among
+// these only; this is what its 17 action inputs hold (schema version 2).
+std::vector<bool> feasible_actions(const JobGraph& job, double beta, const ClusterState& cluster,
+                                   const std::vector<bool>& mask, const JctEstimator& estimator,
+                                   LookaheadCache* cache);
+
+// The 34 graph inputs in graph_feature_names() order. `mask` (the feasible
+// actions) must have kNumActions entries (a shorter mask is padded with 0).
 GraphInputs graph_inputs(const JobFeatures& job, const JobGraph& graph, const Normalisers& norm,
                          double sequential_jct, double beta, int steps, const ClusterLoad& load,
                          const std::vector<bool>& mask);

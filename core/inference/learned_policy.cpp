@@ -37,13 +37,15 @@ Decision LearnedPolicy::decide(const DecisionContext& ctx) {
   }
   const GraphEntry& g = entry(ctx.job, est.profile().edge_sizes);
   Decision d;
+  const std::vector<bool> feasible =
+      features::feasible_actions(ctx.job, ctx.beta, ctx.cluster, ctx.mask, est, ctx.cache);
   d.inputs = features::graph_inputs(g.features, ctx.job, model_->normalisers(),
                                     est.sequential_jct(ctx.job), ctx.beta, est.steps(),
-                                    features::cluster_load(ctx.cluster), ctx.mask);
+                                    features::cluster_load(ctx.cluster), feasible);
   d.logits.resize(model_->architecture().actions);
   model_->network().heads(g.embedding.data(), d.inputs.data(), d.logits.data(), &d.value);
   std::vector<bool> mask(d.logits.size(), false);
-  for (size_t a = 0; a < mask.size() && a < ctx.mask.size(); ++a) mask[a] = ctx.mask[a];
+  for (size_t a = 0; a < mask.size() && a < feasible.size(); ++a) mask[a] = feasible[a];
   if (sample_) {
     const std::vector<double> p = masked_softmax(d.logits.data(), mask);
     double u = ctx.rng.uniform(), acc = 0;

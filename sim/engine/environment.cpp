@@ -17,6 +17,36 @@ std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t stream) {
   return rng.next();
 }
 
+namespace {
+
+class FutureStream : public JobStream {
+ public:
+  FutureStream(std::unique_ptr<JobStream> inner, double now)
+      : inner_(std::move(inner)), now_(now) {}
+  std::optional<JobSpec> next() override {
+    if (!started_) {
+      started_ = true;
+      const std::optional<JobSpec> first = inner_->next();
+      if (!first) return std::nullopt;
+      origin_ = first->arrival;
+    }
+    std::optional<JobSpec> job = inner_->next();
+    if (job) job->arrival = now_ + (job->arrival - origin_);
+    return job;
+  }
+
+ private:
+  std::unique_ptr<JobStream> inner_;
+  double now_, origin_ = 0;
+  bool started_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<JobStream> future_stream(std::unique_ptr<JobStream> stream, double now) {
+  return std::make_unique<FutureStream>(std::move(stream), now);
+}
+
 const char* job_outcome_name(JobOutcome outcome) {
   switch (outcome) {
     case JobOutcome::kCompleted:
@@ -251,6 +281,30 @@ void Environment::finish(double end_time) {
   if (!config_.record_jobs) result_.jobs.clear();
   result_.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start_).count();
+}
+
+std::unique_ptr<Environment> Environment::branch(std::unique_ptr<JobStream> future) const {
+  if (obs_.done || !current_) throw InputError("branch", "the episode is over; nothing to decide");
+  EnvironmentConfig config = config_;
+  config.record_jobs = false;
+  config.record_timeline = false;
+  auto b = std::make_unique<Environment>(std::move(config));
+  b->cluster_ = cluster_;
+  b->cache_ = cache_;
+  b->stream_ = std::move(future);
+  b->current_ = current_;
+  b->policy_rng_ = policy_rng_;
+  b->time_ = time_;
+  b->arrived_ = arrived_;  // job ids stay distinct from the running jobs'
+  b->running_ = running_;
+  b->completions_ = completions_;
+  b->result_.jobs = {result_.jobs[current_index_]};
+  b->current_index_ = 0;
+  b->obs_ = obs_;
+  b->obs_.cluster = &b->cluster_;
+  b->obs_.job = &*b->current_;
+  b->wall_start_ = std::chrono::steady_clock::now();
+  return b;
 }
 
 int Environment::choose(Policy& policy) {

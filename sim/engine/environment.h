@@ -166,6 +166,13 @@ class Environment {
   // Demand (bytes) of a graph: original total op memory + total edge size.
   double demand(const JobGraph& graph);
 
+  // A what-if copy for lookahead search: the same cluster, running jobs,
+  // time and pending decision, but later arrivals come from `future` instead
+  // of the real workload (so the copy cannot see the real future). It records
+  // nothing and shares this environment's lookahead cache, so this
+  // environment must outlive it. Throws if the episode is over.
+  std::unique_ptr<Environment> branch(std::unique_ptr<JobStream> future) const;
+
  private:
   void advance();                 // to the next decision or the end
   void complete_until(double t);  // completions with end ≤ t

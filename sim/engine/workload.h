@@ -47,6 +47,11 @@ class Workload {
 
 using WorkloadPtr = std::shared_ptr<const Workload>;
 
+// `stream` moved in time for lookahead from a decision at time `now`: its
+// first job is dropped and every later one arrives at now + (its arrival −
+// the first's), so the jobs keep the workload's gaps, models and β.
+std::unique_ptr<JobStream> future_stream(std::unique_ptr<JobStream> stream, double now);
+
 // Seeds of independent streams derived from one episode seed (SplitMix-style),
 // so the workload and the policy draw from different sequences.
 std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t stream);

@@ -99,6 +99,31 @@ TEST_F(AlexnetFeatures, GraphInputs) {
   }
 }
 
+// The learned policy's action inputs: exactly the masked actions the
+// estimator accepts now, and 0.
+TEST_F(AlexnetFeatures, FeasibleActionsAreTheAcceptedOnes) {
+  const JctEstimator est(RampTopology::parse("4x4x2"), Profile::reference());
+  ClusterState empty(est.topology());
+  const auto mask = action_mask(empty, 16);
+  // β = 0.2: alexnet needs about 5× its sequential speed, so 1, 2 and 4 miss.
+  auto f02 = features::feasible_actions(*job, 0.2, empty, mask, est, nullptr);
+  std::vector<int> got;
+  for (int a = 0; a < 17; ++a)
+    if (f02[a]) got.push_back(a);
+  EXPECT_EQ(got, (std::vector<int>{0, 6, 8, 16}));
+  // 20 servers taken: 16 no longer fits; the rest follows the estimator.
+  ClusterState busy(est.topology());
+  std::vector<int> taken;
+  for (int s = 0; s < 20; ++s) taken.push_back(s);
+  busy.occupy(3, taken);
+  const auto busy_mask = action_mask(busy, 16);
+  const auto f = features::feasible_actions(*job, 0.6, busy, busy_mask, est, nullptr);
+  EXPECT_TRUE(f[0]);
+  EXPECT_FALSE(f[16]);
+  for (int a = 1; a < 17; ++a)
+    EXPECT_EQ(f[a], busy_mask[a] && est.estimate(*job, a, 0.6, busy, nullptr).accepted()) << a;
+}
+
 TEST(Features, AllInUnitRangeOnRealGraphs) {
   for (const auto& g : testing::real_graphs())
     for (auto rule : {EdgeSizeRule::kReference, EdgeSizeRule::kPhysical}) {

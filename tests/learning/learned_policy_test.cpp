@@ -21,7 +21,7 @@ inference::WeightsFile biased_weights(const std::vector<int>& favoured,
   return w;
 }
 
-TEST(LearnedPolicy, NeverChoosesAMaskedAction) {
+TEST(LearnedPolicy, NeverChoosesAMaskedOrInfeasibleAction) {
   const auto graphs = testing::real_graphs();
   const JctEstimator est(RampTopology::parse("4x4x2"), Profile::reference());
   const auto norm = features::compute_normalisers(graphs, est);
@@ -50,6 +50,10 @@ TEST(LearnedPolicy, NeverChoosesAMaskedAction) {
          std::initializer_list<Policy*>{&greedy, &sampled, &random_greedy, &random_sampled}) {
       const int a = p->choose(ctx);
       ASSERT_TRUE(a >= 0 && a < 17 && mask[a]) << p->name() << " chose " << a;
+      // Only feasible actions: a non-zero choice is always accepted.
+      if (a != 0) {
+        ASSERT_TRUE(est.estimate(g, a, ctx.beta, c, nullptr).accepted()) << a;
+      }
       ++checked;
     }
   }

@@ -11,9 +11,12 @@
 #include "core/inference/learned_policy.h"
 #include "core/inference/network.h"
 #include "core/placement/action_mask.h"
+#include "core/policy/baselines.h"
 #include "core/util/error.h"
 #include "model/torch_network.h"
 #include "model/trainer.h"
+#include "sim/engine/environment.h"
+#include "sim/experiment/experiment.h"
 #include "tests/learning/learning_test_util.h"
 
 namespace pacml {
@@ -210,6 +213,49 @@ TEST(Trainer, ResumeContinuesFromTheCheckpoint) {
   EXPECT_EQ(rows, 4);  // header + updates 1..3
 }
 
+// Warm start: after imitating fixed:2 the greedy student takes fixed:2's
+// decision (2 where feasible, else decline) on nearly every arrival.
+TEST(Trainer, WarmStartImitatesTheTeacher) {
+  model::TrainConfig c = tiny_config();
+  c.teacher = "fixed:2";
+  c.teacher_updates = 6;
+  c.max_updates = 6;
+  c.ppo.lr = 1e-2;
+  c.ppo.epochs = 8;
+  c.ppo.imitation_smoothing = 0;
+  c.eval_every = 0;
+  model::TrainOptions o;
+  o.out_dir = ::testing::TempDir() + "/pacml-train-warm";
+  o.progress = 0;
+  o.verbose = false;
+  const auto s = model::train(c, o);
+  auto model = inference::LearnedModel::load(s.final_weights);
+  inference::LearnedPolicy student(model, "student");
+  auto teacher = make_baseline_policy("fixed:2");
+  const sim::ExperimentSpec spec = sim::default_experiment();
+  sim::Experiment ex(spec);
+  sim::EnvironmentConfig cfg;
+  cfg.estimator = ex.estimator();
+  cfg.workload = ex.workload(3);  // β D: 2 is often feasible
+  cfg.horizon = 120;
+  sim::Environment env(cfg);
+  int agree = 0, total = 0;
+  for (const sim::Observation* obs = &env.reset(11); !obs->done; obs = &env.observe()) {
+    DecisionContext ctx{*obs->job->graph, obs->job->beta, *obs->cluster,   obs->mask,
+                        env.estimator(),  env.cache(),    env.policy_rng()};
+    const auto feasible = features::feasible_actions(ctx.job, ctx.beta, ctx.cluster, ctx.mask,
+                                                     ctx.estimator, ctx.cache);
+    int want = teacher->choose(ctx);
+    if (!feasible[want]) want = 0;
+    const int got = student.choose(ctx);
+    agree += got == want;
+    ++total;
+    env.step(got);
+  }
+  ASSERT_GT(total, 20);
+  EXPECT_GE(agree, total * 9 / 10) << agree << " of " << total;
+}
+
 TEST(Trainer, ConfigErrorsNameTheLine) {
   try {
     model::parse_train_config("pacml_train: 1\nppo: {lr: 0.1, clipp: 3}\n", "c.yaml");
@@ -219,6 +265,16 @@ TEST(Trainer, ConfigErrorsNameTheLine) {
     EXPECT_NE(std::string(e.what()).find("clipp"), std::string::npos) << e.what();
   }
   EXPECT_THROW(model::parse_train_config("name: x\n", "c.yaml"), InputError);
+  try {
+    model::parse_train_config("pacml_train: 1\nwarm_start: {teacher: fixed:99, updates: 3}\n",
+                              "c.yaml");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("c.yaml:2"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(
+      model::parse_train_config("pacml_train: 1\nwarm_start: {teacher: fixed:4}\n", "c.yaml"),
+      InputError);
 }
 
 }  // namespace

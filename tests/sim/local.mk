@@ -3,6 +3,7 @@ tests_unit_tests_SOURCES += \
 	tests/sim/sim_test_util.h \
 	tests/sim/beta_distribution_test.cpp \
 	tests/sim/environment_test.cpp \
+	tests/sim/rollout_search_test.cpp \
 	tests/sim/trace_test.cpp \
 	tests/sim/experiment_test.cpp
 
