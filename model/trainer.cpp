@@ -108,6 +108,7 @@ nlohmann::json TrainConfig::to_json() const {
            {{"teacher", teacher},
             {"updates", teacher_updates},
             {"smoothing", ppo.imitation_smoothing},
+            {"dagger_from", dagger_from},
             {"search",
              {{"lookahead", search.lookahead},
               {"samples", search.samples},
@@ -208,7 +209,10 @@ TrainConfig parse_train_config(const std::string& yaml_text, const std::string& 
         c.ppo.normalise_advantages = p["normalise_advantages"].as<bool>();
     }
     if (const YAML::Node w = r["warm_start"]) {
-      check_keys(w, {"teacher", "updates", "smoothing", "search"}, source, "warm_start");
+      check_keys(w, {"teacher", "updates", "smoothing", "search", "dagger_from"}, source,
+                 "warm_start");
+      if (w["dagger_from"])
+        c.dagger_from = integer(w["dagger_from"], source, "warm_start.dagger_from", 0, 1L << 40);
       if (const YAML::Node q = w["search"]) {
         check_keys(q, {"lookahead", "samples", "margin"}, source, "warm_start.search");
         if (q["margin"])
@@ -332,8 +336,9 @@ struct Setup {
 };
 
 Setup make_setup(const TrainConfig& c) {
-  sim::ExperimentSpec spec = c.experiment == "default" ? sim::default_experiment()
-                                                       : sim::load_experiment_file(c.experiment);
+  sim::ExperimentSpec spec =
+      c.experiment == "default" ? sim::default_experiment()
+                                : sim::load_experiment_file(c.experiment, /*check_policies=*/false);
   if (!c.profile.empty()) spec.profile = c.profile;
   if (c.horizon > 0) spec.horizon = c.horizon;
   if (c.interarrival > 0) spec.interarrival = c.interarrival;
@@ -382,11 +387,12 @@ int teacher_action(sim::Environment& env, const DecisionContext& ctx, const floa
   return sim::rollout_search(env, candidates, teacher, search, search_seed).action;
 }
 
-// `teacher` (may be null) chooses the actions instead of the sampled policy.
+// `teacher` (may be null) labels every decision; the episode follows the
+// teacher, or with `follow_student` the sampled policy (DAgger).
 EpisodeSteps run_rollout(const Setup& s,
                          const std::shared_ptr<const inference::LearnedModel>& model, size_t beta,
                          std::uint64_t seed, double reward_scale, Policy* teacher,
-                         const sim::RolloutSearchConfig& search) {
+                         const sim::RolloutSearchConfig& search, bool follow_student) {
   sim::Environment env(env_config(s, beta));
   inference::LearnedPolicy policy(model, "pacml:train", /*sample=*/true);
   EpisodeSteps ep;
@@ -397,13 +403,14 @@ EpisodeSteps run_rollout(const Setup& s,
     DecisionContext ctx{job,         obs->job->beta,  *obs->cluster, obs->mask, env.estimator(),
                         env.cache(), env.policy_rng()};
     const inference::Decision d = policy.decide(ctx);
-    const int action =
+    const int label =
         teacher ? teacher_action(env, ctx, d.inputs.data() + features::kGraphStats, *teacher,
                                  search, sim::derive_seed(seed, 5000000 + ep.actions.size()))
                 : d.action;
     ep.graph.push_back(s.graph_index.at(job.fingerprint()));
     ep.inputs.insert(ep.inputs.end(), d.inputs.begin(), d.inputs.end());
-    ep.actions.push_back(action);
+    ep.actions.push_back(label);
+    const int action = teacher && !follow_student ? label : d.action;
     const sim::StepResult r = env.step(action);
     ep.rewards.push_back(static_cast<float>(r.reward * reward_scale));
     obs = &env.observe();
@@ -634,8 +641,9 @@ TrainSummary train(const TrainConfig& config, const TrainOptions& options) {
       const std::uint64_t episode = static_cast<std::uint64_t>(update) * ne + k;
       const std::uint64_t seed = sim::derive_seed(config.seed, 1000000 + episode) | (1ULL << 40);
       PolicyPtr teacher = imitating ? make_baseline_policy(config.teacher) : nullptr;
-      episodes[k] = run_rollout(setup, model, (episode % nb), seed, config.reward_scale,
-                                teacher.get(), config.search);
+      episodes[k] =
+          run_rollout(setup, model, (episode % nb), seed, config.reward_scale, teacher.get(),
+                      config.search, config.dagger_from >= 0 && update >= config.dagger_from);
     });
     session_rollout += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 

@@ -60,6 +60,10 @@ struct TrainConfig {
   // states; PPO then improves on it. Empty teacher: PPO from the start.
   std::string teacher;
   long teacher_updates = 0;
+  // From this imitation update on, the rollouts follow the network (sampled)
+  // while the teacher still labels every decision (DAgger), so the network
+  // also learns what to do in the states its own mistakes lead to.
+  long dagger_from = -1;  // < 0: never
   // With search.lookahead > 0 the teacher is the rollout search over the
   // baseline (sim/engine/rollout_search.h): each feasible action is tried in
   // what-if copies over sampled futures, the baseline choosing afterwards.

@@ -182,7 +182,7 @@ std::vector<std::uint64_t> parse_seed_list(const std::string& raw, const std::st
 }
 
 ExperimentSpec parse_experiment(const std::string& yaml_text, const std::string& source,
-                                const std::string& base_dir) {
+                                const std::string& base_dir, bool check_policies) {
   YAML::Node root;
   try {
     root = YAML::Load(yaml_text);
@@ -227,7 +227,9 @@ ExperimentSpec parse_experiment(const std::string& yaml_text, const std::string&
     if (spec.betas.empty()) throw InputError(at(source, root["beta"]), "beta is empty");
     if (root["policies"]) {
       spec.policies = string_list(root["policies"], source, "policies");
-      for (const std::string& p : spec.policies) check_policy_name(p, at(source, root["policies"]));
+      if (check_policies)
+        for (const std::string& p : spec.policies)
+          check_policy_name(p, at(source, root["policies"]));
     } else {
       spec.policies = {"para_max"};
     }
@@ -259,12 +261,12 @@ ExperimentSpec parse_experiment(const std::string& yaml_text, const std::string&
   return spec;
 }
 
-ExperimentSpec load_experiment_file(const std::string& path) {
+ExperimentSpec load_experiment_file(const std::string& path, bool check_policies) {
   std::ifstream in(path);
   if (!in) throw InputError(path, "cannot read the experiment file");
   std::stringstream text;
   text << in.rdbuf();
-  return parse_experiment(text.str(), path, directory_of(path));
+  return parse_experiment(text.str(), path, directory_of(path), check_policies);
 }
 
 Experiment::Experiment(ExperimentSpec spec)

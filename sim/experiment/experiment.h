@@ -59,9 +59,13 @@ struct ExperimentSpec {
 };
 
 // Parses an experiment; `source` names it in messages, `base_dir` anchors paths.
+// Each listed policy is built once to check its name (a learned policy's
+// weights are loaded) unless check_policies is false: the trainer uses the
+// workload only, and must run even when the experiment lists the very model
+// it is about to produce.
 ExperimentSpec parse_experiment(const std::string& yaml_text, const std::string& source,
-                                const std::string& base_dir);
-ExperimentSpec load_experiment_file(const std::string& path);
+                                const std::string& base_dir, bool check_policies = true);
+ExperimentSpec load_experiment_file(const std::string& path, bool check_policies = true);
 
 // The built-in default experiment (identical to contrib/experiments/default.yaml).
 const std::string& default_experiment_yaml();

@@ -223,6 +223,7 @@ TEST(Trainer, WarmStartImitatesTheTeacher) {
   c.ppo.lr = 1e-2;
   c.ppo.epochs = 8;
   c.ppo.imitation_smoothing = 0;
+  c.dagger_from = 3;  // the last three updates follow the student (DAgger)
   c.eval_every = 0;
   model::TrainOptions o;
   o.out_dir = ::testing::TempDir() + "/pacml-train-warm";
