@@ -1,6 +1,9 @@
 #include "plugin/config.h"
 
+#include <cstdlib>
 #include <fstream>
+#include <iomanip>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -14,6 +17,19 @@
 
 namespace pacml::plugin {
 namespace {
+
+// The shortest text that reads back as exactly `value` (so that text() tells
+// any two different settings apart and parses back to the same ones).
+std::string exact_number(double value) {
+  for (int digits = 1; digits < std::numeric_limits<double>::max_digits10; ++digits) {
+    std::ostringstream shorter;
+    shorter << std::setprecision(digits) << value;
+    if (std::strtod(shorter.str().c_str(), nullptr) == value) return shorter.str();
+  }
+  std::ostringstream out;
+  out << std::setprecision(std::numeric_limits<double>::max_digits10) << value;
+  return out.str();
+}
 
 std::string scalar(const YAML::Node& node, const std::string& where, const std::string& what) {
   if (!node.IsScalar()) throw InputError(where, what + " must be a single value");
@@ -225,11 +241,7 @@ std::string SchedParams::text() const {
   if (policy) add("pacml_policy=" + *policy);
   if (on_block)
     add(std::string("pacml_on_block=") + (*on_block == OnBlock::kQueue ? "queue" : "reject"));
-  if (margin) {
-    std::ostringstream m;
-    m << *margin;
-    add("pacml_margin=" + m.str());
-  }
+  if (margin) add("pacml_margin=" + exact_number(*margin));
   return out;
 }
 
