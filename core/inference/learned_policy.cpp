@@ -26,6 +26,11 @@ const LearnedPolicy::GraphEntry& LearnedPolicy::entry(const JobGraph& job, EdgeS
 }
 
 Decision LearnedPolicy::decide(const DecisionContext& ctx) {
+  return decide(ctx, features::feasible_actions(ctx.job, ctx.beta, ctx.cluster, ctx.mask,
+                                                ctx.estimator, ctx.cache));
+}
+
+Decision LearnedPolicy::decide(const DecisionContext& ctx, const std::vector<bool>& feasible) {
   const JctEstimator& est = ctx.estimator;
   if (!profile_checked_) {
     if (est.profile().name != model_->profile())
@@ -37,8 +42,6 @@ Decision LearnedPolicy::decide(const DecisionContext& ctx) {
   }
   const GraphEntry& g = entry(ctx.job, est.profile().edge_sizes);
   Decision d;
-  const std::vector<bool> feasible =
-      features::feasible_actions(ctx.job, ctx.beta, ctx.cluster, ctx.mask, est, ctx.cache);
   d.inputs = features::graph_inputs(g.features, ctx.job, model_->normalisers(),
                                     est.sequential_jct(ctx.job), ctx.beta, est.steps(),
                                     features::cluster_load(ctx.cluster), feasible);

@@ -1,5 +1,5 @@
 // The learned PAC-ML policy as a pacml::Policy: encode the arriving job
-// (core/features), run the Eigen network, take the best unmasked action.
+// (core/features), run the Eigen network, take the best feasible action.
 //
 // Use it through the policy name "pacml:PATH" (make_learned_policy), wherever
 // a baseline name is accepted. Per-graph work (node/edge features, message
@@ -36,6 +36,10 @@ class LearnedPolicy : public Policy {
   // Like choose, with the inputs and outputs. Throws InputError if the
   // estimator's profile is not the one the model was trained in.
   Decision decide(const DecisionContext& context);
+  // The network's part alone, given the feasible actions
+  // (features::feasible_actions of the context), which cost one estimate per
+  // valid action; benchmarks time the two parts apart.
+  Decision decide(const DecisionContext& context, const std::vector<bool>& feasible);
 
   const LearnedModel& model() const { return *model_; }
   const std::shared_ptr<const LearnedModel>& model_ptr() const { return model_; }
