@@ -26,14 +26,19 @@ workload:
   interarrival: 2
   interarrival_distribution: fixed
 beta: [A, B, C, D]
-policies: [para_max, para_min, random, sequential, fixed:2, min_feasible]
+# pacml:default is the shipped learned policy (contrib/models/default.pacw).
+policies: [pacml:default, para_max, para_min, random, sequential, fixed:2, min_feasible]
 seeds: 10
 )PACML_YAML";
   return text;
 }
 
 ExperimentSpec default_experiment() {
-  return parse_experiment(default_experiment_yaml(), "<built-in default experiment>", ".");
+  // Not checking the policies here: pacml:default resolves where the pacml
+  // command looks for models; a library user without them gets the error
+  // when the experiment runs that policy.
+  return parse_experiment(default_experiment_yaml(), "<built-in default experiment>", ".",
+                          /*check_policies=*/false);
 }
 
 }  // namespace pacml::sim

@@ -98,8 +98,12 @@ TEST(Experiment, BuiltInDefaultMatchesTheShippedFile) {
 TEST(Experiment, PaperFileLoadsWhenSharedDataExists) {
   PACML_REQUIRE_FILE(pacml::testing::pipedream_path("alexnet"));
   setenv("PACML_SHARED_DATA", pacml::testing::shared_data_dir().c_str(), 1);
+  // The experiment lists the shipped learned policy: loading checks it.
+  setenv("PACML_MODELS_DIR", (std::string(PACML_SOURCE_DIR) + "/contrib/models").c_str(), 1);
   const ExperimentSpec s =
       load_experiment_file(std::string(PACML_SOURCE_DIR) + "/contrib/experiments/paper.yaml");
+  unsetenv("PACML_MODELS_DIR");
+  EXPECT_EQ(s.policies.front(), "pacml:reference");
   EXPECT_EQ(s.profile, "reference");
   EXPECT_EQ(s.horizon, 1e6);
   EXPECT_EQ(s.interarrival, 1000);
