@@ -32,7 +32,8 @@ int main(int argc, char** argv) {
         .option("workers", "N", "rollout threads (overrides the config; results do not change)")
         .flag("progress", "always draw the progress bar")
         .flag("no-progress", "never draw the progress bar")
-        .flag("quiet", "no status lines");
+        .flag("quiet", "no status lines")
+        .flag("pin-threads", "pin rollout thread i to core i with hwloc (results do not change)");
     if (!a.parse(args)) return 0;
     if (!a.has("config")) throw InputError("pacml train", "--config FILE is required");
     if (!a.has("out")) throw InputError("pacml train", "--out DIR is required");
@@ -45,6 +46,7 @@ int main(int argc, char** argv) {
     if (a.has("workers")) opt.workers = static_cast<int>(a.get_long("workers", 1, 256));
     opt.progress = a.is_set("progress") ? 1 : a.is_set("no-progress") ? 0 : -1;
     opt.verbose = !a.is_set("quiet");
+    opt.pin_threads = a.is_set("pin-threads");
     const model::TrainSummary s = model::train(config, opt);
     std::cout << "updates " << s.updates << "\nenv_steps " << s.env_steps << "\nwall_seconds "
               << s.wall_seconds << "\nsteps_per_second " << s.steps_per_second

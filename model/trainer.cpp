@@ -13,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include "core/hw/thread_pinning.h"
 #include "core/inference/learned_policy.h"
 #include "core/policy/baselines.h"
 #include "core/util/error.h"
@@ -420,8 +421,10 @@ EpisodeSteps run_rollout(const Setup& s,
 }
 
 // Runs fn(i) for i in [0, n) on `threads` threads; rethrows the first error.
+// With a pinner, pool thread k runs on core k (the calling thread, worker 0,
+// was pinned by train()).
 template <typename Fn>
-void parallel_for(size_t n, int threads, Fn fn) {
+void parallel_for(size_t n, int threads, Fn fn, const hw::ThreadPinner* pinner = nullptr) {
   std::vector<std::exception_ptr> errors(n);
   std::atomic<size_t> next{0};
   auto work = [&] {
@@ -435,7 +438,11 @@ void parallel_for(size_t n, int threads, Fn fn) {
   };
   const int t = std::max(1, std::min<int>(threads, static_cast<int>(n)));
   std::vector<std::thread> pool;
-  for (int k = 1; k < t; ++k) pool.emplace_back(work);
+  for (int k = 1; k < t; ++k)
+    pool.emplace_back([&work, pinner, k] {
+      if (pinner) pinner->pin_current_thread(k);
+      work();
+    });
   work();
   for (auto& th : pool) th.join();
   for (auto& e : errors)
@@ -445,14 +452,18 @@ void parallel_for(size_t n, int threads, Fn fn) {
 // Mean greedy blocking per β over the eval seeds.
 std::vector<double> greedy_eval(const Setup& s,
                                 const std::shared_ptr<const inference::LearnedModel>& model,
-                                const std::vector<std::uint64_t>& seeds, int threads) {
+                                const std::vector<std::uint64_t>& seeds, int threads,
+                                const hw::ThreadPinner* pinner) {
   const size_t nb = s.experiment->spec().betas.size();
   std::vector<double> blocking(nb * seeds.size());
-  parallel_for(blocking.size(), threads, [&](size_t i) {
-    sim::Environment env(env_config(s, i / seeds.size()));
-    inference::LearnedPolicy policy(model, "pacml:eval");
-    blocking[i] = sim::run_episode(env, policy, seeds[i % seeds.size()]).stats.blocking_rate;
-  });
+  parallel_for(
+      blocking.size(), threads,
+      [&](size_t i) {
+        sim::Environment env(env_config(s, i / seeds.size()));
+        inference::LearnedPolicy policy(model, "pacml:eval");
+        blocking[i] = sim::run_episode(env, policy, seeds[i % seeds.size()]).stats.blocking_rate;
+      },
+      pinner);
   std::vector<double> out(nb, 0);
   for (size_t i = 0; i < blocking.size(); ++i)
     out[i / seeds.size()] += blocking[i] / static_cast<double>(seeds.size());
@@ -511,6 +522,17 @@ TrainSummary train(const TrainConfig& config, const TrainOptions& options) {
   auto say = [&](const std::string& line) {
     if (options.verbose) std::cerr << line << std::endl;
   };
+
+  // Optional: rollout and evaluation threads pinned to cores (hwloc), the
+  // calling thread (which also runs LibTorch's updates) to core 0.
+  std::unique_ptr<hw::ThreadPinner> pinner;
+  if (options.pin_threads) {
+    pinner = std::make_unique<hw::ThreadPinner>();
+    const bool pinned = pinner->pin_current_thread(0);
+    say(pinned ? "pinning up to " + std::to_string(workers) + " worker threads to " +
+                     std::to_string(pinner->cores()) + " cores (hwloc)"
+               : "warning: the operating system refused thread pinning; threads stay unbound");
+  }
 
   const Setup setup = make_setup(config);
   const auto& spec = setup.experiment->spec();
@@ -637,14 +659,18 @@ TrainSummary train(const TrainConfig& config, const TrainOptions& options) {
     const int ne = config.episodes_per_update;
     std::vector<EpisodeSteps> episodes(ne);
     const bool imitating = !config.teacher.empty() && update < config.teacher_updates;
-    parallel_for(static_cast<size_t>(ne), workers, [&](size_t k) {
-      const std::uint64_t episode = static_cast<std::uint64_t>(update) * ne + k;
-      const std::uint64_t seed = sim::derive_seed(config.seed, 1000000 + episode) | (1ULL << 40);
-      PolicyPtr teacher = imitating ? make_baseline_policy(config.teacher) : nullptr;
-      episodes[k] =
-          run_rollout(setup, model, (episode % nb), seed, config.reward_scale, teacher.get(),
-                      config.search, config.dagger_from >= 0 && update >= config.dagger_from);
-    });
+    parallel_for(
+        static_cast<size_t>(ne), workers,
+        [&](size_t k) {
+          const std::uint64_t episode = static_cast<std::uint64_t>(update) * ne + k;
+          const std::uint64_t seed =
+              sim::derive_seed(config.seed, 1000000 + episode) | (1ULL << 40);
+          PolicyPtr teacher = imitating ? make_baseline_policy(config.teacher) : nullptr;
+          episodes[k] =
+              run_rollout(setup, model, (episode % nb), seed, config.reward_scale, teacher.get(),
+                          config.search, config.dagger_from >= 0 && update >= config.dagger_from);
+        },
+        pinner.get());
     session_rollout += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
     // Batch, old log-probs and values, GAE.
@@ -686,7 +712,7 @@ TrainSummary train(const TrainConfig& config, const TrainOptions& options) {
       const inference::WeightsFile w =
           net.export_weights(metadata(update, env_steps, wall(), best));
       const auto eval_model = std::make_shared<const inference::LearnedModel>(w, "evaluation");
-      greedy = greedy_eval(setup, eval_model, config.eval_seeds, workers);
+      greedy = greedy_eval(setup, eval_model, config.eval_seeds, workers, pinner.get());
       greedy_mean = 0;
       for (double g : greedy) greedy_mean += g / static_cast<double>(nb);
       if (best < 0 || greedy_mean < best) {

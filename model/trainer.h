@@ -90,6 +90,7 @@ struct TrainOptions {
   int workers = -1;                // overrides the config when ≥ 1
   int progress = -1;               // -1 auto (TTY), 0 off, 1 on
   bool verbose = true;             // status lines on stderr
+  bool pin_threads = false;        // pin worker i to core i (hwloc); results do not change
 };
 
 struct TrainSummary {

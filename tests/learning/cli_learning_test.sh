@@ -69,6 +69,8 @@ YAML
   check "pacml train writes final.pacw and curve.csv" "[ -s '$tmp/train/final.pacw' ] && [ -s '$tmp/train/curve.csv' ]"
   "$PACML" simulate "$tmp/small.yaml" --policy "pacml:$tmp/train/final.pacw" >/dev/null 2>"$tmp/err"
   check "the trained weights work as pacml:PATH" "[ $? -eq 0 ]"
+  "$PACML" train --config "$tmp/train.yaml" --out "$tmp/train-pinned" --no-progress --pin-threads >"$tmp/train.out" 2>"$tmp/err"
+  check "pacml train --pin-threads exits 0 and says it pins" "[ $? -eq 0 ] && grep -q 'pinning up to' '$tmp/err'"
   "$PACML" train --out "$tmp/x" >/dev/null 2>"$tmp/err"
   check "pacml train without --config exits 2" "[ $? -eq 2 ]"
 else
