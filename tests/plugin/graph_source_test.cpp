@@ -13,6 +13,7 @@
 namespace pacml::plugin {
 namespace {
 
+using testing::error_of;
 using testing::TempDir;
 
 constexpr uid_t kNobody = 65534;
@@ -23,15 +24,6 @@ std::string fixture_text(const std::string& name) {
   std::ostringstream all;
   all << in.rdbuf();
   return all.str();
-}
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
 }
 
 TEST(GraphSource, ZooModelsAreBuiltOnceAndCached) {

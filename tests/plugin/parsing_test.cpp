@@ -14,16 +14,8 @@
 namespace pacml::plugin {
 namespace {
 
+using testing::error_of;
 using testing::TempDir;
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 TEST(Hostlist, ExpandsRangesPaddingAndLists) {
   EXPECT_EQ(expand_hostlist("n[1-3]", "x"), (std::vector<std::string>{"n1", "n2", "n3"}));

@@ -8,10 +8,12 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "core/util/error.h"
 #include "plugin/engine.h"
 
 namespace pacml::plugin::testing {
@@ -73,6 +75,16 @@ inline std::vector<std::string> node_range(int first, int last) {
   std::vector<std::string> out;
   for (int i = first; i <= last; ++i) out.push_back("n" + std::to_string(i));
   return out;
+}
+
+// The message of the InputError that f throws, or "" if it throws none.
+inline std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
 }
 
 }  // namespace pacml::plugin::testing
