@@ -178,6 +178,8 @@ void check_batch(const GraphSet& graphs, const StepBatch& b) {
 
 struct TorchNetwork::Impl {
   explicit Impl(const inference::Architecture& a) : net(a) {}
+  // Logits and values of a batch without gradients (one message passing per graph).
+  std::pair<Tensor, Tensor> heads_no_grad(const GraphSet& graphs, const StepBatch& batch);
   Net net;
   std::unique_ptr<torch::optim::Adam> optimizer;
 };
@@ -225,33 +227,41 @@ void TorchNetwork::import_weights(const inference::WeightsFile& weights, const s
   }
 }
 
-void TorchNetwork::forward(const GraphSet& graphs, const StepBatch& batch,
-                           std::vector<float>& logits, std::vector<float>& values) const {
+namespace {
+
+// Copies a float tensor into `out`.
+void to_vector(const Tensor& t, std::vector<float>& out) {
+  const Tensor c = t.contiguous();
+  out.assign(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
+}
+
+}  // namespace
+
+std::pair<Tensor, Tensor> TorchNetwork::Impl::heads_no_grad(const GraphSet& graphs,
+                                                            const StepBatch& batch) {
   check_batch(graphs, batch);
   torch::NoGradGuard guard;
   const GraphTensors g = make_graph_tensors(graphs);
   const BatchTensors b = make_batch_tensors(batch, false);
-  auto [l, v] = impl_->net->heads(impl_->net->embed(g), b.graph, b.inputs);
-  l = l.contiguous();
-  v = v.contiguous();
-  logits.assign(l.data_ptr<float>(), l.data_ptr<float>() + l.numel());
-  values.assign(v.data_ptr<float>(), v.data_ptr<float>() + v.numel());
+  return net->heads(net->embed(g), b.graph, b.inputs);
+}
+
+void TorchNetwork::forward(const GraphSet& graphs, const StepBatch& batch,
+                           std::vector<float>& logits, std::vector<float>& values) const {
+  const auto [l, v] = impl_->heads_no_grad(graphs, batch);
+  to_vector(l, logits);
+  to_vector(v, values);
 }
 
 void TorchNetwork::evaluate_actions(const GraphSet& graphs, const StepBatch& batch,
                                     std::vector<float>& logp, std::vector<float>& values) const {
-  check_batch(graphs, batch);
-  torch::NoGradGuard guard;
-  const GraphTensors g = make_graph_tensors(graphs);
-  const BatchTensors b = make_batch_tensors(batch, false);
+  const auto [l, v] = impl_->heads_no_grad(graphs, batch);
   std::vector<int64_t> actions(batch.actions.begin(), batch.actions.end());
   const Tensor a =
       torch::from_blob(actions.data(), {static_cast<int64_t>(actions.size())}, torch::kInt64);
-  auto [l, v] = impl_->net->heads(impl_->net->embed(g), b.graph, b.inputs);
-  Tensor lp = torch::log_softmax(l, -1).gather(1, a.unsqueeze(1)).squeeze(1).contiguous();
-  v = v.contiguous();
-  logp.assign(lp.data_ptr<float>(), lp.data_ptr<float>() + lp.numel());
-  values.assign(v.data_ptr<float>(), v.data_ptr<float>() + v.numel());
+  torch::NoGradGuard guard;
+  to_vector(torch::log_softmax(l, -1).gather(1, a.unsqueeze(1)).squeeze(1), logp);
+  to_vector(v, values);
 }
 
 PpoStats TorchNetwork::ppo_update(const GraphSet& graphs, const StepBatch& batch,
