@@ -142,6 +142,7 @@ TORCH_MODULE(Net);
 
 struct BatchTensors {
   Tensor graph, inputs, actions, old_logp, advantages, returns, old_values;
+  Tensor action_values;  // defined only when the batch carries them
 };
 
 BatchTensors make_batch_tensors(const StepBatch& b, bool ppo) {
@@ -162,13 +163,35 @@ BatchTensors make_batch_tensors(const StepBatch& b, bool ppo) {
     t.advantages = f(b.advantages);
     t.returns = f(b.returns);
     t.old_values = f(b.old_values);
+    if (!b.action_values.empty())
+      t.action_values = torch::from_blob(const_cast<float*>(b.action_values.data()),
+                                         {n, features::kNumActions}, torch::kFloat32)
+                            .clone();
   }
   return t;
+}
+
+// Mean over steps of the squared error between the centred logits of the
+// feasible actions and their centred values / temperature (centring makes it
+// blind to the softmax's free offset). A step with one feasible action adds 0.
+Tensor search_value_loss(const Tensor& logits, const Tensor& inputs, const Tensor& values,
+                         double temperature) {
+  const int64_t actions = logits.size(1);
+  const Tensor feasible = inputs.slice(1, inputs.size(1) - actions).gt(0);
+  const Tensor f = feasible.to(torch::kFloat32);
+  const Tensor count = f.sum(-1, /*keepdim=*/true).clamp_min(1);
+  const Tensor l = logits.masked_fill(feasible.logical_not(), 0);
+  const Tensor q = values.masked_fill(feasible.logical_not(), 0) / temperature;
+  const Tensor lc = l - (l * f).sum(-1, true) / count;
+  const Tensor qc = q - (q * f).sum(-1, true) / count;
+  return (((lc - qc).pow(2) * f).sum(-1) / count.squeeze(1)).mean();
 }
 
 void check_batch(const GraphSet& graphs, const StepBatch& b) {
   if (b.inputs.size() != b.size() * features::kGraphInputs)
     throw std::invalid_argument("StepBatch: inputs do not match the step count");
+  if (!b.action_values.empty() && b.action_values.size() != b.size() * features::kNumActions)
+    throw std::invalid_argument("StepBatch: action values do not match the step count");
   for (int g : b.graph)
     if (g < 0 || g >= static_cast<int>(graphs.graphs.size()))
       throw std::invalid_argument("StepBatch: graph index out of range");
@@ -270,6 +293,8 @@ PpoStats TorchNetwork::ppo_update(const GraphSet& graphs, const StepBatch& batch
   PpoStats stats;
   const int64_t n = static_cast<int64_t>(batch.size());
   if (n == 0) return stats;
+  if (objective == Objective::kSearchValues && batch.action_values.empty())
+    throw std::invalid_argument("ppo_update: kSearchValues needs the batch's action values");
   const GraphTensors g = make_graph_tensors(graphs);
   BatchTensors b = make_batch_tensors(batch, true);
   if (params.normalise_advantages && n > 1)
@@ -298,7 +323,11 @@ PpoStats TorchNetwork::ppo_update(const GraphSet& graphs, const StepBatch& batch
       const Tensor ret = b.returns.index_select(0, idx);
       const Tensor ratio = torch::exp(logp - old_logp);
       Tensor policy_loss;
-      if (objective == Objective::kImitation) {
+      if (objective == Objective::kSearchValues) {
+        policy_loss =
+            search_value_loss(logits, b.inputs.index_select(0, idx),
+                              b.action_values.index_select(0, idx), params.value_temperature);
+      } else if (objective == Objective::kImitation) {
         // Cross-entropy against the teacher's action smoothed over the feasible
         // actions, so the student keeps some probability on the alternatives
         // and PPO can still explore them afterwards.

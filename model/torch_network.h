@@ -31,6 +31,9 @@ struct StepBatch {
   std::vector<float> inputs;  // steps × kGraphInputs (mask last)
   std::vector<int> actions;   // per step (PPO only)
   std::vector<float> old_logp, advantages, returns, old_values;  // PPO only
+  // kSearchValues only: steps × kNumActions, the teacher's estimated return
+  // of each feasible action (other entries are ignored).
+  std::vector<float> action_values;
   size_t size() const { return graph.size(); }
 };
 
@@ -47,6 +50,9 @@ struct PpoParams {
   // Imitation only: probability mass of the target spread evenly over the
   // feasible actions instead of the teacher's (keeps the student exploring).
   double imitation_smoothing = 0.2;
+  // kSearchValues only: reward units per logit unit (the logits regress the
+  // teacher's action values divided by this).
+  double value_temperature = 1.0;
 };
 
 struct PpoStats {
@@ -79,9 +85,13 @@ class TorchNetwork {
 
   // `params.epochs` passes over `batch` in minibatches shuffled by `rng`.
   // kPpo: the clipped PPO surrogate on the advantages. kImitation: behaviour
-  // cloning, the cross-entropy of the batch's (teacher's) actions; the value
-  // and entropy terms are the same in both.
-  enum class Objective { kPpo, kImitation };
+  // cloning, the cross-entropy of the batch's (teacher's) actions.
+  // kSearchValues: the logits of the feasible actions, centred, regress the
+  // teacher's centred action values / temperature, so that the arg-max is the
+  // action with the highest expected value, the noise of single estimates
+  // averaged out over similar states. The value and entropy terms are the
+  // same in all three.
+  enum class Objective { kPpo, kImitation, kSearchValues };
   PpoStats ppo_update(const GraphSet& graphs, const StepBatch& batch, const PpoParams& params,
                       Rng& rng, Objective objective = Objective::kPpo);
   void set_learning_rate(double lr);

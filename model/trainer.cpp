@@ -109,6 +109,8 @@ nlohmann::json TrainConfig::to_json() const {
            {{"teacher", teacher},
             {"updates", teacher_updates},
             {"smoothing", ppo.imitation_smoothing},
+            {"objective", imitate_values ? "values" : "actions"},
+            {"temperature", ppo.value_temperature},
             {"dagger_from", dagger_from},
             {"search",
              {{"lookahead", search.lookahead},
@@ -210,8 +212,20 @@ TrainConfig parse_train_config(const std::string& yaml_text, const std::string& 
         c.ppo.normalise_advantages = p["normalise_advantages"].as<bool>();
     }
     if (const YAML::Node w = r["warm_start"]) {
-      check_keys(w, {"teacher", "updates", "smoothing", "search", "dagger_from"}, source,
-                 "warm_start");
+      check_keys(
+          w,
+          {"teacher", "updates", "smoothing", "search", "dagger_from", "objective", "temperature"},
+          source, "warm_start");
+      if (const YAML::Node o = w["objective"]) {
+        const std::string v = o.as<std::string>();
+        if (v != "actions" && v != "values")
+          throw InputError(where_of(source, o),
+                           "warm_start.objective must be 'actions' or 'values', not '" + v + "'");
+        c.imitate_values = v == "values";
+      }
+      if (w["temperature"])
+        c.ppo.value_temperature =
+            number(w["temperature"], source, "warm_start.temperature", 1e-3, 1e3);
       if (w["dagger_from"])
         c.dagger_from = integer(w["dagger_from"], source, "warm_start.dagger_from", 0, 1L << 40);
       if (const YAML::Node q = w["search"]) {
@@ -233,6 +247,10 @@ TrainConfig parse_train_config(const std::string& yaml_text, const std::string& 
       c.teacher = w["teacher"].as<std::string>();
       make_baseline_policy(c.teacher, where_of(source, w["teacher"]));  // validates the name
       c.teacher_updates = integer(w["updates"], source, "warm_start.updates", 0, 1L << 40);
+      if (c.imitate_values && c.search.lookahead <= 0)
+        throw InputError(where_of(source, w["objective"]),
+                         "warm_start.objective 'values' needs a warm_start.search to estimate "
+                         "the action values");
     }
     if (const YAML::Node n = r["network"]) {
       check_keys(n, {"module_width", "layers", "graph_out", "graph_norm", "head_hidden"}, source,
@@ -322,6 +340,7 @@ struct EpisodeSteps {
   std::vector<int> graph;
   std::vector<float> inputs;
   std::vector<int> actions;
+  std::vector<float> action_values;  // steps × kNumActions: the teacher's, when it searched
   std::vector<float> rewards;
   double blocking = 0;
   size_t beta = 0;
@@ -374,18 +393,29 @@ sim::EnvironmentConfig env_config(const Setup& s, size_t beta) {
 
 // The teacher's action for the current decision: the baseline's choice (0
 // where it is not feasible), or with a search the best feasible action by
-// rollout search over the baseline.
+// rollout search over the baseline. With a search, `values` (kNumActions
+// entries) receives each feasible action's estimated return, less the
+// search's margin for every action but the baseline's (0 elsewhere, and
+// everywhere when only one action is feasible). The margin stands for what
+// the truncated lookahead cannot see (fragmentation that costs after it
+// ends), so a network regressing these values departs from the baseline
+// only where a departure pays by more than the margin on average.
 int teacher_action(sim::Environment& env, const DecisionContext& ctx, const float* feasible,
                    Policy& teacher, const sim::RolloutSearchConfig& search,
-                   std::uint64_t search_seed) {
+                   std::uint64_t search_seed, float* values) {
   int base = teacher.choose(ctx);
   if (base < 0 || base >= features::kNumActions || feasible[base] == 0.f) base = 0;
+  std::fill(values, values + features::kNumActions, 0.f);
   if (search.lookahead <= 0) return base;
   std::vector<int> candidates = {base};
   for (int a = 0; a < features::kNumActions; ++a)
     if (feasible[a] != 0.f && a != base) candidates.push_back(a);
   if (candidates.size() == 1) return base;
-  return sim::rollout_search(env, candidates, teacher, search, search_seed).action;
+  const sim::RolloutSearchResult r =
+      sim::rollout_search(env, candidates, teacher, search, search_seed);
+  for (size_t i = 0; i < candidates.size(); ++i)
+    values[candidates[i]] = static_cast<float>(r.value[i] - (i > 0 ? search.margin : 0.0));
+  return r.action;
 }
 
 // `teacher` (may be null) labels every decision; the episode follows the
@@ -404,10 +434,13 @@ EpisodeSteps run_rollout(const Setup& s,
     DecisionContext ctx{job,         obs->job->beta,  *obs->cluster, obs->mask, env.estimator(),
                         env.cache(), env.policy_rng()};
     const inference::Decision d = policy.decide(ctx);
+    float values[features::kNumActions] = {};
     const int label =
-        teacher ? teacher_action(env, ctx, d.inputs.data() + features::kGraphStats, *teacher,
-                                 search, sim::derive_seed(seed, 5000000 + ep.actions.size()))
-                : d.action;
+        teacher
+            ? teacher_action(env, ctx, d.inputs.data() + features::kGraphStats, *teacher, search,
+                             sim::derive_seed(seed, 5000000 + ep.actions.size()), values)
+            : d.action;
+    ep.action_values.insert(ep.action_values.end(), values, values + features::kNumActions);
     ep.graph.push_back(s.graph_index.at(job.fingerprint()));
     ep.inputs.insert(ep.inputs.end(), d.inputs.begin(), d.inputs.end());
     ep.actions.push_back(label);
@@ -680,6 +713,8 @@ TrainSummary train(const TrainConfig& config, const TrainOptions& options) {
       batch.graph.insert(batch.graph.end(), ep.graph.begin(), ep.graph.end());
       batch.inputs.insert(batch.inputs.end(), ep.inputs.begin(), ep.inputs.end());
       batch.actions.insert(batch.actions.end(), ep.actions.begin(), ep.actions.end());
+      batch.action_values.insert(batch.action_values.end(), ep.action_values.begin(),
+                                 ep.action_values.end());
       train_blocking[ep.beta] += ep.blocking;
       train_count[ep.beta] += 1;
     }
@@ -696,9 +731,11 @@ TrainSummary train(const TrainConfig& config, const TrainOptions& options) {
       offset += n;
     }
     Rng shuffle(sim::derive_seed(config.seed, 3000000 + static_cast<std::uint64_t>(update)));
-    const PpoStats st = net.ppo_update(
-        setup.graph_set, batch, config.ppo, shuffle,
-        imitating ? TorchNetwork::Objective::kImitation : TorchNetwork::Objective::kPpo);
+    const PpoStats st =
+        net.ppo_update(setup.graph_set, batch, config.ppo, shuffle,
+                       !imitating              ? TorchNetwork::Objective::kPpo
+                       : config.imitate_values ? TorchNetwork::Objective::kSearchValues
+                                               : TorchNetwork::Objective::kImitation);
     ++update;
     env_steps += static_cast<long>(batch.size());
     session_steps += static_cast<long>(batch.size());

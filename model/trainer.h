@@ -68,6 +68,12 @@ struct TrainConfig {
   // baseline (sim/engine/rollout_search.h): each feasible action is tried in
   // what-if copies over sampled futures, the baseline choosing afterwards.
   sim::RolloutSearchConfig search{0, 2, 0.997, 0};
+  // With a search, what the network learns from it: "actions" (false) clones
+  // the teacher's choices; "values" (true) regresses the searched action
+  // values (TorchNetwork::Objective::kSearchValues), so that the network
+  // departs from the baseline where the departure pays on average rather
+  // than where one noisy search happened to prefer it.
+  bool imitate_values = false;
   inference::Architecture architecture;
   int eval_every = 10;  // updates; 0: never
   std::vector<std::uint64_t> eval_seeds = {100000, 100001};

@@ -4,6 +4,7 @@
 // for a fixed seed (and independent of the worker count).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -125,6 +126,69 @@ TEST(TorchModel, PpoUpdateAgreesAfterTrainingAndMovesTowardAdvantage) {
       EXPECT_NEAR(l[a], logits[i * 17 + a], 1e-5 * std::max(1.f, std::abs(l[a])));
     EXPECT_NEAR(v, values[i], 1e-5);
   }
+}
+
+// kSearchValues: the logits regress the teacher's action values, so the
+// arg-max follows the values' mean even where single estimates are noisy
+// enough to rank the actions wrongly.
+TEST(TorchModel, SearchValuesObjectiveLearnsTheBestActionThroughNoise) {
+  Fixture f;
+  model::TorchNetwork net(inference::Architecture(), 4);
+  model::GraphSet set;
+  model::StepBatch b = make_steps(f, set, 256);
+  net.evaluate_actions(set, b, b.old_logp, b.old_values);
+  b.advantages.assign(b.size(), 0.f);
+  b.returns.assign(b.size(), 0.f);
+  // gnmt (graph 4): declining is worth 2, the rest 0; the other graphs: an
+  // action is worth a/4 (the largest feasible one is best). Noise ±1.5.
+  auto mean_value = [&](size_t i, int a) {
+    return b.graph[i] == 4 ? (a == 0 ? 2.f : 0.f) : a / 4.f;
+  };
+  auto best_of = [&](size_t i) {
+    int best = 0;
+    for (int a = 1; a < 17; ++a)
+      if (b.inputs[i * 34 + 17 + a] > 0 && mean_value(i, a) > mean_value(i, best)) best = a;
+    return best;
+  };
+  Rng noise(9);
+  int noisy_labels = 0, choices = 0;
+  for (size_t i = 0; i < b.size(); ++i) {
+    int label = 0;
+    float top = -1e9f;
+    for (int a = 0; a < 17; ++a) {
+      const float v = mean_value(i, a) + static_cast<float>(3 * noise.uniform() - 1.5);
+      b.action_values.push_back(v);
+      if (b.inputs[i * 34 + 17 + a] > 0 && v > top) top = v, label = a;
+    }
+    noisy_labels += label != best_of(i);
+  }
+  model::PpoParams p;
+  net.set_learning_rate(1e-2);
+  p.epochs = 10;
+  p.minibatch = 64;
+  p.value_temperature = 0.5;
+  Rng rng(2);
+  net.ppo_update(set, b, p, rng, model::TorchNetwork::Objective::kSearchValues);
+  std::vector<float> logits, values;
+  net.forward(set, b, logits, values);
+  int agree = 0;
+  for (size_t i = 0; i < b.size(); ++i) {
+    int feasible = 0;
+    for (int a = 0; a < 17; ++a) feasible += b.inputs[i * 34 + 17 + a] > 0;
+    if (feasible < 2) continue;
+    ++choices;
+    const float* l = &logits[i * 17];
+    const int arg = static_cast<int>(std::max_element(l, l + 17) - l);
+    EXPECT_GT(b.inputs[i * 34 + 17 + arg], 0.f) << "a masked action has the largest logit";
+    agree += arg == best_of(i);
+  }
+  ASSERT_GT(choices, 100);
+  EXPECT_GT(noisy_labels, choices / 10) << "the noise should mislead single estimates";
+  EXPECT_GE(agree, choices * 95 / 100) << agree << " of " << choices;
+  // Without the values the objective refuses to run.
+  b.action_values.clear();
+  EXPECT_THROW(net.ppo_update(set, b, p, rng, model::TorchNetwork::Objective::kSearchValues),
+               std::invalid_argument);
 }
 
 TEST(Trainer, Gae) {
@@ -277,6 +341,25 @@ TEST(Trainer, ConfigErrorsNameTheLine) {
   EXPECT_THROW(
       model::parse_train_config("pacml_train: 1\nwarm_start: {teacher: fixed:4}\n", "c.yaml"),
       InputError);
+  try {  // the values objective needs a search to estimate them
+    model::parse_train_config(
+        "pacml_train: 1\nwarm_start:\n  teacher: fixed:4\n  updates: 2\n  objective: values\n",
+        "c.yaml");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("c.yaml:5"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("search"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(
+      model::parse_train_config(
+          "pacml_train: 1\nwarm_start: {teacher: fixed:4, updates: 2, objective: q}\n", "c.yaml"),
+      InputError);
+  const auto ok = model::parse_train_config(
+      "pacml_train: 1\nwarm_start: {teacher: fixed:4, updates: 2, objective: values, "
+      "temperature: 0.5, search: {lookahead: 5}}\n",
+      "c.yaml");
+  EXPECT_TRUE(ok.imitate_values);
+  EXPECT_DOUBLE_EQ(ok.ppo.value_temperature, 0.5);
 }
 
 }  // namespace
