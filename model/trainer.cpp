@@ -437,8 +437,8 @@ EpisodeSteps run_rollout(const Setup& s,
     float values[features::kNumActions] = {};
     const int label =
         teacher
-            ? teacher_action(env, ctx, d.inputs.data() + features::kGraphStats, *teacher, search,
-                             sim::derive_seed(seed, 5000000 + ep.actions.size()), values)
+            ? teacher_action(env, ctx, d.inputs.data() + features::kFeasibleOffset, *teacher,
+                             search, sim::derive_seed(seed, 5000000 + ep.actions.size()), values)
             : d.action;
     ep.action_values.insert(ep.action_values.end(), values, values + features::kNumActions);
     ep.graph.push_back(s.graph_index.at(job.fingerprint()));

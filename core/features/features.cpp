@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <limits>
 #include <set>
 
 #include "core/partition/split_counts.h"
+#include "core/placement/action_mask.h"
 #include "core/util/error.h"
 
 namespace pacml::features {
@@ -51,7 +53,8 @@ const std::vector<std::string>& graph_feature_names() {
         "steps",         "compute_mean",   "compute_median",   "memory_mean",
         "memory_median", "edge_size_mean", "edge_size_median", "occupied_servers",
         "running_jobs"};
-    for (int a = 0; a < kNumActions; ++a) n.push_back("feasible_" + std::to_string(a));
+    for (const char* what : {"room_after_", "free_after_", "feasible_"})
+      for (int a = 0; a < kNumActions; ++a) n.push_back(what + std::to_string(a));
     return n;
   }();
   return names;
@@ -245,20 +248,52 @@ ClusterLoad cluster_load(const ClusterState& cluster) {
   return load;
 }
 
+namespace {
+
+// Owner of the servers of the hypothetical job in an outlook's what-if copy.
+constexpr JobId kOutlookJob = std::numeric_limits<JobId>::max();
+
+// The largest action (/ the largest one) whose block shape has a free block on `cluster`.
+float room_of(const ClusterState& cluster) {
+  const std::vector<bool> mask = action_mask(cluster, kNumActions - 1);
+  int largest = 0;
+  for (int a = 1; a < static_cast<int>(mask.size()); ++a)
+    if (mask[a]) largest = a;
+  return static_cast<float>(largest) / (kNumActions - 1);
+}
+
+}  // namespace
+
+ActionOutlook action_outlook(const JobGraph& job, double beta, const ClusterState& cluster,
+                             const std::vector<bool>& mask, const JctEstimator& estimator,
+                             LookaheadCache* cache) {
+  ActionOutlook o;
+  const float servers = static_cast<float>(std::max(1, cluster.num_servers()));
+  o.feasible[0] = true;
+  o.room_after[0] = room_of(cluster);
+  o.free_after[0] = static_cast<float>(cluster.free_servers()) / servers;
+  for (int a = 1; a < kNumActions && a < static_cast<int>(mask.size()); ++a) {
+    if (!mask[a] || !is_valid_action(a)) continue;
+    const Estimate e = estimator.estimate(job, a, beta, cluster, cache);
+    if (!e.accepted()) continue;
+    o.feasible[a] = true;
+    ClusterState after = cluster;
+    after.occupy(kOutlookJob, e.placement.servers);
+    o.room_after[a] = room_of(after);
+    o.free_after[a] = static_cast<float>(after.free_servers()) / servers;
+  }
+  return o;
+}
+
 std::vector<bool> feasible_actions(const JobGraph& job, double beta, const ClusterState& cluster,
                                    const std::vector<bool>& mask, const JctEstimator& estimator,
                                    LookaheadCache* cache) {
-  std::vector<bool> feasible(kNumActions, false);
-  feasible[0] = true;
-  for (int a = 1; a < kNumActions && a < static_cast<int>(mask.size()); ++a)
-    feasible[a] = mask[a] && is_valid_action(a) &&
-                  estimator.estimate(job, a, beta, cluster, cache).accepted();
-  return feasible;
+  return action_outlook(job, beta, cluster, mask, estimator, cache).feasible;
 }
 
 GraphInputs graph_inputs(const JobFeatures& job, const JobGraph& graph, const Normalisers& norm,
                          double sequential_jct, double beta, int steps, const ClusterLoad& load,
-                         const std::vector<bool>& mask) {
+                         const ActionOutlook& outlook) {
   const StepGraph& step = graph.step();
   const double servers = load.servers > 0 ? load.servers : 1;
   const double values[kGraphStats] = {
@@ -282,8 +317,12 @@ GraphInputs graph_inputs(const JobFeatures& job, const JobGraph& graph, const No
   };
   GraphInputs in{};
   for (int i = 0; i < kGraphStats; ++i) in[i] = static_cast<float>(values[i]);
-  for (int a = 0; a < kNumActions; ++a)
-    in[kGraphStats + a] = a < static_cast<int>(mask.size()) && mask[a] ? 1.f : 0.f;
+  for (int a = 0; a < kNumActions; ++a) {
+    const bool feasible = a < static_cast<int>(outlook.feasible.size()) && outlook.feasible[a];
+    in[kRoomAfterOffset + a] = feasible ? std::clamp(outlook.room_after[a], 0.f, 1.f) : 0.f;
+    in[kFreeAfterOffset + a] = feasible ? std::clamp(outlook.free_after[a], 0.f, 1.f) : 0.f;
+    in[kFeasibleOffset + a] = feasible ? 1.f : 0.f;
+  }
   return in;
 }
 

@@ -26,16 +26,23 @@ namespace pacml::features {
 
 // Bump when any feature's meaning, order or normalisation changes; weights
 // files record it and are refused when it differs.
-constexpr int kSchemaVersion = 2;  // 2: the action inputs are the feasible set
+// 2: the action inputs are the feasible set. 3: plus, per action, the room
+// the cluster would have left after it (ActionOutlook).
+constexpr int kSchemaVersion = 3;
 constexpr int kNodeFeatures = 5;
 constexpr int kEdgeFeatures = 2;
-constexpr int kGraphStats = 17;                          // graph features before the mask
-constexpr int kNumActions = 17;                          // actions 0..16
-constexpr int kGraphInputs = kGraphStats + kNumActions;  // 34
+constexpr int kGraphStats = 17;  // job and cluster statistics, first
+constexpr int kNumActions = 17;  // actions 0..16
+// Then per action: the largest placeable action after it, the free servers
+// after it; the feasible set last (the network masks with the last entries).
+constexpr int kRoomAfterOffset = kGraphStats;
+constexpr int kFreeAfterOffset = kRoomAfterOffset + kNumActions;
+constexpr int kFeasibleOffset = kFreeAfterOffset + kNumActions;
+constexpr int kGraphInputs = kFeasibleOffset + kNumActions;  // 68
 
 const std::vector<std::string>& node_feature_names();
 const std::vector<std::string>& edge_feature_names();
-const std::vector<std::string>& graph_feature_names();  // the 34 graph inputs
+const std::vector<std::string>& graph_feature_names();  // the kGraphInputs graph inputs
 // {"version": 1, "node": [...], "edge": [...], "graph": [...]}
 nlohmann::json schema_json();
 
@@ -99,19 +106,35 @@ ClusterLoad cluster_load(const ClusterState& cluster);
 
 using GraphInputs = std::array<float, kGraphInputs>;
 
-// The actions of `mask` that the estimator predicts will be accepted now
-// (placed on the current cluster and JCT ≤ JCT_max), plus 0 (decline), which
-// is always feasible. Choosing any other action blocks the job for certain,
-// exactly as declining does, so the learned policy sees and chooses among
-// these only; this is what its 17 action inputs hold (schema version 2).
+// What each action would do to the cluster now.
+// * feasible: the actions of the mask that the estimator predicts will be
+//   accepted (placed on the current cluster and JCT ≤ JCT_max), plus 0
+//   (decline), always. Choosing any other action blocks the job for certain,
+//   exactly as declining does, so the learned policy chooses among these only.
+// * room_after: for a feasible action, the largest action (/16) that would
+//   still have a free block once the job sits where RAMP first fit puts it;
+//   for 0, the largest one now. Whether accepting a job wide leaves a block
+//   for the next ones is what decides most departures from a fixed degree
+//   (the same degree can take 8 or 9 servers depending on where it lands).
+// * free_after: the free servers after it, / servers (for 0: now).
+// Infeasible actions have 0 everywhere.
+struct ActionOutlook {
+  std::vector<bool> feasible = std::vector<bool>(kNumActions, false);
+  std::array<float, kNumActions> room_after{};
+  std::array<float, kNumActions> free_after{};
+};
+ActionOutlook action_outlook(const JobGraph& job, double beta, const ClusterState& cluster,
+                             const std::vector<bool>& mask, const JctEstimator& estimator,
+                             LookaheadCache* cache);
+// action_outlook(...).feasible.
 std::vector<bool> feasible_actions(const JobGraph& job, double beta, const ClusterState& cluster,
                                    const std::vector<bool>& mask, const JctEstimator& estimator,
                                    LookaheadCache* cache);
 
-// The 34 graph inputs in graph_feature_names() order. `mask` (the feasible
-// actions) must have kNumActions entries (a shorter mask is padded with 0).
+// The graph inputs in graph_feature_names() order (a feasible set shorter
+// than kNumActions is padded with infeasible actions).
 GraphInputs graph_inputs(const JobFeatures& job, const JobGraph& graph, const Normalisers& norm,
                          double sequential_jct, double beta, int steps, const ClusterLoad& load,
-                         const std::vector<bool>& mask);
+                         const ActionOutlook& outlook);
 
 }  // namespace pacml::features

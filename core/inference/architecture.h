@@ -9,7 +9,7 @@
 //   reduce        LayerNorm(2W) → Linear(2W, d_out) → ReLU on each message, mean per receiver
 //                                                                 mp.l.reduce_ln / mp.l.reduce_fc
 // Job embedding: mean over nodes of the last layer. Graph module:
-// LayerNorm(34) → Linear(34, G) (graph_ln / graph_fc; graph_norm = false drops the
+// LayerNorm(68) → Linear(68, G) (graph_ln / graph_fc; graph_norm = false drops the
 // LayerNorm, so β's scale does not depend on the mask and occupancy). Heads on [embedding ‖ graph]:
 // policy pi1 → ReLU → pi2 (17 logits), value v1 → ReLU → v2 (1).
 #pragma once
@@ -25,11 +25,11 @@ namespace pacml::inference {
 
 struct Architecture {
   std::string kind = "pacml-gnn";
-  int node_in = 5, edge_in = 2, graph_in = 34, actions = 17;
-  int module_width = 16;            // W: node and edge module outputs
-  std::vector<int> layers{64, 16};  // d_out of each message-passing layer
-  int graph_out = 8;                // G
-  bool graph_norm = true;           // LayerNorm before the graph module (reference: yes)
+  int node_in = 5, edge_in = 2, graph_in = 68, actions = 17;  // features.h's sizes
+  int module_width = 16;                                      // W: node and edge module outputs
+  std::vector<int> layers{64, 16};                            // d_out of each message-passing layer
+  int graph_out = 8;                                          // G
+  bool graph_norm = true;  // LayerNorm before the graph module (reference: yes)
   int head_hidden = 17;
   double layer_norm_eps = 1e-5;
   double mask_logit = -1e9;  // logit of a masked action (finite: no NaN in the entropy)

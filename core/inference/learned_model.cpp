@@ -39,7 +39,11 @@ Network make_network(const WeightsFile& weights, const std::string& where) {
     throw InputError(where, "architecture inputs (" + std::to_string(arch.node_in) + "/" +
                                 std::to_string(arch.edge_in) + "/" + std::to_string(arch.graph_in) +
                                 "/" + std::to_string(arch.actions) +
-                                ") do not match the feature schema (5/2/34/17)");
+                                ") do not match the feature schema (" +
+                                std::to_string(features::kNodeFeatures) + "/" +
+                                std::to_string(features::kEdgeFeatures) + "/" +
+                                std::to_string(features::kGraphInputs) + "/" +
+                                std::to_string(features::kNumActions) + ")");
   return Network(arch, weights, where);
 }
 

@@ -26,11 +26,12 @@ const LearnedPolicy::GraphEntry& LearnedPolicy::entry(const JobGraph& job, EdgeS
 }
 
 Decision LearnedPolicy::decide(const DecisionContext& ctx) {
-  return decide(ctx, features::feasible_actions(ctx.job, ctx.beta, ctx.cluster, ctx.mask,
-                                                ctx.estimator, ctx.cache));
+  return decide(ctx, features::action_outlook(ctx.job, ctx.beta, ctx.cluster, ctx.mask,
+                                              ctx.estimator, ctx.cache));
 }
 
-Decision LearnedPolicy::decide(const DecisionContext& ctx, const std::vector<bool>& feasible) {
+Decision LearnedPolicy::decide(const DecisionContext& ctx, const features::ActionOutlook& outlook) {
+  const std::vector<bool>& feasible = outlook.feasible;
   const JctEstimator& est = ctx.estimator;
   if (!profile_checked_) {
     if (est.profile().name != model_->profile())
@@ -44,7 +45,7 @@ Decision LearnedPolicy::decide(const DecisionContext& ctx, const std::vector<boo
   Decision d;
   d.inputs = features::graph_inputs(g.features, ctx.job, model_->normalisers(),
                                     est.sequential_jct(ctx.job), ctx.beta, est.steps(),
-                                    features::cluster_load(ctx.cluster), feasible);
+                                    features::cluster_load(ctx.cluster), outlook);
   d.logits.resize(model_->architecture().actions);
   model_->network().heads(g.embedding.data(), d.inputs.data(), d.logits.data(), &d.value);
   std::vector<bool> mask(d.logits.size(), false);

@@ -36,10 +36,10 @@ class LearnedPolicy : public Policy {
   // Like choose, with the inputs and outputs. Throws InputError if the
   // estimator's profile is not the one the model was trained in.
   Decision decide(const DecisionContext& context);
-  // The network's part alone, given the feasible actions
-  // (features::feasible_actions of the context), which cost one estimate per
+  // The network's part alone, given the actions' outlook
+  // (features::action_outlook of the context), which costs one estimate per
   // valid action; benchmarks time the two parts apart.
-  Decision decide(const DecisionContext& context, const std::vector<bool>& feasible);
+  Decision decide(const DecisionContext& context, const features::ActionOutlook& outlook);
 
   const LearnedModel& model() const { return *model_; }
   const std::shared_ptr<const LearnedModel>& model_ptr() const { return model_; }

@@ -133,14 +133,15 @@ int run_bench_policy(const std::vector<std::string>& args) {
     std::vector<double> cold, warm, feasible_cold, feasible_cached;
     int action = 0;
     for (long i = 0; i < repeats; ++i) {
-      // The feasible actions: one estimate per valid action, without and
-      // with a lookahead cache (the simulator's and the plugin's steady state).
+      // The actions' outlook: one estimate per valid action (and the room
+      // left after it), without and with a lookahead cache (the simulator's
+      // and the plugin's steady state).
       LookaheadCache cache;
       const double f0 = cpu_seconds();
-      const std::vector<bool> feasible =
-          features::feasible_actions(*g, 0.5, cluster, mask, estimator, &cache);
+      const features::ActionOutlook feasible =
+          features::action_outlook(*g, 0.5, cluster, mask, estimator, &cache);
       const double f1 = cpu_seconds();
-      features::feasible_actions(*g, 0.5, cluster, mask, estimator, &cache);
+      features::action_outlook(*g, 0.5, cluster, mask, estimator, &cache);
       const double f2 = cpu_seconds();
       feasible_cold.push_back((f1 - f0) * 1e3);
       feasible_cached.push_back((f2 - f1) * 1e3);

@@ -80,15 +80,22 @@ TEST_F(AlexnetFeatures, GraphInputs) {
   const auto load = features::cluster_load(cluster);
   EXPECT_EQ(load.occupied, 5);
   EXPECT_EQ(load.running, 2);
+  const auto outlook = features::action_outlook(*job, 0.4, cluster, mask, est, nullptr);
   const auto in =
-      features::graph_inputs(f, *job, norm, est.sequential_jct(*job), 0.4, 50, load, mask);
-  ASSERT_EQ(in.size(), 34u);
+      features::graph_inputs(f, *job, norm, est.sequential_jct(*job), 0.4, 50, load, outlook);
+  ASSERT_EQ(in.size(), 68u);
   EXPECT_NEAR(in[4], (0.4 - 0.1) / 0.9, 1e-6);  // β normalised over [0.1, 1]
   EXPECT_NEAR(in[5], 0.4, 1e-7);                // raw β
   EXPECT_EQ(in[8], 0.f);                        // N: one value in the population
   EXPECT_NEAR(in[15], 5.0 / 32, 1e-7);
   EXPECT_NEAR(in[16], 2.0 / 32, 1e-7);
-  for (int a = 0; a < 17; ++a) EXPECT_EQ(in[17 + a], mask[a] ? 1.f : 0.f) << a;
+  for (int a = 0; a < 17; ++a) {
+    EXPECT_EQ(in[17 + a], outlook.feasible[a] ? outlook.room_after[a] : 0.f) << a;
+    EXPECT_EQ(in[34 + a], outlook.feasible[a] ? outlook.free_after[a] : 0.f) << a;
+    EXPECT_EQ(in[51 + a], outlook.feasible[a] ? 1.f : 0.f) << a;
+  }
+  // Declining leaves the cluster as it is: 27 servers free.
+  EXPECT_NEAR(in[34], 27.0 / 32, 1e-7);
   for (float v : in) {
     EXPECT_GE(v, 0.f);
     EXPECT_LE(v, 1.f);
@@ -97,6 +104,41 @@ TEST_F(AlexnetFeatures, GraphInputs) {
   if (testing::paper_graphs().size() == 5) {
     EXPECT_EQ(in[0], 0.f);
   }
+}
+
+// The room each action leaves, by hand on an empty 4x4x2 cluster (two
+// communication groups of 16 servers; RAMP first fit fills the first group
+// first). alexnet at β 0.2 is feasible at 6, 8 and 16 servers.
+TEST_F(AlexnetFeatures, OutlookSaysWhatRoomEachActionLeaves) {
+  const JctEstimator est(RampTopology::parse("4x4x2"), Profile::reference());
+  ClusterState empty(est.topology());
+  const auto mask = action_mask(empty, 16);
+  const auto o = features::action_outlook(*job, 0.2, empty, mask, est, nullptr);
+  for (int a : {1, 2, 4}) EXPECT_FALSE(o.feasible[a]) << a;  // too slow for β 0.2
+  for (int a : {1, 2, 4}) EXPECT_EQ(o.room_after[a] + o.free_after[a], 0.f) << a;
+  EXPECT_EQ(o.room_after[0], 1.f);  // now: a 16-server block is free
+  EXPECT_EQ(o.free_after[0], 1.f);
+  for (int a : {6, 8, 16}) {
+    ASSERT_TRUE(o.feasible[a]) << a;
+    const int used = est.estimate(*job, a, 0.2, empty, nullptr).servers_used();
+    EXPECT_EQ(o.free_after[a], static_cast<float>(32 - used) / 32) << a;
+  }
+  // 16 servers taken: the other 16 still form a block for action 16.
+  EXPECT_EQ(o.free_after[16], 0.5f);
+  EXPECT_EQ(o.room_after[16], 1.f);
+  // The outlook's feasible set is feasible_actions'.
+  EXPECT_EQ(o.feasible, features::feasible_actions(*job, 0.2, empty, mask, est, nullptr));
+  // A nearly full cluster: after any accepted placement, less room than now.
+  ClusterState busy(est.topology());
+  std::vector<int> taken;
+  for (int s = 0; s < 22; ++s) taken.push_back(s);
+  busy.occupy(3, taken);
+  const auto b = features::action_outlook(*job, 0.9, busy, action_mask(busy, 16), est, nullptr);
+  for (int a = 1; a < 17; ++a)
+    if (b.feasible[a]) {
+      EXPECT_LT(b.free_after[a], b.free_after[0]) << a;
+      EXPECT_LE(b.room_after[a], b.room_after[0]) << a;
+    }
 }
 
 // The learned policy's action inputs: exactly the masked actions the
@@ -149,8 +191,13 @@ TEST(Features, NormalisersJsonRoundTripAndErrors) {
   EXPECT_EQ((features::Range{3, 3}).normalise(3), 0.0);
 }
 
-TEST(Features, SchemaHas34GraphInputs) {
-  EXPECT_EQ(features::graph_feature_names().size(), 34u);
+TEST(Features, SchemaHas68GraphInputs) {
+  const auto& names = features::graph_feature_names();
+  ASSERT_EQ(names.size(), 68u);
+  EXPECT_EQ(names[17], "room_after_0");
+  EXPECT_EQ(names[34], "free_after_0");
+  EXPECT_EQ(names[51], "feasible_0");  // the feasible set last: the network masks with it
+  EXPECT_EQ(names[67], "feasible_16");
   EXPECT_EQ(features::schema_json()["version"], features::kSchemaVersion);
 }
 

@@ -44,9 +44,15 @@ model::StepBatch make_steps(const Fixture& f, model::GraphSet& set, int n) {
       if (rng.uniform() < 0.5) c.occupy(static_cast<JobId>(rng.below(4)), {s});
     const auto mask = action_mask(c, 16);
     const double beta = 0.1 + 0.9 * rng.uniform();
+    features::ActionOutlook outlook;  // the masked actions as feasible, with some room
+    for (int a = 0; a < 17; ++a) {
+      outlook.feasible[a] = mask[a];
+      outlook.room_after[a] = static_cast<float>(rng.uniform());
+      outlook.free_after[a] = static_cast<float>(rng.uniform());
+    }
     const auto in = features::graph_inputs(set.graphs[gi], *f.graphs[gi], f.norm,
                                            f.est.sequential_jct(*f.graphs[gi]), beta, 50,
-                                           features::cluster_load(c), mask);
+                                           features::cluster_load(c), outlook);
     b.graph.push_back(gi);
     b.inputs.insert(b.inputs.end(), in.begin(), in.end());
     int a = 0;
@@ -81,7 +87,7 @@ TEST(TorchModel, EigenForwardMatchesLibTorchOnRealGraphs) {
     for (size_t i = 0; i < b.size(); ++i) {
       const auto emb = m.network().embed(set.graphs[b.graph[i]]);
       float l[17], v;
-      m.network().heads(emb.data(), &b.inputs[i * 34], l, &v);
+      m.network().heads(emb.data(), &b.inputs[i * features::kGraphInputs], l, &v);
       for (int a = 0; a < 17; ++a) {
         max_diff = std::max(max_diff, std::abs(static_cast<double>(l[a]) - logits[i * 17 + a]) /
                                           std::max(1.0, std::abs(static_cast<double>(l[a]))));
@@ -121,7 +127,7 @@ TEST(TorchModel, PpoUpdateAgreesAfterTrainingAndMovesTowardAdvantage) {
   for (size_t i = 0; i < b.size(); i += 17) {
     const auto emb = m.network().embed(set.graphs[b.graph[i]]);
     float l[17], v;
-    m.network().heads(emb.data(), &b.inputs[i * 34], l, &v);
+    m.network().heads(emb.data(), &b.inputs[i * features::kGraphInputs], l, &v);
     for (int a = 0; a < 17; ++a)
       EXPECT_NEAR(l[a], logits[i * 17 + a], 1e-5 * std::max(1.f, std::abs(l[a])));
     EXPECT_NEAR(v, values[i], 1e-5);
@@ -147,7 +153,9 @@ TEST(TorchModel, SearchValuesObjectiveLearnsTheBestActionThroughNoise) {
   auto best_of = [&](size_t i) {
     int best = 0;
     for (int a = 1; a < 17; ++a)
-      if (b.inputs[i * 34 + 17 + a] > 0 && mean_value(i, a) > mean_value(i, best)) best = a;
+      if (b.inputs[i * features::kGraphInputs + features::kFeasibleOffset + a] > 0 &&
+          mean_value(i, a) > mean_value(i, best))
+        best = a;
     return best;
   };
   Rng noise(9);
@@ -158,7 +166,8 @@ TEST(TorchModel, SearchValuesObjectiveLearnsTheBestActionThroughNoise) {
     for (int a = 0; a < 17; ++a) {
       const float v = mean_value(i, a) + static_cast<float>(3 * noise.uniform() - 1.5);
       b.action_values.push_back(v);
-      if (b.inputs[i * 34 + 17 + a] > 0 && v > top) top = v, label = a;
+      if (b.inputs[i * features::kGraphInputs + features::kFeasibleOffset + a] > 0 && v > top)
+        top = v, label = a;
     }
     noisy_labels += label != best_of(i);
   }
@@ -174,12 +183,14 @@ TEST(TorchModel, SearchValuesObjectiveLearnsTheBestActionThroughNoise) {
   int agree = 0;
   for (size_t i = 0; i < b.size(); ++i) {
     int feasible = 0;
-    for (int a = 0; a < 17; ++a) feasible += b.inputs[i * 34 + 17 + a] > 0;
+    for (int a = 0; a < 17; ++a)
+      feasible += b.inputs[i * features::kGraphInputs + features::kFeasibleOffset + a] > 0;
     if (feasible < 2) continue;
     ++choices;
     const float* l = &logits[i * 17];
     const int arg = static_cast<int>(std::max_element(l, l + 17) - l);
-    EXPECT_GT(b.inputs[i * 34 + 17 + arg], 0.f) << "a masked action has the largest logit";
+    EXPECT_GT(b.inputs[i * features::kGraphInputs + features::kFeasibleOffset + arg], 0.f)
+        << "a masked action has the largest logit";
     agree += arg == best_of(i);
   }
   ASSERT_GT(choices, 100);
