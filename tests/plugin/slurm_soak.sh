@@ -97,7 +97,8 @@ wait_purged() { # wait until slurmctld has purged every ended job (its purge run
 }
 
 : > "$LAB/results"        # i|kind|expected|job id|outcome (decided/pass/reason/UNCLEAR…)|sbatch ms
-: > "$LAB/annotations"    # job id|AdminComment
+: > "$LAB/annotations"    # submission index|AdminComment (not keyed by job id: after
+                          # `scontrol reconfigure` slurmctld hands out purged jobs' ids again)
 pings_failed=0
 rss_series=""
 mb() { python3 -c "import sys; print(' '.join(f'{int(k) / 1024:.1f}' for k in sys.argv[1:]))" "$@"; }
@@ -120,7 +121,7 @@ submit_one() { # submit_one I
   if [ -n "$j" ]; then
     outcome=accepted
     # the decision annotation, at once (a job that ran may be purged a minute later)
-    echo "$j|$(timeout 5 scontrol -o show job "$j" | tr ' ' '\n' | sed -n 's/^AdminComment=//p')" >> "$LAB/annotations"
+    echo "$i|$(timeout 5 scontrol -o show job "$j" | tr ' ' '\n' | sed -n 's/^AdminComment=//p')" >> "$LAB/annotations"
   else
     outcome=$(reason_of "$LAB/err")
   fi
@@ -177,8 +178,8 @@ phase2, phase3, rss0, rss1, bound = int(phase2), int(phase3), int(rss0), int(rss
 control = control == "1"
 ann = {}
 for line in open(annotations):
-    j, _, a = line.rstrip("\n").partition("|")
-    ann[j] = a
+    i, _, a = line.rstrip("\n").partition("|")
+    ann[i] = a
 rows = [l.rstrip("\n").split("|") for l in open(results)]
 c = collections.Counter(); reasons = collections.Counter(); problems = []
 policies = {1: collections.Counter(), 2: collections.Counter(), 3: collections.Counter()}
@@ -187,7 +188,7 @@ for i, kind, expected, job, outcome, us in rows:
     i = int(i); sbatch_ms.append(int(us) / 1000)
     phase = 3 if i >= phase3 else 2 if i >= phase2 else 1
     if outcome == "accepted":
-        a = ann.get(job)
+        a = ann.get(str(i))
         if a is None:
             problems.append(f"{i} {kind}: job {job} not seen in the job table"); continue
         if a.startswith("pacml-decision:degree="):
@@ -214,7 +215,7 @@ if control:
     for i, kind, expected, job, outcome, us in rows:
         if outcome == "accepted":
             c["accepted"] += 1
-            a = ann.get(job)
+            a = ann.get(str(i))
             if a is None: problems.append(f"{i} {kind}: job {job} not seen in the job table")
             elif a.startswith("pacml-decision:"): problems.append(f"{i} {kind}: a pacml decision in a control run")
         elif outcome in at_sbatch and expected == outcome and not kind.endswith("-comment"):
