@@ -174,10 +174,8 @@ BatchTensors make_batch_tensors(const StepBatch& b, bool ppo) {
 // Mean over steps of the squared error between the centred logits of the
 // feasible actions and their centred values / temperature (centring makes it
 // blind to the softmax's free offset). A step with one feasible action adds 0.
-Tensor search_value_loss(const Tensor& logits, const Tensor& inputs, const Tensor& values,
+Tensor search_value_loss(const Tensor& logits, const Tensor& feasible, const Tensor& values,
                          double temperature) {
-  const int64_t actions = logits.size(1);
-  const Tensor feasible = inputs.slice(1, inputs.size(1) - actions).gt(0);
   const Tensor f = feasible.to(torch::kFloat32);
   const Tensor count = f.sum(-1, /*keepdim=*/true).clamp_min(1);
   const Tensor l = logits.masked_fill(feasible.logical_not(), 0);
@@ -185,6 +183,11 @@ Tensor search_value_loss(const Tensor& logits, const Tensor& inputs, const Tenso
   const Tensor lc = l - (l * f).sum(-1, true) / count;
   const Tensor qc = q - (q * f).sum(-1, true) / count;
   return (((lc - qc).pow(2) * f).sum(-1) / count.squeeze(1)).mean();
+}
+
+// The feasible actions of each step: the last `actions` graph inputs.
+Tensor feasible_of(const Tensor& inputs, int64_t actions) {
+  return inputs.slice(1, inputs.size(1) - actions).gt(0);
 }
 
 void check_batch(const GraphSet& graphs, const StepBatch& b) {
@@ -313,8 +316,8 @@ PpoStats TorchNetwork::ppo_update(const GraphSet& graphs, const StepBatch& batch
       const int64_t len = std::min(mb, n - start);
       const Tensor idx = torch::from_blob(order.data() + start, {len}, torch::kInt64).clone();
       const Tensor emb = net->embed(g);
-      auto [logits, values] =
-          net->heads(emb, b.graph.index_select(0, idx), b.inputs.index_select(0, idx));
+      const Tensor inputs = b.inputs.index_select(0, idx);
+      auto [logits, values] = net->heads(emb, b.graph.index_select(0, idx), inputs);
       const Tensor logp_all = torch::log_softmax(logits, -1);
       const Tensor logp =
           logp_all.gather(1, b.actions.index_select(0, idx).unsqueeze(1)).squeeze(1);
@@ -325,15 +328,13 @@ PpoStats TorchNetwork::ppo_update(const GraphSet& graphs, const StepBatch& batch
       Tensor policy_loss;
       if (objective == Objective::kSearchValues) {
         policy_loss =
-            search_value_loss(logits, b.inputs.index_select(0, idx),
+            search_value_loss(logits, feasible_of(inputs, logits.size(1)),
                               b.action_values.index_select(0, idx), params.value_temperature);
       } else if (objective == Objective::kImitation) {
         // Cross-entropy against the teacher's action smoothed over the feasible
         // actions, so the student keeps some probability on the alternatives
         // and PPO can still explore them afterwards.
-        const int64_t actions = logits.size(1);
-        const Tensor feasible =
-            b.inputs.index_select(0, idx).slice(1, b.inputs.size(1) - actions).gt(0);
+        const Tensor feasible = feasible_of(inputs, logits.size(1));
         const Tensor feasible_f = feasible.to(torch::kFloat32);
         const Tensor spread =
             (logp_all.masked_fill(feasible.logical_not(), 0) * feasible_f).sum(-1) /

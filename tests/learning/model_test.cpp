@@ -103,12 +103,22 @@ TEST(TorchModel, EigenForwardMatchesLibTorchOnRealGraphs) {
   }
 }
 
+// make_steps with the network's old log-probs and values, zero advantages
+// and returns: a batch ready for ppo_update.
+model::StepBatch make_update_steps(const Fixture& f, const model::TorchNetwork& net,
+                                   model::GraphSet& set, int n) {
+  model::StepBatch b = make_steps(f, set, n);
+  net.evaluate_actions(set, b, b.old_logp, b.old_values);
+  b.advantages.assign(b.size(), 0.f);
+  b.returns.assign(b.size(), 0.f);
+  return b;
+}
+
 TEST(TorchModel, PpoUpdateAgreesAfterTrainingAndMovesTowardAdvantage) {
   Fixture f;
   model::TorchNetwork net(inference::Architecture(), 3);
   model::GraphSet set;
-  model::StepBatch b = make_steps(f, set, 256);
-  net.evaluate_actions(set, b, b.old_logp, b.old_values);
+  model::StepBatch b = make_update_steps(f, net, set, 256);
   b.advantages.assign(b.size(), 1.f);  // every taken action was good
   for (size_t i = 0; i < b.size(); i += 2) b.advantages[i] = -1.f;
   b.returns.assign(b.size(), 0.5f);
@@ -141,10 +151,7 @@ TEST(TorchModel, SearchValuesObjectiveLearnsTheBestActionThroughNoise) {
   Fixture f;
   model::TorchNetwork net(inference::Architecture(), 4);
   model::GraphSet set;
-  model::StepBatch b = make_steps(f, set, 256);
-  net.evaluate_actions(set, b, b.old_logp, b.old_values);
-  b.advantages.assign(b.size(), 0.f);
-  b.returns.assign(b.size(), 0.f);
+  model::StepBatch b = make_update_steps(f, net, set, 256);
   // gnmt (graph 4): declining is worth 2, the rest 0; the other graphs: an
   // action is worth a/4 (the largest feasible one is best). Noise ±1.5.
   auto mean_value = [&](size_t i, int a) {
