@@ -53,6 +53,7 @@ int run_simulate(const std::vector<std::string>& argv) {
     const std::string h = args.get("horizon");
     spec.horizon = h == "inf" ? sim::kInfiniteHorizon : args.get_double("horizon");
     if (!(spec.horizon > 0)) throw InputError("--horizon", "must be positive");
+    sim::check_episodes_end(spec, "--horizon");
   }
   sim::Experiment experiment(spec);
   const sim::GridCell cell = experiment.grid().front();

@@ -181,6 +181,14 @@ std::vector<std::uint64_t> parse_seed_list(const std::string& raw, const std::st
   return out;
 }
 
+void check_episodes_end(const ExperimentSpec& spec, const std::string& where) {
+  // A synthetic stream never runs dry.
+  if (!std::isfinite(spec.horizon) && spec.workload_type == "synthetic" && spec.max_jobs < 0)
+    throw InputError(where,
+                     "horizon: inf with a synthetic workload never ends; set a finite horizon "
+                     "or workload.max_jobs");
+}
+
 ExperimentSpec parse_experiment(const std::string& yaml_text, const std::string& source,
                                 const std::string& base_dir, bool check_policies) {
   YAML::Node root;
@@ -218,6 +226,7 @@ ExperimentSpec parse_experiment(const std::string& yaml_text, const std::string&
     }
     if (!root["workload"]) throw InputError(source, "missing 'workload'");
     parse_workload(root["workload"], source, spec);
+    check_episodes_end(spec, at(source, root["horizon"]));
     if (root["beta"]) {
       for (const std::string& b : string_list(root["beta"], source, "beta"))
         spec.betas.push_back(BetaSpec::parse(b, at(source, root["beta"])));

@@ -67,6 +67,10 @@ ExperimentSpec parse_experiment(const std::string& yaml_text, const std::string&
                                 const std::string& base_dir, bool check_policies = true);
 ExperimentSpec load_experiment_file(const std::string& path, bool check_policies = true);
 
+// Throws InputError(where, ...) when its episodes could never end: an
+// infinite horizon over a synthetic workload without workload.max_jobs.
+void check_episodes_end(const ExperimentSpec& spec, const std::string& where);
+
 // The built-in default experiment (identical to contrib/experiments/default.yaml).
 const std::string& default_experiment_yaml();
 ExperimentSpec default_experiment();

@@ -68,6 +68,12 @@ TEST(Experiment, BadInputNamesFileAndLine) {
                 .find("positive"),
             std::string::npos);
   EXPECT_NE(error_of("pacml_experiment: [1\n").find("x.yaml"), std::string::npos);
+  EXPECT_NE(error_of("pacml_experiment: 1\nhorizon: inf\nworkload: {graphs: [alexnet]}\n")
+                .find("x.yaml:2: horizon: inf with a synthetic workload never ends"),
+            std::string::npos);
+  EXPECT_EQ(error_of("pacml_experiment: 1\nhorizon: inf\nworkload: {graphs: [alexnet], "
+                     "max_jobs: 10}\n"),
+            "");
   EXPECT_THROW(Experiment(parse_experiment(
                    "pacml_experiment: 1\nworkload: {graphs: [no_such_model]}\n", "x", ".")),
                InputError);
