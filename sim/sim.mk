@@ -15,6 +15,7 @@ libpacml_sim_la_SOURCES += \
 	sim/experiment/default_experiment.cpp \
 	sim/experiment/summary.h sim/experiment/summary.cpp \
 	sim/experiment/evaluation.h sim/experiment/evaluation.cpp \
+	sim/experiment/blocking_bound.h sim/experiment/blocking_bound.cpp \
 	sim/report/csv.h sim/report/csv.cpp \
 	sim/report/text_table.h sim/report/text_table.cpp \
 	sim/report/plots.h sim/report/plots.cpp \

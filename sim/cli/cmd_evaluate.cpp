@@ -10,6 +10,7 @@
 #include "sim/cli/args.h"
 #include "sim/cli/command.h"
 #include "sim/engine/policy_factory.h"
+#include "sim/experiment/blocking_bound.h"
 #include "sim/experiment/evaluation.h"
 #include "sim/report/csv.h"
 #include "sim/report/text_table.h"
@@ -17,15 +18,19 @@
 namespace pacml::cli {
 namespace {
 
+// `bounds` (from --bound) follow the policies: a row of their own in the
+// text, objects with "bound" instead of "policy" in the JSON array.
 void print_summary(const std::vector<sim::EpisodeStats>& episodes, bool json,
-                   const std::string& unit) {
+                   const std::string& unit, const std::vector<sim::BoundSummary>& bounds = {}) {
   const std::vector<sim::GroupSummary> groups = sim::summarize(episodes);
   if (json) {
     nlohmann::json j = nlohmann::json::array();
     for (const sim::GroupSummary& g : groups) j.push_back(sim::summary_to_json(g));
+    for (const sim::BoundSummary& b : bounds) j.push_back(sim::bound_summary_to_json(b));
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << sim::format_summary_tables(groups, unit);
+    if (!bounds.empty()) std::cout << "\n" << sim::format_bound_table(bounds);
   }
 }
 
@@ -57,7 +62,9 @@ int run_evaluate(const std::vector<std::string>& argv) {
       "plots "
       "(gnuplot). --shard I/N runs the I-th of N deterministic slices (cells with index mod N = I) "
       "and "
-      "writes them as JSON for --merge.");
+      "writes them as JSON for --merge. --bound adds the blocking no policy can avoid: jobs whose "
+      "deadline no degree meets (or that cannot finish by the horizon) even on an empty "
+      "cluster.");
   args.positional("EXPERIMENT.yaml", "experiment file (default: built-in default experiment)",
                   false)
       .option("policies", "P1,P2", "policies to evaluate instead of the experiment's")
@@ -67,6 +74,9 @@ int run_evaluate(const std::vector<std::string>& argv) {
       .option("threads", "N", "worker threads (default: the experiment's, else all cores)")
       .option("shard", "I/N", "run only slice I of N (0-based) and write it as JSON")
       .option("out", "DIR", "write CSV/JSON/plots (or the shard file) into DIR")
+      .flag("bound",
+            "also compute the lower bound on blocking: the share of jobs no action serves even "
+            "on an empty cluster (with --out: bounds.csv)")
       .flag("jobs-csv", "with --out: also write jobs.csv (one row per job of every episode)")
       .flag("no-plots", "do not draw PNG plots")
       .flag("progress", "always draw the progress bar (default: only on a terminal)")
@@ -130,6 +140,8 @@ int run_evaluate(const std::vector<std::string>& argv) {
               << spec.betas.size() << " β distributions × " << spec.seeds.size() << " seeds"
               << (sharded ? ", shard " + args.get("shard") : std::string()) << ")\n";
   const sim::Evaluation evaluation = sim::run_evaluation(experiment, cells, options);
+  if (sharded && args.is_set("bound"))
+    throw InputError("--bound", "not with --shard (compute the bound on the whole experiment)");
   if (sharded) {
     const std::string text =
         sim::shard_to_json(experiment, shard, shards, evaluation).dump(1) + "\n";
@@ -152,8 +164,19 @@ int run_evaluate(const std::vector<std::string>& argv) {
               << "\n";
   }
   if (!args.is_set("json")) std::cerr << "finished in " << evaluation.wall_seconds << " s\n\n";
+  std::vector<sim::BoundSummary> bound_summaries;
+  if (args.is_set("bound")) {
+    const std::vector<sim::EpisodeBound> bounds =
+        sim::experiment_bounds(experiment, sim::evaluation_threads(experiment, options));
+    bound_summaries = sim::summarize_bounds(bounds);
+    if (out) {
+      std::ostringstream csv;
+      sim::write_bounds_csv(csv, bounds);
+      sim::write_text_file(args.get("out") + "/bounds.csv", csv.str());
+    }
+  }
   print_summary(evaluation.episodes, args.is_set("json"),
-                experiment.estimator()->profile().time_unit);
+                experiment.estimator()->profile().time_unit, bound_summaries);
   return 0;
 }
 

@@ -1,5 +1,6 @@
 #include "sim/engine/episode.h"
 
+#include <algorithm>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -19,9 +20,8 @@ int default_threads() {
   return n ? static_cast<int>(n) : 1;
 }
 
-std::vector<EpisodeResult> run_episodes(const std::vector<EpisodeTask>& tasks, int threads,
-                                        const std::function<void(size_t, size_t)>& on_done) {
-  std::vector<EpisodeResult> results(tasks.size());
+void for_each_in_parallel(size_t count, int threads, const std::function<void(size_t)>& task,
+                          const std::function<void(size_t, size_t)>& on_done) {
   std::atomic<size_t> next{0};
   std::mutex mutex;
   size_t finished = 0;
@@ -29,17 +29,13 @@ std::vector<EpisodeResult> run_episodes(const std::vector<EpisodeTask>& tasks, i
   auto worker = [&]() {
     for (;;) {
       const size_t i = next++;
-      if (i >= tasks.size()) return;
+      if (i >= count) return;
       {
         std::lock_guard<std::mutex> lock(mutex);
         if (error) return;
       }
       try {
-        PolicyPtr policy = make_policy(tasks[i].policy);
-        EnvironmentConfig config = tasks[i].config;
-        if (config.policy_label.empty()) config.policy_label = tasks[i].policy;
-        Environment env(std::move(config));
-        results[i] = run_episode(env, *policy, tasks[i].seed);
+        task(i);
       } catch (...) {
         std::lock_guard<std::mutex> lock(mutex);
         if (!error) error = std::current_exception();
@@ -47,10 +43,10 @@ std::vector<EpisodeResult> run_episodes(const std::vector<EpisodeTask>& tasks, i
       }
       std::lock_guard<std::mutex> lock(mutex);
       ++finished;
-      if (on_done) on_done(finished, tasks.size());
+      if (on_done) on_done(finished, count);
     }
   };
-  const int n = std::max(1, std::min<int>(threads, static_cast<int>(tasks.size())));
+  const int n = std::max(1, std::min<int>(threads, static_cast<int>(count)));
   if (n == 1) {
     worker();
   } else {
@@ -59,6 +55,21 @@ std::vector<EpisodeResult> run_episodes(const std::vector<EpisodeTask>& tasks, i
     for (std::thread& t : pool) t.join();
   }
   if (error) std::rethrow_exception(error);
+}
+
+std::vector<EpisodeResult> run_episodes(const std::vector<EpisodeTask>& tasks, int threads,
+                                        const std::function<void(size_t, size_t)>& on_done) {
+  std::vector<EpisodeResult> results(tasks.size());
+  for_each_in_parallel(
+      tasks.size(), threads,
+      [&](size_t i) {
+        PolicyPtr policy = make_policy(tasks[i].policy);
+        EnvironmentConfig config = tasks[i].config;
+        if (config.policy_label.empty()) config.policy_label = tasks[i].policy;
+        Environment env(std::move(config));
+        results[i] = run_episode(env, *policy, tasks[i].seed);
+      },
+      on_done);
   return results;
 }
 

@@ -27,6 +27,13 @@ struct EpisodeTask {
 std::vector<EpisodeResult> run_episodes(const std::vector<EpisodeTask>& tasks, int threads,
                                         const std::function<void(size_t, size_t)>& on_done = {});
 
+// Runs task(i) for every i in [0, count) on `threads` threads (≥ 1), each
+// index exactly once; `on_done(finished, count)` is called after each task
+// (serialised). The first exception of any task is rethrown once all threads
+// have stopped; tasks not yet started are skipped.
+void for_each_in_parallel(size_t count, int threads, const std::function<void(size_t)>& task,
+                          const std::function<void(size_t, size_t)>& on_done = {});
+
 // Threads to use by default: hardware concurrency (at least 1).
 int default_threads();
 

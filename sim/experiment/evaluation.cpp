@@ -28,6 +28,11 @@ std::pair<int, int> parse_shard(const std::string& text, const std::string& wher
   return {static_cast<int>(i), static_cast<int>(n)};
 }
 
+int evaluation_threads(const Experiment& experiment, const EvaluationOptions& options) {
+  if (options.threads > 0) return options.threads;
+  return experiment.spec().threads > 0 ? experiment.spec().threads : default_threads();
+}
+
 Evaluation run_evaluation(const Experiment& experiment, const std::vector<GridCell>& cells,
                           const EvaluationOptions& options) {
   const auto start = std::chrono::steady_clock::now();
@@ -36,8 +41,7 @@ Evaluation run_evaluation(const Experiment& experiment, const std::vector<GridCe
   const bool want_jobs = options.jobs_csv || options.keep_plot_data;
   std::vector<EpisodeTask> tasks;
   for (const GridCell& cell : cells) tasks.push_back(experiment.task(cell, want_jobs, true));
-  int threads = options.threads > 0 ? options.threads : experiment.spec().threads;
-  if (threads <= 0) threads = default_threads();
+  const int threads = evaluation_threads(experiment, options);
   ProgressBar bar("episodes", tasks.size(), options.progress);
   std::vector<EpisodeResult> results =
       run_episodes(tasks, threads, [&](size_t done, size_t) { bar.update(done); });

@@ -29,6 +29,9 @@ struct Evaluation {
   double wall_seconds = 0;
 };
 
+// The threads an evaluation runs on: the option's, else the experiment's, else all cores.
+int evaluation_threads(const Experiment& experiment, const EvaluationOptions& options);
+
 Evaluation run_evaluation(const Experiment& experiment, const std::vector<GridCell>& cells,
                           const EvaluationOptions& options);
 

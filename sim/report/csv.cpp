@@ -76,6 +76,13 @@ void write_timeline_csv_rows(std::ostream& out, const EpisodeStats& e,
     out << prefix << csv_number(s.time) << ',' << s.occupied << ',' << s.running << '\n';
 }
 
+void write_bounds_csv(std::ostream& out, const std::vector<EpisodeBound>& bounds) {
+  out << "beta_dist,seed,arrived,unservable,rate\n";
+  for (const EpisodeBound& b : bounds)
+    out << csv_field(b.beta_dist) << ',' << b.seed << ',' << b.arrived << ',' << b.unservable << ','
+        << csv_number(b.rate()) << '\n';
+}
+
 void write_summary_csv(std::ostream& out, const std::vector<GroupSummary>& groups) {
   out << "policy,beta_dist,seeds,arrived_mean,blocking_rate_mean,blocking_rate_ci95,acceptance_"
          "rate_mean,"

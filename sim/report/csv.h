@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/engine/environment.h"
+#include "sim/experiment/blocking_bound.h"
 #include "sim/experiment/summary.h"
 
 namespace pacml::sim {
@@ -24,6 +25,8 @@ void write_jobs_csv_rows(std::ostream& out, const EpisodeStats& episode,
 void write_timeline_csv_header(std::ostream& out);
 void write_timeline_csv_rows(std::ostream& out, const EpisodeStats& episode,
                              const std::vector<OccupancySample>& timeline);
+// bounds.csv: one row per (β distribution, seed).
+void write_bounds_csv(std::ostream& out, const std::vector<EpisodeBound>& bounds);
 void write_summary_csv(std::ostream& out, const std::vector<GroupSummary>& groups);
 
 // Writes `text` to `path`; throws InputError(path, ...) if it cannot.

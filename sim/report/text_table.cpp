@@ -104,6 +104,16 @@ std::string format_summary_tables(const std::vector<GroupSummary>& groups,
   return out.str();
 }
 
+std::string format_bound_table(const std::vector<BoundSummary>& bounds) {
+  std::vector<std::string> header = {"lower bound"}, row = {"unservable jobs"};
+  for (const BoundSummary& b : bounds) {
+    header.push_back("β " + b.beta_dist);
+    row.push_back(mean_ci(b.rate));
+  }
+  return format_table({header, row}) +
+         "(jobs no action serves even on an empty cluster: no policy blocks fewer)\n";
+}
+
 std::string format_episode(const EpisodeStats& s, const std::string& time_unit) {
   std::vector<std::vector<std::string>> rows = {{"metric", "value"}};
   auto add = [&](const std::string& k, const std::string& v) { rows.push_back({k, v}); };

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/experiment/blocking_bound.h"
 #include "sim/experiment/summary.h"
 
 namespace pacml::sim {
@@ -16,6 +17,9 @@ std::string format_table(const std::vector<std::vector<std::string>>& rows);
 // table with throughput, acceptance, JCT, speed-up and blocking by cause.
 std::string format_summary_tables(const std::vector<GroupSummary>& groups,
                                   const std::string& time_unit);
+
+// One row of the lower bound per β distribution (`pacml evaluate --bound`).
+std::string format_bound_table(const std::vector<BoundSummary>& bounds);
 
 std::string format_episode(const EpisodeStats& s, const std::string& time_unit);
 

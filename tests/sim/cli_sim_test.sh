@@ -63,7 +63,21 @@ check "merged episodes.csv equals the unsharded one" "cmp -s '$tmp/o1/episodes.c
 "$PACML" evaluate --merge "$tmp/sh/shard-0-of-2.json" >/dev/null 2>&1
 check "merge of an incomplete grid exits 3" "[ $? -eq 3 ]"
 
+# --bound: the lower bound row, bounds.csv, never above any policy's blocking.
+"$PACML" evaluate "$tmp/small.yaml" --bound --out "$tmp/bd" --no-plots --quiet >"$tmp/out" 2>&1
+check "evaluate --bound exits 0" "[ $? -eq 0 ]"
+check "evaluate --bound prints the lower bound row" "grep -q '^unservable jobs  *0\.[0-9]* ± ' '$tmp/out'"
+check "evaluate --bound writes bounds.csv (2 β × 2 seeds)" \
+  "[ \$(grep -c '^[AC],[01],' '$tmp/bd/bounds.csv') -eq 4 ]"
+check "the bound is at most every policy's blocking, per seed" \
+  "python3 -c \"import csv,sys; b={(r['beta_dist'],r['seed']):float(r['rate']) for r in csv.DictReader(open('$tmp/bd/bounds.csv'))}; e=list(csv.DictReader(open('$tmp/bd/episodes.csv'))); sys.exit(0 if e and all(float(r['blocking_rate']) >= b[(r['beta_dist'],r['seed'])] for r in e) else 1)\""
+"$PACML" evaluate "$tmp/small.yaml" --bound --shard 0/2 >/dev/null 2>"$tmp/err"
+check "--bound with --shard: exit 2 naming --bound" "[ $? -eq 2 ] && grep -q -- '--bound' '$tmp/err'"
+
 # Bad input: clear errors with file:line, exit 2, never a crash.
+"$PACML" simulate "$tmp/small.yaml" --horizon inf >/dev/null 2>"$tmp/err"
+check "synthetic workload with --horizon inf: exit 2, says it never ends" \
+  "[ $? -eq 2 ] && grep -q 'never ends' '$tmp/err'"
 printf 'job_id,submission_time,num_iteration,model_name,deadline,batch_size,num_gpu,duration\nx,-4,10,vgg16,50,1,1,5\n' >"$tmp/neg.csv"
 "$PACML" replay "$tmp/neg.csv" --format elasticflow >/dev/null 2>"$tmp/err"
 check "negative time: exit 2" "[ $? -eq 2 ]"

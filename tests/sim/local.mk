@@ -5,7 +5,8 @@ tests_unit_tests_SOURCES += \
 	tests/sim/environment_test.cpp \
 	tests/sim/rollout_search_test.cpp \
 	tests/sim/trace_test.cpp \
-	tests/sim/experiment_test.cpp
+	tests/sim/experiment_test.cpp \
+	tests/sim/blocking_bound_test.cpp
 
 TESTS += tests/sim/cli_sim_test.sh
 dist_noinst_SCRIPTS += tests/sim/cli_sim_test.sh
