@@ -120,6 +120,8 @@ int run_evaluate(const std::vector<std::string>& argv) {
   if (args.has("threads")) options.threads = static_cast<int>(args.get_long("threads", 1, 1024));
   options.progress = args.is_set("quiet") ? 0 : args.is_set("progress") ? 1 : -1;
   const bool sharded = args.has("shard");
+  if (sharded && args.is_set("bound"))
+    throw InputError("--bound", "not with --shard (compute the bound on the whole experiment)");
   const bool out = args.has("out");
   if (out) sim::make_directories(args.get("out"));
   std::ofstream jobs, timeline;
@@ -140,8 +142,6 @@ int run_evaluate(const std::vector<std::string>& argv) {
               << spec.betas.size() << " β distributions × " << spec.seeds.size() << " seeds"
               << (sharded ? ", shard " + args.get("shard") : std::string()) << ")\n";
   const sim::Evaluation evaluation = sim::run_evaluation(experiment, cells, options);
-  if (sharded && args.is_set("bound"))
-    throw InputError("--bound", "not with --shard (compute the bound on the whole experiment)");
   if (sharded) {
     const std::string text =
         sim::shard_to_json(experiment, shard, shards, evaluation).dump(1) + "\n";
