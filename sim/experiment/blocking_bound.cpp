@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/placement/action_mask.h"
 #include "sim/engine/episode.h"
 
 namespace pacml::sim {
@@ -11,8 +12,8 @@ namespace {
 // empty by declining every job.
 bool servable_on_empty_cluster(const Observation& obs, const JctEstimator& estimator,
                                double horizon, LookaheadCache* cache) {
-  for (int a = 1; a < static_cast<int>(obs.mask.size()); ++a) {
-    if (!obs.mask[a]) continue;
+  for (int a : valid_actions(obs.mask)) {
+    if (a == 0) continue;
     const Estimate e = estimator.estimate(*obs.job->graph, a, obs.job->beta, *obs.cluster, cache);
     if (e.accepted() && (!std::isfinite(horizon) || obs.time + e.jct <= horizon)) return true;
   }
@@ -22,15 +23,14 @@ bool servable_on_empty_cluster(const Observation& obs, const JctEstimator& estim
 }  // namespace
 
 EpisodeBound episode_bound(const Experiment& experiment, size_t beta, std::uint64_t seed) {
-  EpisodeTask task = experiment.task(GridCell{0, "bound", beta, seed}, false, false);
+  EnvironmentConfig config = experiment.environment_config(beta, false, false);
   // The reference profile's cache lives for one episode (MODEL.md §6); the
   // physical profile's is shared by the experiment.
   LookaheadCache episode_cache;
-  LookaheadCache* cache =
-      task.config.shared_cache ? task.config.shared_cache.get() : &episode_cache;
-  const JctEstimator& estimator = *task.config.estimator;
-  const double horizon = task.config.horizon;
-  Environment env(std::move(task.config));
+  LookaheadCache* cache = config.shared_cache ? config.shared_cache.get() : &episode_cache;
+  const JctEstimator& estimator = *config.estimator;
+  const double horizon = config.horizon;
+  Environment env(std::move(config));
   EpisodeBound bound;
   bound.beta_dist = experiment.beta_label(beta);
   bound.seed = seed;

@@ -342,14 +342,21 @@ std::vector<GridCell> Experiment::grid(int shard, int shards) const {
   return cells;
 }
 
+EnvironmentConfig Experiment::environment_config(size_t beta, bool record_jobs,
+                                                 bool record_timeline) const {
+  EnvironmentConfig c;
+  c.estimator = estimator_;
+  c.workload = workloads_.at(beta);
+  c.horizon = spec_.horizon;
+  c.shared_cache = shared_cache_;
+  c.record_jobs = record_jobs;
+  c.record_timeline = record_timeline;
+  return c;
+}
+
 EpisodeTask Experiment::task(const GridCell& cell, bool record_jobs, bool record_timeline) const {
   EpisodeTask t;
-  t.config.estimator = estimator_;
-  t.config.workload = workloads_.at(cell.beta);
-  t.config.horizon = spec_.horizon;
-  t.config.shared_cache = shared_cache_;
-  t.config.record_jobs = record_jobs;
-  t.config.record_timeline = record_timeline;
+  t.config = environment_config(cell.beta, record_jobs, record_timeline);
   t.config.policy_label = cell.policy;
   t.policy = cell.policy;
   t.seed = cell.seed;

@@ -102,6 +102,8 @@ class Experiment {
 
   // The full grid, or the shard'th of `shards` slices (cells index % shards == shard).
   std::vector<GridCell> grid(int shard = 0, int shards = 1) const;
+  // The environment of one β distribution's episodes (the policy label left empty).
+  EnvironmentConfig environment_config(size_t beta, bool record_jobs, bool record_timeline) const;
   EpisodeTask task(const GridCell& cell, bool record_jobs, bool record_timeline) const;
   std::string describe() const;
 
