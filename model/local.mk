@@ -8,8 +8,8 @@ EXTRA_DIST += contrib/train contrib/models model/README.md
 
 # Shipped weights: pacml:NAME finds PREFIX/share/pacml/models/NAME.pacw.
 modelsdir = $(pkgdatadir)/models
-models_DATA = contrib/models/reference.pacw contrib/models/reference-B.pacw \
-	contrib/models/physical.pacw \
+models_DATA = contrib/models/reference.pacw contrib/models/reference-A.pacw \
+	contrib/models/reference-B.pacw contrib/models/physical.pacw contrib/models/physical-D.pacw \
 	contrib/models/default.pacw
 
 if HAVE_TORCH
