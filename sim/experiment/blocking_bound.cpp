@@ -23,19 +23,15 @@ bool servable_on_empty_cluster(const Observation& obs, const JctEstimator& estim
 }  // namespace
 
 EpisodeBound episode_bound(const Experiment& experiment, size_t beta, std::uint64_t seed) {
-  EnvironmentConfig config = experiment.environment_config(beta, false, false);
-  // The reference profile's cache lives for one episode (MODEL.md §6); the
-  // physical profile's is shared by the experiment.
-  LookaheadCache episode_cache;
-  LookaheadCache* cache = config.shared_cache ? config.shared_cache.get() : &episode_cache;
-  const JctEstimator& estimator = *config.estimator;
-  const double horizon = config.horizon;
-  Environment env(std::move(config));
+  // The environment's own lookahead cache: per episode in the reference
+  // profile (MODEL.md §6), the experiment's shared one in the physical.
+  Environment env(experiment.environment_config(beta, false, false));
   EpisodeBound bound;
   bound.beta_dist = experiment.beta_label(beta);
   bound.seed = seed;
   for (const Observation* obs = &env.reset(seed); !obs->done; obs = &env.observe()) {
-    if (!servable_on_empty_cluster(*obs, estimator, horizon, cache)) ++bound.unservable;
+    if (!servable_on_empty_cluster(*obs, env.estimator(), env.config().horizon, env.cache()))
+      ++bound.unservable;
     env.step(0);
   }
   bound.arrived = env.result().stats.arrived;
