@@ -56,7 +56,7 @@ check "bench-policy prints a row per graph" "grep -q '^alexnet' '$tmp/bench' && 
 # Every shipped model is installed (listed in model/local.mk) and loads and decides.
 for weights in "$SRC"/contrib/models/*.pacw; do
   name=$(basename "$weights")
-  check "shipped model $name is installed (models_DATA)" "grep -q 'contrib/models/$name' '$SRC/model/local.mk'"
+  check "shipped model $name is installed (models_DATA)" "grep -qF 'contrib/models/$name' '$SRC/model/local.mk'"
   check "shipped model $name loads and decides" \
     "'$PACML' bench-policy --weights '$weights' --graphs resnet18 --repeats 1 >/dev/null 2>'$tmp/err'"
 done
