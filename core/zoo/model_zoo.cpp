@@ -52,6 +52,17 @@ ZooModelInfo sequence(std::string name, std::string family, std::string descript
   return info;
 }
 
+// A transformer: a sequence model whose shape --layers/--hidden/--heads resize.
+ZooModelInfo transformer(std::string name, std::string description, int batch, int seq_len,
+                         int max_seq_len, int layers, int hidden, int heads, double params,
+                         std::string reference, std::vector<std::string> aliases = {}) {
+  ZooModelInfo info = sequence(std::move(name), "transformer", std::move(description), batch,
+                               seq_len, max_seq_len, params, std::move(reference),
+                               std::move(aliases));
+  info.layers = layers, info.hidden = hidden, info.heads = heads;
+  return info;
+}
+
 const std::vector<ZooEntry>& registry() {
   static const std::vector<ZooEntry> entries = {
       {cnn("alexnet", "AlexNet (torchvision)", 224, 61.1e6, "torchvision alexnet: 61,100,840"),
@@ -79,18 +90,24 @@ const std::vector<ZooEntry>& registry() {
                 64, 50, 0, 0,
                 "MLPerf v0.5 rnn_translator (the GNMT PipeDream profiled); no published count"),
        zoo::gnmt},
-      {sequence("bert-base", "transformer", "BERT-base uncased with pre-training heads", 32, 128,
-                512, 110e6, "Devlin et al. 2018 (BERT paper): BERT-base 110M", {"bert"}),
+      {transformer("bert-base", "BERT-base uncased with pre-training heads", 32, 128, 512, 12, 768,
+                   12, 110e6, "Devlin et al. 2018 (BERT paper): BERT-base 110M", {"bert"}),
        zoo::bert_base},
-      {sequence("bert-large", "transformer", "BERT-large uncased with pre-training heads", 32, 128,
-                512, 340e6, "Devlin et al. 2018 (BERT paper): BERT-large 340M"),
+      {transformer("bert-large", "BERT-large uncased with pre-training heads", 32, 128, 512, 24,
+                   1024, 16, 340e6, "Devlin et al. 2018 (BERT paper): BERT-large 340M"),
        zoo::bert_large},
-      {sequence("gpt2", "transformer", "GPT-2 small (124M), LM head tied to the embedding", 8, 1024,
-                1024, 124e6, "Hugging Face gpt2: 124,439,808"),
+      {transformer("gpt2", "GPT-2 small (124M), LM head tied to the embedding", 8, 1024, 1024, 12,
+                   768, 12, 124e6, "Hugging Face gpt2: 124,439,808"),
        zoo::gpt2},
-      {sequence("gpt2-medium", "transformer", "GPT-2 medium (355M), LM head tied to the embedding",
-                8, 1024, 1024, 355e6, "Hugging Face gpt2-medium: 354,823,168"),
+      {transformer("gpt2-medium", "GPT-2 medium (355M), LM head tied to the embedding", 8, 1024,
+                   1024, 24, 1024, 16, 355e6, "Hugging Face gpt2-medium: 354,823,168"),
        zoo::gpt2_medium},
+      {transformer("gpt2-large", "GPT-2 large (774M), LM head tied to the embedding", 8, 1024,
+                   1024, 36, 1280, 20, 774e6, "Hugging Face gpt2-large: 774,030,080"),
+       zoo::gpt2_large},
+      {transformer("gpt2-xl", "GPT-2 XL (1.5B), LM head tied to the embedding", 8, 1024, 1024, 48,
+                   1600, 25, 1558e6, "Hugging Face gpt2-xl: 1,557,611,200"),
+       zoo::gpt2_xl},
       {sequence("deepspeech2", "rnn",
                 "DeepSpeech2: 2 conv + 5 bidirectional LSTM(1024) + CTC (deepspeech.pytorch)", 64,
                 1000, 0, 0,
@@ -129,6 +146,28 @@ long resolve(const std::optional<int>& requested, int fallback, int max, const c
   return *requested;
 }
 
+constexpr int kMaxLayers = 1024;
+constexpr int kMaxHidden = 1 << 16;
+
+// --layers/--hidden/--heads: transformers only; hidden must split evenly over heads.
+void resolve_shape(const ZooModelInfo& info, const ZooOptions& options, zoo::ModelSize& size) {
+  if (info.layers == 0) {
+    for (auto [value, option] : {std::pair{&options.layers, "--layers"},
+                                 std::pair{&options.hidden, "--hidden"},
+                                 std::pair{&options.heads, "--heads"}})
+      if (*value) throw InputError(option, info.name + " is not a transformer; only bert and gpt2 "
+                                                       "models take --layers/--hidden/--heads");
+    return;
+  }
+  size.layers = resolve(options.layers, info.layers, kMaxLayers, "--layers", "layers", info.name);
+  size.hidden = resolve(options.hidden, info.hidden, kMaxHidden, "--hidden", "hidden", info.name);
+  size.heads = resolve(options.heads, info.heads, kMaxHidden, "--heads", "heads", info.name);
+  if (size.hidden % size.heads != 0)
+    throw InputError(options.heads ? "--heads" : "--hidden",
+                     "hidden size " + std::to_string(size.hidden) + " does not split over " +
+                         std::to_string(size.heads) + " heads");
+}
+
 zoo::ModelSize resolve_size(const ZooModelInfo& info, const ZooOptions& options) {
   zoo::ModelSize size;
   size.batch = resolve(options.batch, info.default_batch, kMaxBatch, "--batch", "batch", info.name);
@@ -143,6 +182,7 @@ zoo::ModelSize resolve_size(const ZooModelInfo& info, const ZooOptions& options)
     size.seq_len = resolve(options.seq_len, info.default_seq_len,
                            info.max_seq_len ? info.max_seq_len : kMaxSeqLen, "--seq-len",
                            "sequence length", info.name);
+  resolve_shape(info, options, size);
   return size;
 }
 
@@ -190,6 +230,9 @@ ZooGraph build_zoo_model(const std::string& name, const ZooOptions& options) {
   result.batch = static_cast<int>(size.batch);
   result.seq_len = static_cast<int>(size.seq_len);
   result.image_size = static_cast<int>(size.image_size);
+  result.layers = static_cast<int>(size.layers);
+  result.hidden = static_cast<int>(size.hidden);
+  result.heads = static_cast<int>(size.heads);
   result.precision = options.precision;
   result.device = options.device.name;
   return result;

@@ -33,6 +33,10 @@ struct ZooOptions {
   std::optional<int> batch;       // samples per training step
   std::optional<int> seq_len;     // tokens or audio frames; sequence models only
   std::optional<int> image_size;  // image height = width; CNNs only
+  // Transformers only: resize the family (hidden must divide by heads).
+  std::optional<int> layers;  // blocks
+  std::optional<int> hidden;  // hidden size
+  std::optional<int> heads;   // attention heads
   Precision precision = Precision::kFp32;
   DeviceModel device = DeviceModel::a100();
 };
@@ -47,6 +51,7 @@ struct ZooModelInfo {
   int default_seq_len = 0;      // 0: the model takes no sequence length
   int default_image_size = 0;   // 0: the model takes no image size
   int max_seq_len = 0;          // 0: no limit (else the position table's size)
+  int layers = 0, hidden = 0, heads = 0;  // transformers: the default shape
   double reference_params = 0;  // published parameter count (see reference)
   std::string reference;        // where the architecture and the count come from
 };
@@ -58,6 +63,7 @@ struct ZooGraph {
   int batch = 0;
   int seq_len = 0;     // 0 for CNNs
   int image_size = 0;  // 0 for sequence models
+  int layers = 0, hidden = 0, heads = 0;  // transformers: the shape built
   Precision precision = Precision::kFp32;
   std::string device;
 };
@@ -75,7 +81,9 @@ const ZooModelInfo& zoo_model_info(const std::string& name);
 // ("--model", "--batch", "--seq-len", "--image-size", "--precision") for an
 // unknown model, a size that is zero, negative or too large, a size given to
 // a model that has none (--seq-len for a CNN), an image too small or a
-// sequence too long for the model, or a precision the device model lacks.
+// sequence too long for the model, a transformer shape given to another
+// family or a hidden size the heads do not divide ("--layers", "--hidden",
+// "--heads"), or a precision the device model lacks.
 // Deterministic: the same inputs give the same graph.
 ZooGraph build_zoo_model(const std::string& name, const ZooOptions& options = ZooOptions());
 

@@ -121,24 +121,40 @@ Tensor gpt2_model(LayerBuilder& b, const ModelSize& size, const TransformerConfi
   return b.loss("loss", {logits}, "CrossEntropyLoss(next token)");
 }
 
+// The family's configuration with the sizes the user resized (ModelSize).
+TransformerConfig resized(TransformerConfig c, const ModelSize& size) {
+  if (size.layers) c.layers = size.layers;
+  if (size.hidden) c.hidden = size.hidden;
+  if (size.heads) c.heads = size.heads;
+  return c;
+}
+
 }  // namespace
 
 // BERT: vocabulary 30522 (uncased WordPiece), 512 positions.
 Tensor bert_base(LayerBuilder& b, const ModelSize& size) {
-  return bert(b, size, TransformerConfig{12, 768, 12, 30522, 512});
+  return bert(b, size, resized(TransformerConfig{12, 768, 12, 30522, 512}, size));
 }
 
 Tensor bert_large(LayerBuilder& b, const ModelSize& size) {
-  return bert(b, size, TransformerConfig{24, 1024, 16, 30522, 512});
+  return bert(b, size, resized(TransformerConfig{24, 1024, 16, 30522, 512}, size));
 }
 
 // GPT-2: vocabulary 50257 (byte-level BPE), 1024 positions.
 Tensor gpt2(LayerBuilder& b, const ModelSize& size) {
-  return gpt2_model(b, size, TransformerConfig{12, 768, 12, 50257, 1024});
+  return gpt2_model(b, size, resized(TransformerConfig{12, 768, 12, 50257, 1024}, size));
 }
 
 Tensor gpt2_medium(LayerBuilder& b, const ModelSize& size) {
-  return gpt2_model(b, size, TransformerConfig{24, 1024, 16, 50257, 1024});
+  return gpt2_model(b, size, resized(TransformerConfig{24, 1024, 16, 50257, 1024}, size));
+}
+
+Tensor gpt2_large(LayerBuilder& b, const ModelSize& size) {
+  return gpt2_model(b, size, resized(TransformerConfig{36, 1280, 20, 50257, 1024}, size));
+}
+
+Tensor gpt2_xl(LayerBuilder& b, const ModelSize& size) {
+  return gpt2_model(b, size, resized(TransformerConfig{48, 1600, 25, 50257, 1024}, size));
 }
 
 }  // namespace zoo

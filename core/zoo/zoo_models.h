@@ -14,6 +14,9 @@ struct ModelSize {
   long batch = 0;
   long seq_len = 0;     // sequence models: tokens or audio frames
   long image_size = 0;  // CNNs: height = width
+  // Transformers: the block count, hidden size and attention heads; 0 = the
+  // model's own (--layers/--hidden/--heads resize a family, e.g. a 2B GPT-2).
+  long layers = 0, hidden = 0, heads = 0;
 };
 
 // cnn_models.cpp (torchvision definitions, 1000 ImageNet classes)
@@ -31,6 +34,8 @@ Tensor bert_base(LayerBuilder& b, const ModelSize& size);
 Tensor bert_large(LayerBuilder& b, const ModelSize& size);
 Tensor gpt2(LayerBuilder& b, const ModelSize& size);
 Tensor gpt2_medium(LayerBuilder& b, const ModelSize& size);
+Tensor gpt2_large(LayerBuilder& b, const ModelSize& size);
+Tensor gpt2_xl(LayerBuilder& b, const ModelSize& size);
 
 // rnn_models.cpp
 Tensor gnmt(LayerBuilder& b, const ModelSize& size);

@@ -5,7 +5,6 @@
 #include "core/zoo/model_zoo.h"
 
 namespace pacml::cli {
-namespace {
 
 ZooOptions zoo_options(const Args& args) {
   ZooOptions options;
@@ -15,10 +14,12 @@ ZooOptions zoo_options(const Args& args) {
     options.image_size = static_cast<int>(args.get_long("image-size", 1, 1 << 16));
   if (args.has("precision")) options.precision = parse_precision(args.get("precision"));
   if (args.has("device")) options.device = load_device_model_file(args.get("device"));
+  constexpr long kMaxShape = 1 << 16;
+  if (args.has("layers")) options.layers = static_cast<int>(args.get_long("layers", 1, kMaxShape));
+  if (args.has("hidden")) options.hidden = static_cast<int>(args.get_long("hidden", 1, kMaxShape));
+  if (args.has("heads")) options.heads = static_cast<int>(args.get_long("heads", 1, kMaxShape));
   return options;
 }
-
-}  // namespace
 
 void add_graph_options(Args& args) {
   args.option("graph", "FILE", "job graph: a PipeDream graph.txt or a native YAML graph");
@@ -27,7 +28,10 @@ void add_graph_options(Args& args) {
   args.option("batch", "B", "zoo: samples per training step (default: the model's)");
   args.option("seq-len", "L", "zoo: sequence length for sequence models");
   args.option("image-size", "P", "zoo: image height = width for CNNs");
-  args.option("precision", "P", "zoo: fp32, fp16 or bf16", "fp32");
+  args.option("layers", "N", "zoo transformers: number of blocks (resizes bert/gpt2)");
+  args.option("hidden", "H", "zoo transformers: hidden size");
+  args.option("heads", "A", "zoo transformers: attention heads (must divide --hidden)");
+  args.option("precision", "P", "zoo: fp32, fp16, bf16 or tf32", "fp32");
   args.option("device", "FILE", "zoo: device model YAML (default: built-in A100)");
 }
 
@@ -39,7 +43,7 @@ LoadedGraph load_layer_graph(const Args& args, const std::string& positional) {
     ZooGraph zoo = build_zoo_model(args.get("model"), zoo_options(args));
     return {std::move(zoo.graph), zoo.params};
   }
-  for (const char* zoo_only : {"batch", "seq-len", "image-size", "device"})
+  for (const char* zoo_only : {"batch", "seq-len", "image-size", "device", "layers", "hidden", "heads"})
     if (args.has(zoo_only))
       throw InputError(std::string("--") + zoo_only, "applies to --model only");
   if (!from_file) throw InputError("pacml", "give a graph: --graph FILE or --model NAME");

@@ -6,13 +6,17 @@
 #include <string>
 
 #include "core/graph/job_graph.h"
+#include "core/zoo/model_zoo.h"
 #include "sim/cli/args.h"
 
 namespace pacml::cli {
 
 // Declares --graph, --model and the zoo options (--batch, --seq-len,
-// --image-size, --precision, --device) on `args`.
+// --image-size, --layers, --hidden, --heads, --precision, --device) on `args`.
 void add_graph_options(Args& args);
+
+// The zoo options the command line gives.
+ZooOptions zoo_options(const Args& args);
 
 struct LoadedGraph {
   LayerGraph graph;
