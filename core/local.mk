@@ -33,3 +33,34 @@ include core/inference/local.mk
 
 # hwloc machine description (issue 7): `pacml node describe`.
 include core/hw/local.mk
+
+# The physical profile (issue 14): cluster descriptions and parallelism
+# strategies timed on them (doc/PHYSICAL.md).
+libpacml_core_la_SOURCES += \
+	core/cluster/cluster_spec.h core/cluster/cluster_spec.cpp \
+	core/cluster/cluster_presets.h \
+	core/parallel/parallel_job.h core/parallel/parallel_job.cpp \
+	core/parallel/parallel_plan.h \
+	core/parallel/physical_constants.h core/parallel/physical_constants.cpp \
+	core/parallel/collectives.h core/parallel/collectives.cpp \
+	core/parallel/step_timeline.h core/parallel/step_timeline.cpp \
+	core/parallel/step_ops.h core/parallel/step_ops.cpp \
+	core/parallel/strategies.h core/parallel/strategies.cpp \
+	core/parallel/throughput_table.h core/parallel/throughput_table.cpp \
+	core/parallel/physical_estimator.h core/parallel/physical_estimator.cpp
+nodist_libpacml_core_la_SOURCES = core/cluster/cluster_presets_data.cpp
+BUILT_SOURCES = core/cluster/cluster_presets_data.cpp
+CLEANFILES += core/cluster/cluster_presets_data.cpp
+# Each preset file is listed: the build embeds exactly these (a test checks
+# that contrib/clusters holds no other).
+CLUSTER_PRESET_FILES = \
+	$(top_srcdir)/contrib/clusters/dgx-a100-16x8.yaml \
+	$(top_srcdir)/contrib/clusters/dgx-a100-4x8.yaml \
+	$(top_srcdir)/contrib/clusters/dgx2-v100.yaml \
+	$(top_srcdir)/contrib/clusters/paper-4x4x2.yaml \
+	$(top_srcdir)/contrib/clusters/ramp-a100-16x8.yaml
+DEVICE_FILES = $(top_srcdir)/contrib/devices/a100.yaml $(top_srcdir)/contrib/devices/v100.yaml
+EXTRA_DIST += core/cluster/embed-presets.sh contrib/clusters contrib/devices
+core/cluster/cluster_presets_data.cpp: $(top_srcdir)/core/cluster/embed-presets.sh $(CLUSTER_PRESET_FILES) $(DEVICE_FILES)
+	$(AM_V_GEN)$(MKDIR_P) core/cluster && \
+	  sh $(top_srcdir)/core/cluster/embed-presets.sh $(CLUSTER_PRESET_FILES) -- $(DEVICE_FILES) > $@.tmp && mv $@.tmp $@

@@ -1,0 +1,77 @@
+// A training job as the physical model sees it (doc/PHYSICAL.md §3): a model
+// at a fixed global batch, whose forward graph can be costed again at any
+// per-GPU batch, with what the strategies need to know about its shape.
+//
+// Zoo models are rebuilt at the per-GPU batch, so a small shard loses the
+// efficiency the analytic cost model says it loses (kernel launches, memory-
+// bound layers). A profiled graph (PipeDream, native YAML) was measured at one
+// batch: its times scale with the batch, each op keeping at least one kernel
+// launch, and its activations scale linearly.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "core/graph/layer_graph.h"
+#include "core/zoo/model_zoo.h"
+
+namespace pacml {
+
+enum class ModelFamily { kCnn, kTransformer, kRnn, kOther };
+const char* model_family_name(ModelFamily family);
+
+// Transformer blocks, for tensor parallelism (0 everywhere for other models).
+struct TransformerShape {
+  int layers = 0, hidden = 0, heads = 0, seq_len = 0;
+};
+
+class ParallelJob {
+ public:
+  // A zoo model; options.batch is the job's global batch (default: the model's).
+  static std::shared_ptr<const ParallelJob> from_zoo(const std::string& model,
+                                                     const ZooOptions& options);
+  // A profiled graph measured at `profiled_batch` samples per step, run at
+  // `global_batch` (0: the profiled batch). Parameter bytes are 4 per value.
+  static std::shared_ptr<const ParallelJob> from_graph(const LayerGraph& graph, int profiled_batch,
+                                                       int global_batch,
+                                                       ModelFamily family = ModelFamily::kOther);
+
+  const std::string& name() const { return name_; }
+  int global_batch() const { return global_batch_; }
+  ModelFamily family() const { return family_; }
+  Precision precision() const { return precision_; }
+  const TransformerShape& transformer() const { return shape_; }
+  double parameter_bytes() const { return parameter_bytes_; }
+  double parameters() const { return parameters_; }
+  int bytes_per_value() const { return bytes_per_element(precision_); }
+  // The forward graph costed at `batch` samples (1..global batch), cached.
+  // Thread-safe.
+  std::shared_ptr<const LayerGraph> at_batch(int batch) const;
+  // A content digest of everything that determines the job's timings.
+  const std::string& key() const { return key_; }
+
+ private:
+  ParallelJob() = default;
+  LayerGraph build(int batch) const;
+
+  std::string name_, key_;
+  int global_batch_ = 1;
+  ModelFamily family_ = ModelFamily::kOther;
+  Precision precision_ = Precision::kFp32;
+  TransformerShape shape_;
+  double parameter_bytes_ = 0, parameters_ = 0;
+  // Zoo: rebuilt at each batch. Graph: the profile and its batch.
+  bool from_zoo_ = false;
+  std::string zoo_model_;
+  ZooOptions zoo_options_;
+  LayerGraph profile_;
+  int profiled_batch_ = 1;
+  mutable std::mutex mutex_;
+  mutable std::map<int, std::shared_ptr<const LayerGraph>> by_batch_;
+};
+
+using ParallelJobPtr = std::shared_ptr<const ParallelJob>;
+
+}  // namespace pacml

@@ -1,0 +1,77 @@
+#include "core/parallel/step_ops.h"
+
+namespace pacml {
+
+double whole_layer(const Layer&) {
+  return 1.0;
+}
+
+std::vector<TimelineOp> pass_ops(const LayerGraph& graph, double host_per_op,
+                                 const WorkShare& share) {
+  std::vector<TimelineOp> ops;
+  ops.reserve(2 * graph.layers.size());
+  for (const Layer& layer : graph.layers)
+    if (layer.forward_time > 0)
+      ops.push_back({host_per_op, layer.forward_time * 1e-3 * share(layer)});
+  for (auto it = graph.layers.rbegin(); it != graph.layers.rend(); ++it)
+    if (it->backward_time > 0) ops.push_back({host_per_op, it->backward_time * 1e-3 * share(*it)});
+  return ops;
+}
+
+std::vector<int> backward_op_index(const LayerGraph& graph) {
+  std::vector<int> index(graph.layers.size(), -1);
+  int next = 0;
+  for (const Layer& layer : graph.layers) next += layer.forward_time > 0;
+  for (int l = graph.num_layers() - 1; l >= 0; --l)
+    if (graph.layers[l].backward_time > 0) index[l] = next++;
+  return index;
+}
+
+std::vector<TimelineCollective> gradient_buckets(
+    const LayerGraph& graph, double bucket_bytes, double bytes_scale,
+    const std::function<double(double)>& all_reduce_time) {
+  const std::vector<int> backward = backward_op_index(graph);
+  std::vector<TimelineCollective> buckets;
+  double pending = 0;
+  int last_op = 0;
+  for (int l = graph.num_layers() - 1; l >= 0; --l) {
+    if (backward[l] >= 0) last_op = backward[l];
+    pending += graph.layers[l].parameter_bytes * bytes_scale;
+    if (pending >= bucket_bytes) {
+      buckets.push_back({last_op, all_reduce_time(pending)});
+      pending = 0;
+    }
+  }
+  if (pending > 0) buckets.push_back({last_op, all_reduce_time(pending)});
+  return buckets;
+}
+
+double state_bytes_per_parameter(const ParallelJob& job) {
+  const double value = job.bytes_per_value();
+  const bool half = job.precision() != Precision::kFp32;
+  const double master = half ? 4 : 0;
+  const double optimizer = job.family() == ModelFamily::kCnn ? 4 : 8;  // momentum | Adam m, v
+  return value /*weights*/ + value /*gradients*/ + master + optimizer;
+}
+
+double optimizer_time(const ParallelJob& job, double parameters, int weighted_layers,
+                      double memory_bandwidth, double host_per_op) {
+  // Read weights, gradients and state; write weights and state.
+  const double state = state_bytes_per_parameter(job);
+  const double bytes = parameters * (2 * state - job.bytes_per_value());
+  return std::max(bytes / memory_bandwidth, host_per_op * weighted_layers);
+}
+
+double activation_bytes(const LayerGraph& graph, const WorkShare& share) {
+  double bytes = 0;
+  for (const Layer& layer : graph.layers) bytes += layer.activation_bytes * share(layer);
+  return bytes;
+}
+
+int weighted_layers(const LayerGraph& graph) {
+  int count = 0;
+  for (const Layer& layer : graph.layers) count += layer.parameter_bytes > 0;
+  return count;
+}
+
+}  // namespace pacml

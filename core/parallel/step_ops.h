@@ -1,0 +1,51 @@
+// Building blocks the strategies share: the ops of a forward and backward
+// pass at some per-GPU batch, gradient buckets, the optimizer step and the
+// memory a rank holds (doc/PHYSICAL.md §3).
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "core/graph/layer_graph.h"
+#include "core/parallel/parallel_job.h"
+#include "core/parallel/step_timeline.h"
+
+namespace pacml {
+
+// The fraction of a layer's work one rank does (1 = all; tensor parallelism
+// gives 1/t to the layers it splits).
+using WorkShare = std::function<double(const Layer&)>;
+double whole_layer(const Layer& layer);
+
+// Forward ops in order, then backward ops in reverse order: 2 × layers ops.
+// Layers with no work (inputs) issue nothing.
+std::vector<TimelineOp> pass_ops(const LayerGraph& graph, double host_per_op,
+                                 const WorkShare& share);
+
+// Indices into pass_ops' output of each layer's backward op (-1: none).
+std::vector<int> backward_op_index(const LayerGraph& graph);
+
+// DDP's buckets: parameter gradients in reverse layer order, closed at
+// `bucket_bytes`; each ready when the backward op of its last layer ends.
+// `bytes_scale` scales the gradient bytes (1/t under tensor parallelism).
+std::vector<TimelineCollective> gradient_buckets(
+    const LayerGraph& graph, double bucket_bytes, double bytes_scale,
+    const std::function<double(double)>& all_reduce_time);
+
+// The optimizer step on one rank holding `parameters` values: memory-bound
+// (reads and writes the weights, gradients and optimizer state) and one
+// host launch per weighted layer.
+double optimizer_time(const ParallelJob& job, double parameters, int weighted_layers,
+                      double memory_bandwidth, double host_per_op);
+
+// Bytes per parameter a rank keeps: weights, gradients and optimizer state
+// (SGD with momentum for CNNs, Adam otherwise; fp32 master weights when the
+// job trains in half precision).
+double state_bytes_per_parameter(const ParallelJob& job);
+
+// Activation bytes saved for the backward pass, with the work shares.
+double activation_bytes(const LayerGraph& graph, const WorkShare& share);
+
+int weighted_layers(const LayerGraph& graph);
+
+}  // namespace pacml

@@ -1,0 +1,34 @@
+// The step graph of each parallelism strategy, timed with step_timeline.h
+// (doc/PHYSICAL.md §3, §5). One function per strategy; physical_estimator.h
+// chooses among them.
+#pragma once
+
+#include "core/cluster/cluster_spec.h"
+#include "core/parallel/collectives.h"
+#include "core/parallel/parallel_job.h"
+#include "core/parallel/parallel_plan.h"
+#include "core/parallel/physical_constants.h"
+
+namespace pacml {
+
+// What every strategy needs to know about where it runs.
+struct StrategyContext {
+  const ClusterSpec& cluster;
+  const PhysicalConstants& constants;
+  const CollectiveModel& collectives;
+};
+
+// Data parallelism (DDP): every GPU runs the whole model on ceil(B/k)
+// samples; gradients all-reduced in buckets that overlap the backward pass.
+ParallelPlan plan_data(const ParallelJob& job, int gpus, const StrategyContext& context);
+
+// Tensor parallelism (Megatron) over all k GPUs: transformers only.
+ParallelPlan plan_tensor(const ParallelJob& job, int gpus, const StrategyContext& context);
+
+// Tensor parallelism inside a server, data parallelism across.
+ParallelPlan plan_hybrid(const ParallelJob& job, int gpus, const StrategyContext& context);
+
+// Pipeline parallelism (1F1B), replicated data-parallel when k allows.
+ParallelPlan plan_pipeline(const ParallelJob& job, int gpus, const StrategyContext& context);
+
+}  // namespace pacml
