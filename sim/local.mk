@@ -15,6 +15,8 @@ pacml_SOURCES = \
 	sim/cli/table.h sim/cli/table.cpp \
 	sim/cli/cmd_graph.cpp \
 	sim/cli/cmd_estimate.cpp \
+	sim/cli/estimate_physical.h sim/cli/estimate_physical.cpp \
+	sim/cli/parallel_source.h sim/cli/parallel_source.cpp \
 	sim/cli/cmd_topology.cpp \
 	sim/cli/cmd_node.cpp \
 	sim/cli/cmd_bench.cpp

@@ -19,13 +19,19 @@ libpacml_sim_la_SOURCES += \
 	sim/report/csv.h sim/report/csv.cpp \
 	sim/report/text_table.h sim/report/text_table.cpp \
 	sim/report/plots.h sim/report/plots.cpp \
-	sim/report/progress.h sim/report/progress.cpp
+	sim/report/progress.h sim/report/progress.cpp \
+	sim/calibration/scaling_points.h sim/calibration/scaling_points.cpp \
+	sim/calibration/calibration.h sim/calibration/calibration.cpp \
+	sim/calibration/elasticflow_archive.h sim/calibration/elasticflow_archive.cpp
 
 pacml_SOURCES += \
 	sim/cli/cmd_simulate.cpp \
 	sim/cli/cmd_evaluate.cpp \
 	sim/cli/cmd_replay.cpp \
-	sim/cli/cmd_bench_sim.cpp
+	sim/cli/cmd_bench_sim.cpp \
+	sim/cli/cmd_calibrate.cpp \
+	sim/cli/cmd_throughput.cpp \
+	sim/cli/cmd_bench_physical.cpp
 
 EXTRA_DIST += sim/README.md contrib/experiments/paper.yaml contrib/experiments/default.yaml \
 	contrib/slurm/evaluate-array.sbatch

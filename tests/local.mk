@@ -27,9 +27,10 @@ include tests/sim/local.mk
 include tests/hw/local.mk
 include tests/plugin/local.mk
 include tests/learning/local.mk
+include tests/parallel/local.mk
 endif
 
-TESTS += tests/cli/cli_test.sh
-dist_noinst_SCRIPTS += tests/cli/cli_test.sh
+TESTS += tests/cli/cli_test.sh tests/parallel/cli_physical_test.sh
+dist_noinst_SCRIPTS += tests/cli/cli_test.sh tests/parallel/cli_physical_test.sh
 EXTRA_DIST += tests/fixtures
 

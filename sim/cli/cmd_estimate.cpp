@@ -1,5 +1,7 @@
-// `pacml estimate` — partition, place and time one job on an empty RAMP
-// cluster for every action (or one), as the policy would see it.
+// `pacml estimate` — time one job on an empty cluster for every degree (or
+// one). The physical profile (default) predicts GPU counts and strategies
+// (estimate_physical.h); the reference profile partitions, places and times
+// the job on RAMP for every action as the paper's simulator does.
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -9,6 +11,8 @@
 #include "core/placement/action_mask.h"
 #include "sim/cli/args.h"
 #include "sim/cli/command.h"
+#include "core/util/error.h"
+#include "sim/cli/estimate_physical.h"
 #include "sim/cli/graph_source.h"
 #include "sim/cli/table.h"
 
@@ -45,25 +49,38 @@ nlohmann::json to_json(const Estimate& e) {
 
 int estimate_command(const std::vector<std::string>& argv) {
   Args args(
-      "pacml estimate --graph FILE [--profile reference|physical] [--topology CxRxS] [--action A] "
-      "[--json]",
-      "Estimates the job completion time of one job on an empty RAMP cluster for each\n"
-      "action a (max partitions per op): split histogram, servers used, JCT, speed-up\n"
-      "over one GPU, and time with communication / computation in flight.");
+      "pacml estimate --model NAME|--graph FILE [--gpus K] [--strategy S] [--cluster FILE] "
+      "[--profile physical|reference] [--json]",
+      "Estimates one job's completion time on an empty cluster.\n"
+      "physical (default): for each GPU count k, the fastest strategy that fits in\n"
+      "memory (data, tensor, hybrid, pipeline), its step time, JCT, speed-up over one\n"
+      "GPU, communication / computation time, memory per GPU and status.\n"
+      "reference: the paper's RAMP model; for each action a (max partitions per op)\n"
+      "the split histogram, servers used, JCT and speed-up.");
   add_graph_options(args);
   args.option("profile", "NAME", "model profile: reference (paper numbers, ms) or physical (s)",
               "physical");
-  args.option("topology", "CxRxS", "RAMP shape: communication groups x racks x servers", "4x4x2");
-  args.option("action", "A", "only this action (1 or even up to 16); default: all");
-  args.option("beta", "F", "JCT requirement as a fraction of JCT_seq, in (0, 1]", "1");
+  args.option("topology", "CxRxS",
+              "the paper's RAMP cluster of this shape: groups x racks x servers (default 4x4x2)");
+  args.option("action", "A", "reference: only this action (1 or even up to 16); physical: = --gpus");
+  args.option("beta", "F", "JCT requirement as a fraction of the one-GPU JCT, in (0, 1]");
   args.option("steps", "N", "training steps per job", "50");
+  add_physical_estimate_options(args);
   args.flag("json", "print one JSON array of objects");
   if (!args.parse(argv)) return 0;
+  if (args.get("profile") != "reference") {
+    Profile::by_name(args.get("profile"));
+    return estimate_physical(args);
+  }
+  for (const char* physical_only :
+       {"cluster", "gpus", "strategy", "deadline", "throughput-table", "profiled-batch"})
+    if (args.has(physical_only))
+      throw InputError(std::string("--") + physical_only, "applies to the physical profile only");
   const JobGraphPtr job = load_job_graph(args);
-  const JctEstimator estimator(RampTopology::parse(args.get("topology")),
+  const JctEstimator estimator(RampTopology::parse(args.has("topology") ? args.get("topology") : "4x4x2"),
                                Profile::by_name(args.get("profile")),
                                static_cast<int>(args.get_long("steps", 1, 1'000'000'000)));
-  const double beta = args.get_double("beta");
+  const double beta = args.has("beta") ? args.get_double("beta") : 1.0;
   std::vector<int> actions;
   if (args.has("action")) {
     const int a = static_cast<int>(args.get_long("action", 1, kMaxAction));

@@ -15,14 +15,8 @@ std::string quote(const std::string& s) {
   return out + "'";
 }
 
-// gnuplot string literal (double quotes, escaped).
 std::string gp(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
+  return gnuplot_string(s);
 }
 
 // Labels without blanks for gnuplot's word(); underscores are shown as is with noenhanced.
@@ -36,6 +30,29 @@ std::string token(std::string s) {
 
 bool gnuplot_available() {
   return std::system("gnuplot --version >/dev/null 2>&1") == 0;
+}
+
+std::string gnuplot_string(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string run_gnuplot(const std::string& dir, const std::string& name, const std::string& script,
+                        const std::string& pngs) {
+  write_text_file(dir + "/" + name, script);
+  if (!gnuplot_available())
+    return "gnuplot not found (Debian: apt-get install gnuplot-nox): no PNG plots; the data and " +
+           dir + "/" + name + " are written — run 'gnuplot " + name + "' in " + dir +
+           " once it is installed";
+  const std::string log = name.substr(0, name.rfind('.')) + ".log";  // plots.gp -> plots.log
+  const std::string command = "cd " + quote(dir) + " && gnuplot " + name + " >" + log + " 2>&1";
+  if (std::system(command.c_str()) != 0)
+    return "gnuplot failed (see " + dir + "/" + log + "); CSV and JSON results are complete";
+  return "plots: " + pngs;
 }
 
 std::string write_plots(const std::string& dir, const PlotData& data) {
@@ -129,15 +146,8 @@ std::string write_plots(const std::string& dir, const PlotData& data) {
     << "do for [b=1:" << nb << "] {\n  set title 'β '.word(betas,b)\n"
     << "  plot for [p=1:" << np << "] 'jct.dat' index ((b-1)*" << np
     << "+p-1) using 1:2 with lines title word(policies,p)\n}\nunset multiplot\n";
-  write_text_file(dir + "/plots.gp", s.str());
-  if (!gnuplot_available())
-    return "gnuplot not found (Debian: apt-get install gnuplot-nox): no PNG plots; the data and " +
-           dir + "/plots.gp are written — run 'gnuplot plots.gp' in " + dir +
-           " once it is installed";
-  const std::string command = "cd " + quote(dir) + " && gnuplot plots.gp >plots.log 2>&1";
-  if (std::system(command.c_str()) != 0)
-    return "gnuplot failed (see " + dir + "/plots.log); CSV and JSON results are complete";
-  return "plots: " + dir + "/blocking_rate.png, " + dir + "/occupancy.png, " + dir + "/jct.png";
+  return run_gnuplot(dir, "plots.gp", s.str(),
+                     dir + "/blocking_rate.png, " + dir + "/occupancy.png, " + dir + "/jct.png");
 }
 
 }  // namespace pacml::sim

@@ -31,6 +31,15 @@ struct PlotData {
 
 bool gnuplot_available();
 
+// A gnuplot string literal (double quotes, escaped).
+std::string gnuplot_string(const std::string& text);
+
+// Writes `script` to dir/NAME and runs gnuplot on it in `dir`. Returns a
+// line for people: "plots: <pngs>", or why there are none (the script and
+// data stay, so it can be rerun).
+std::string run_gnuplot(const std::string& dir, const std::string& name, const std::string& script,
+                        const std::string& pngs);
+
 // Writes blocking.dat, occupancy.dat, jct.dat and plots.gp into `dir`, then
 // runs gnuplot. Returns a line for people: the PNGs written, or why not.
 std::string write_plots(const std::string& dir, const PlotData& data);

@@ -35,6 +35,7 @@ struct TraceRecord {
   double deadline = kUnknown;    // absolute, seconds
   double time_limit = kUnknown;  // requested wall time, seconds
   long iterations = -1;          // training iterations (ElasticFlow), -1 = unknown
+  int batch = 0;                 // global batch size (ElasticFlow), 0 = unknown
   double beta = kUnknown;        // explicit β (Slurm comment "pacml:beta=0.4")
   long steps = -1;               // explicit N (Slurm comment "pacml:steps=100")
   std::string executable;        // SWF field 14 (application number), for model rules

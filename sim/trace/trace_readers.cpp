@@ -153,6 +153,11 @@ std::vector<TraceRecord> read_elasticflow(std::istream& in, const std::string& s
       r.gpus = static_cast<int>(std::min<long>(g, 1 << 20));
     }
     if (auto* v = get("duration")) r.duration = non_negative(*v, "duration");
+    if (auto* v = get("batch_size")) {
+      const long b = non_negative_integer(*v, "batch_size");
+      if (b < 1) throw BadLine{"no batch", "batch_size must be at least 1"};
+      r.batch = static_cast<int>(std::min<long>(b, 1 << 24));
+    }
     if (r.iterations == 0) throw BadLine{"zero iterations", "num_iteration is 0"};
     out.push_back(std::move(r));
   });

@@ -1,0 +1,103 @@
+// `pacml bench-physical` — how fast the physical model answers (doc/PHYSICAL.md):
+// per zoo model, strategy and GPU count, the CPU time of a cold estimate (a
+// new job: every graph it needs costed from scratch) and of a warm one (the
+// job's graphs cached, as in the simulator and the plugin), median of
+// single-threaded runs on dgx-a100-16x8.
+#include <time.h>
+
+#include <algorithm>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "core/parallel/physical_estimator.h"
+#include "sim/cli/args.h"
+#include "sim/cli/command.h"
+#include "sim/cli/table.h"
+
+namespace pacml::cli {
+namespace {
+
+double cpu_ms() {
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (ts.tv_sec + ts.tv_nsec * 1e-9) * 1e3;
+}
+
+template <class F>
+double median_ms(int repeats, F&& work) {
+  std::vector<double> samples;
+  for (int i = 0; i < repeats; ++i) {
+    const double start = cpu_ms();
+    work();
+    samples.push_back(cpu_ms() - start);
+  }
+  std::sort(samples.begin(), samples.end());
+  return samples[samples.size() / 2];
+}
+
+struct Workload {
+  const char* model;
+  int batch;
+};
+// Graphs of 41 to 380 ops; every strategy applies to the transformers.
+constexpr Workload kWorkloads[] = {
+    {"vgg16", 256}, {"resnet50", 256}, {"inception_v3", 128}, {"bert-base", 64}, {"gpt2-medium", 64}};
+
+int bench_physical_command(const std::vector<std::string>& argv) {
+  Args args("pacml bench-physical [--repeats R] [--json]",
+            "Benchmarks the physical model: median single-threaded CPU time of one estimate\n"
+            "(pacml estimate --gpus K --strategy S) cold (a new job) and warm (its graphs\n"
+            "cached), per zoo model, strategy and K = 1, 8, 64 on dgx-a100-16x8.\n"
+            "Targets: cold <= 10 ms, warm <= 1 ms for graphs up to 400 ops, K <= 64.");
+  args.option("repeats", "R", "runs per case (median reported)", "11");
+  args.flag("json", "print one JSON array");
+  if (!args.parse(argv)) return 0;
+  const int repeats = static_cast<int>(args.get_long("repeats", 1, 100000));
+  const PhysicalEstimator estimator(load_cluster("dgx-a100-16x8"));
+  nlohmann::json rows = nlohmann::json::array();
+  Table table({"model", "ops", "strategy", "GPUs", "cold ms", "warm ms", "status"});
+  double worst_cold = 0, worst_warm = 0;
+  for (const Workload& w : kWorkloads) {
+    ZooOptions options;
+    options.batch = w.batch;
+    const ParallelJobPtr warm = ParallelJob::from_zoo(w.model, options);
+    const int ops = warm->at_batch(w.batch)->num_layers();
+    for (Strategy s : {Strategy::kAuto, Strategy::kData, Strategy::kTensor, Strategy::kHybrid,
+                       Strategy::kPipeline})
+      for (int k : {1, 8, 64}) {
+        ParallelPlan plan;
+        const double cold = median_ms(repeats, [&] {
+          plan = estimator.plan(*ParallelJob::from_zoo(w.model, options), k, s);
+        });
+        estimator.plan(*warm, k, s);
+        const double hot = median_ms(repeats, [&] { plan = estimator.plan(*warm, k, s); });
+        worst_cold = std::max(worst_cold, cold);
+        worst_warm = std::max(worst_warm, hot);
+        table.add({w.model, std::to_string(ops), strategy_name(s), std::to_string(k),
+                   format_number(cold, 3), format_number(hot, 3), plan_status_name(plan.status)});
+        rows.push_back({{"model", w.model},
+                        {"ops", ops},
+                        {"strategy", strategy_name(s)},
+                        {"gpus", k},
+                        {"cold_ms", cold},
+                        {"warm_ms", hot},
+                        {"status", plan_status_name(plan.status)}});
+      }
+  }
+  if (args.is_set("json")) {
+    std::cout << rows.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << "physical estimate on dgx-a100-16x8, median of " << repeats
+            << " single-threaded runs (CPU time)\n";
+  table.print(std::cout);
+  std::cout << "slowest: cold " << format_number(worst_cold, 3) << " ms (target 10), warm "
+            << format_number(worst_warm, 3) << " ms (target 1)\n";
+  return 0;
+}
+
+}  // namespace
+
+PACML_COMMAND("bench-physical", "benchmark the physical model's estimates", bench_physical_command);
+
+}  // namespace pacml::cli

@@ -1,0 +1,144 @@
+#include "sim/cli/estimate_physical.h"
+
+#include <algorithm>
+#include <iostream>
+
+#include "core/partition/split_counts.h"
+#include "core/util/error.h"
+#include "sim/cli/parallel_source.h"
+#include "sim/cli/table.h"
+
+namespace pacml::cli {
+namespace {
+
+// The GPU counts listed by default: on the paper's cluster (--topology, the
+// default) its actions 1, 2, 4, ..., 16; elsewhere powers of two up to the
+// cluster, and the cluster's size itself.
+std::vector<int> default_gpu_counts(int cluster_gpus, bool paper_cluster) {
+  std::vector<int> counts;
+  if (paper_cluster) {
+    for (int a = 1; a <= std::min(kMaxAction, cluster_gpus); a = a == 1 ? 2 : a + 2)
+      counts.push_back(a);
+    return counts;
+  }
+  for (int k = 1; k <= cluster_gpus; k *= 2) counts.push_back(k);
+  if (counts.back() != cluster_gpus) counts.push_back(cluster_gpus);
+  return counts;
+}
+
+std::string split_text(const ParallelPlan& p) {
+  std::string text = strategy_name(p.strategy);
+  if (p.tp > 1) text += " tp" + std::to_string(p.tp);
+  if (p.pp > 1) text += " pp" + std::to_string(p.pp) + "x" + std::to_string(p.micro_batches);
+  if (p.dp > 1 && p.strategy != Strategy::kData) text += " dp" + std::to_string(p.dp);
+  return text + (p.measured ? " (measured)" : "");
+}
+
+// Applies the job's requirement: a deadline in seconds, or β × JCT on one GPU.
+void apply_requirement(ParallelPlan& plan, long steps, const Args& args, double single) {
+  if (!plan.ok()) return;
+  const double jct = plan.step_time * steps;
+  if (args.has("deadline")) {
+    const double deadline = args.get_double("deadline");
+    if (jct > deadline) {
+      plan.status = PlanStatus::kDeadline;
+      plan.why = "predicted JCT exceeds the deadline";
+    }
+  } else if (args.has("beta")) {
+    const double beta = args.get_double("beta");
+    if (jct > beta * single * steps * (1 + 1e-12)) {
+      plan.status = PlanStatus::kDeadline;
+      plan.why = "predicted JCT exceeds beta x the one-GPU JCT";
+    }
+  }
+}
+
+}  // namespace
+
+void add_physical_estimate_options(Args& args) {
+  add_cluster_options(args);
+  args.option("gpus", "K", "physical: only this GPU count (default: 1, 2, 4, ... the cluster)");
+  args.option("strategy", "S", "physical: auto, data, tensor, hybrid or pipeline", "auto");
+  args.option("deadline", "SECONDS", "physical: the job's JCT requirement in seconds");
+}
+
+nlohmann::json plan_json(const ParallelPlan& p, long steps, double single) {
+  return {{"gpus", p.gpus},
+          {"action", p.gpus},
+          {"placed", p.status != PlanStatus::kNoPlacement},
+          {"accepted", p.ok()},
+          {"servers", p.servers},
+          {"gpus_per_server", p.gpus_per_server},
+          {"strategy", strategy_name(p.strategy)},
+          {"tp", p.tp},
+          {"pp", p.pp},
+          {"dp", p.dp},
+          {"micro_batches", p.micro_batches},
+          {"per_gpu_batch", p.per_gpu_batch},
+          {"step_time", p.step_time},
+          {"jct", p.step_time * steps},
+          {"speedup", p.step_time > 0 ? single / p.step_time : 0},
+          {"comm", p.comm * steps},
+          {"comp", p.comp * steps},
+          {"overlap", p.overlap * steps},
+          {"memory_per_gpu", p.memory_per_gpu},
+          {"measured", p.measured},
+          {"status", plan_status_name(p.status)},
+          {"why", p.why}};
+}
+
+int estimate_physical(const Args& args) {
+  if (args.has("topology") && args.has("cluster"))
+    throw InputError("--topology", "give either --topology or --cluster, not both");
+  const PhysicalEstimator estimator = load_physical_estimator(args);
+  const ParallelJobPtr job = load_parallel_job(args);
+  const long steps = args.get_long("steps", 1, 1'000'000'000);
+  const Strategy strategy = parse_strategy(args.get("strategy"));
+  const int cluster_gpus = estimator.cluster().num_gpus();
+  std::vector<int> counts = default_gpu_counts(cluster_gpus, !args.has("cluster"));
+  if (args.has("gpus") && args.has("action"))
+    throw InputError("--action", "give either --gpus or --action, not both");
+  if (args.has("gpus")) counts = {static_cast<int>(args.get_long("gpus", 1, cluster_gpus))};
+  if (args.has("action")) {
+    // The paper's action a: a GPUs, with the paper's rule (1 or even, <= 16).
+    const int a = static_cast<int>(args.get_long("action", 1, kMaxAction));
+    check_action(a, kMaxAction, "--action");
+    counts = {a};
+  }
+  if (args.has("beta")) {
+    const double beta = args.get_double("beta");
+    if (!(beta > 0 && beta <= 1)) throw InputError("--beta", "beta must be in (0, 1]");
+  }
+  if (args.has("deadline") && !(args.get_double("deadline") > 0))
+    throw InputError("--deadline", "the deadline must be a positive number of seconds");
+  const double single = estimator.single_gpu_step_time(*job);
+  nlohmann::json rows = nlohmann::json::array();
+  Table table({"GPUs", "servers", "strategy", "batch/GPU", "step s", "JCT s", "speed-up", "comm s",
+               "comp s", "GB/GPU", "status"});
+  for (int k : counts) {
+    ParallelPlan plan = estimator.plan(*job, k, strategy);
+    apply_requirement(plan, steps, args, single);
+    rows.push_back(plan_json(plan, steps, single));
+    const bool timed = plan.status != PlanStatus::kNoPlacement;
+    table.add({std::to_string(k), std::to_string(plan.servers), split_text(plan),
+               std::to_string(plan.per_gpu_batch), timed ? format_number(plan.step_time, 4) : "-",
+               timed ? format_number(plan.step_time * steps, 5) : "-",
+               timed ? format_number(single / plan.step_time, 3) : "-",
+               timed ? format_number(plan.comm * steps, 4) : "-",
+               timed ? format_number(plan.comp * steps, 4) : "-",
+               timed ? format_number(plan.memory_per_gpu / 1e9, 3) : "-",
+               plan_status_name(plan.status)});
+  }
+  if (args.is_set("json")) {
+    std::cout << rows.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << job->name() << " (global batch " << job->global_batch() << ", "
+            << precision_name(job->precision()) << ") on " << estimator.cluster().summary()
+            << ", profile physical: " << steps << " steps, one GPU " << format_number(single, 4)
+            << " s/step\n";
+  table.print(std::cout);
+  return 0;
+}
+
+}  // namespace pacml::cli

@@ -1,0 +1,59 @@
+#include "sim/cli/parallel_source.h"
+
+#include "core/graph/graph_files.h"
+#include "core/util/error.h"
+#include "sim/cli/graph_source.h"
+
+namespace pacml::cli {
+
+void add_cluster_options(Args& args) {
+  args.option("cluster", "FILE|NAME",
+              "cluster description (contrib/clusters/*.yaml) or preset name: paper-4x4x2, "
+              "dgx-a100-4x8, dgx-a100-16x8, ramp-a100-16x8, dgx2-v100");
+  args.option("throughput-table", "DIR",
+              "measured iterations/s per model (ElasticFlow's MODEL.csv format); overrides the "
+              "analytic step time where it has the point");
+  args.option("profiled-batch", "B",
+              "graph files: the batch the profile was measured at (default 64; the job runs at "
+              "--batch, default the same)");
+}
+
+ClusterSpec load_cluster_option(const Args& args) {
+  const bool has_topology = args.has("topology");
+  if (args.has("cluster") && has_topology)
+    throw InputError("--cluster", "give either --cluster or --topology, not both");
+  if (args.has("cluster")) return load_cluster(args.get("cluster"), "--cluster");
+  const std::string shape = has_topology ? args.get("topology") : "4x4x2";
+  return ClusterSpec::paper(RampTopology::parse(shape, "--topology"));
+}
+
+PhysicalEstimator load_physical_estimator(const Args& args) {
+  std::shared_ptr<const ThroughputTable> table;
+  if (args.has("throughput-table"))
+    table = std::make_shared<const ThroughputTable>(
+        ThroughputTable::load_dir(args.get("throughput-table")));
+  return PhysicalEstimator(load_cluster_option(args), PhysicalConstants::calibrated(), table);
+}
+
+ParallelJobPtr load_parallel_job(const Args& args) {
+  if (args.has("model")) {
+    if (args.has("graph")) throw InputError("--model", "give either --graph or --model, not both");
+    if (args.has("profiled-batch"))
+      throw InputError("--profiled-batch",
+                       "applies to graph files; zoo models are costed at "
+                       "every batch");
+    return ParallelJob::from_zoo(args.get("model"), zoo_options(args));
+  }
+  if (!args.has("graph")) throw InputError("pacml", "give a graph: --graph FILE or --model NAME");
+  for (const char* zoo_only : {"seq-len", "image-size", "device", "layers", "hidden", "heads"})
+    if (args.has(zoo_only))
+      throw InputError(std::string("--") + zoo_only, "applies to --model only");
+  constexpr long kMaxBatch = 1 << 20;
+  const int profiled = args.has("profiled-batch")
+                           ? static_cast<int>(args.get_long("profiled-batch", 1, kMaxBatch))
+                           : 64;
+  const int batch = args.has("batch") ? static_cast<int>(args.get_long("batch", 1, kMaxBatch)) : 0;
+  return ParallelJob::from_graph(load_graph_file(args.get("graph")), profiled, batch);
+}
+
+}  // namespace pacml::cli
