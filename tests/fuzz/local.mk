@@ -27,7 +27,9 @@ tests_fuzz_pacml_fuzz_SOURCES = \
 	tests/fuzz/fuzz_weights.cpp \
 	tests/fuzz/fuzz_pacml_conf.cpp \
 	tests/fuzz/fuzz_plugin_options.cpp \
-	tests/fuzz/fuzz_sched_params.cpp
+	tests/fuzz/fuzz_sched_params.cpp \
+	tests/fuzz/fuzz_cluster.cpp \
+	tests/fuzz/fuzz_throughput_table.cpp
 tests_fuzz_pacml_fuzz_LDADD = libpacml_plugin.la libpacml_sim.la libpacml_core.la \
 	$(YAML_CPP_LIBS) $(HWLOC_LIBS)
 if ENABLE_FUZZING

@@ -1,0 +1,113 @@
+#!/bin/sh
+# Command-line tests of the physical model (issue 14): `pacml estimate` per
+# GPU count, clusters, strategies and throughput tables, `pacml throughput
+# extract` and `pacml calibrate`; bad input gives exit 2 and names the place.
+set -u
+PACML=${PACML:-./pacml}
+SRC=${PACML_SOURCE_DIR:-.}
+DATA=${PACML_SHARED_DATA:-$SRC/../shared/data}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+passed=0
+pass() { passed=$((passed + 1)); }
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+expect_ok() {
+  desc=$1; shift
+  if "$@" >"$tmp/out" 2>"$tmp/err"; then pass; else fail "$desc (exit $?): $(cat "$tmp/err")"; fi
+}
+expect_error() {  # DESCRIPTION FRAGMENT COMMAND...: exit 2, FRAGMENT on stderr
+  desc=$1; fragment=$2; shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  code=$?
+  if [ "$code" -ne 2 ]; then fail "$desc: exit $code (want 2): $(cat "$tmp/err")"; return; fi
+  if grep -qF -- "$fragment" "$tmp/err"; then pass; else fail "$desc: '$fragment' not in: $(cat "$tmp/err")"; fi
+}
+json_get() { /usr/bin/python3 -c "import json,sys; d=json.load(open('$1')); print($2)"; }
+
+# estimate: one object per GPU count with the documented keys
+expect_ok "estimate dgx" "$PACML" estimate --model resnet50 --batch 256 --cluster dgx-a100-16x8 --json
+[ "$(json_get "$tmp/out" "[r['gpus'] for r in d]")" = "[1, 2, 4, 8, 16, 32, 64, 128]" ] || fail "gpu counts: $(cat "$tmp/out")"
+[ "$(json_get "$tmp/out" "all(set(r) >= {'gpus','servers','strategy','step_time','jct','speedup','comm','comp','memory_per_gpu','status'} for r in d)")" = "True" ] || fail "estimate keys"
+[ "$(json_get "$tmp/out" "1.6 < d[1]['speedup'] < 2 and d[3]['servers'] == 1 and d[4]['servers'] == 2")" = "True" ] || fail "resnet50 scaling: $(cat "$tmp/out")"
+expect_ok "estimate text" "$PACML" estimate --model resnet50 --batch 256 --cluster "$SRC/contrib/clusters/dgx-a100-4x8.yaml"
+grep -q "fabric 4 servers x 8 GPUs" "$tmp/out" || fail "estimate names the cluster: $(cat "$tmp/out")"
+expect_ok "estimate one strategy" "$PACML" estimate --model bert-base --batch 64 --cluster dgx-a100-16x8 --gpus 4 --strategy tensor --json
+[ "$(json_get "$tmp/out" "(d[0]['strategy'], d[0]['tp'], d[0]['status'])")" = "('tensor', 4, 'ok')" ] || fail "tensor: $(cat "$tmp/out")"
+expect_ok "resized transformer" "$PACML" estimate --model gpt2 --layers 4 --hidden 256 --heads 4 --batch 16 --gpus 2 --json
+expect_ok "gpt2-xl" "$PACML" estimate --model gpt2-xl --batch 8 --seq-len 128 --cluster dgx-a100-4x8 --gpus 8 --json
+expect_ok "deadline" "$PACML" estimate --model resnet50 --batch 256 --steps 1000 --deadline 100 --cluster dgx-a100-16x8 --json
+[ "$(json_get "$tmp/out" "(d[0]['status'], d[-1]['status'])")" = "('deadline', 'ok')" ] || fail "deadline status: $(cat "$tmp/out")"
+expect_ok "oom" "$PACML" estimate --model gpt2 --layers 80 --hidden 8192 --heads 64 --seq-len 128 --batch 8 --cluster dgx-a100-4x8 --gpus 1 --json
+[ "$(json_get "$tmp/out" "d[0]['status']")" = "oom" ] || fail "70B model on one GPU: $(cat "$tmp/out")"
+expect_ok "reference unchanged" "$PACML" estimate --model resnet50 --profile reference --action 2 --json
+[ "$(json_get "$tmp/out" "'split_histogram' in d[0] and d[0]['action'] == 2")" = "True" ] || fail "reference estimate"
+
+# a measured table overrides the analytic step time
+mkdir -p "$tmp/tables"
+printf 'global_batch_size,1,2,4\n256,2.0,3.5,6.0\n' >"$tmp/tables/resnet50.csv"
+expect_ok "table" "$PACML" estimate --model resnet50 --batch 256 --cluster dgx-a100-16x8 --throughput-table "$tmp/tables" --json
+[ "$(json_get "$tmp/out" "(d[1]['step_time'] == 1/3.5, d[1]['measured'], d[3]['measured'])")" = "(True, True, False)" ] || fail "table override: $(cat "$tmp/out")"
+
+# throughput extract from a small ElasticFlow trace
+cat >"$tmp/trace.csv" <<'CSV'
+job_id,submission_time,num_iteration,model_name,deadline,batch_size,num_gpu,duration
+a,0,1000,resnet50,900,128,1,300
+b,10,1000,resnet50,900,128,2,150
+c,20,2000,resnet50,9000,128,2,310
+d,30,1000,resnet50,900,64,1,100
+e,40,1000,resnet50,900,64,2,60
+CSV
+expect_ok "extract" "$PACML" throughput extract "$tmp/trace.csv" --out "$tmp/extracted"
+[ "$(cat "$tmp/extracted/resnet50.csv")" = "$(printf 'global_batch_size,1,2\n64,10,16.66666667\n128,3.333333333,6.557377049')" ] \
+  || fail "extracted table: $(cat "$tmp/extracted/resnet50.csv")"
+
+# bad input: exit 2 naming the file, line or option
+printf 'pacml_cluster: 1\nnetwork: fabric\nservers: 4\nserver_bandwidth: 200\n' >"$tmp/units.yaml"
+expect_error "wrong units" "units.yaml:4: server_bandwidth = 200 is outside" "$PACML" estimate --model resnet50 --cluster "$tmp/units.yaml"
+printf 'pacml_cluster: 1\nnetwork: fabric\nservers: 4\nnic: 8\n' >"$tmp/key.yaml"
+expect_error "unknown key" "key.yaml:4: unknown cluster key 'nic'" "$PACML" estimate --model resnet50 --cluster "$tmp/key.yaml"
+printf 'pacml_cluster: 1\nnetwork: ramp\nshape: 2x4x1\n' >"$tmp/ramp.yaml"
+expect_error "impossible ramp" "R=4" "$PACML" estimate --model resnet50 --cluster "$tmp/ramp.yaml"
+expect_error "missing cluster" "is neither a readable cluster file nor a preset" "$PACML" estimate --model resnet50 --cluster nowhere.yaml
+mkdir -p "$tmp/holes"; printf 'global_batch_size,1,2\n64,5,\n' >"$tmp/holes/vgg16.csv"
+expect_error "table hole" "vgg16.csv:2: no throughput for 2 GPUs" "$PACML" estimate --model vgg16 --throughput-table "$tmp/holes"
+printf 'global_batch_size,1,2\n64,5,-3\n' >"$tmp/holes/vgg16.csv"
+expect_error "negative cell" "vgg16.csv:2: iterations per second must be positive" "$PACML" estimate --model vgg16 --throughput-table "$tmp/holes"
+printf 'global_batch_size,1,2\n64,5,lots\n' >"$tmp/holes/vgg16.csv"
+expect_error "text cell" "vgg16.csv:2" "$PACML" estimate --model vgg16 --throughput-table "$tmp/holes"
+expect_error "unknown strategy" "unknown strategy 'zero3'" "$PACML" estimate --model resnet50 --strategy zero3
+expect_error "too many gpus" "--gpus" "$PACML" estimate --model resnet50 --cluster dgx-a100-4x8 --gpus 33
+expect_error "heads" "--heads" "$PACML" estimate --model gpt2 --hidden 768 --heads 7
+expect_error "layers on a cnn" "--layers" "$PACML" estimate --model resnet50 --layers 4
+expect_error "both" "not both" "$PACML" estimate --model resnet50 --cluster dgx-a100-4x8 --topology 4x4x2
+expect_error "physical only" "--cluster: applies to the physical profile only" "$PACML" estimate --model resnet50 --profile reference --cluster dgx-a100-4x8
+expect_error "extract nothing" "--out" "$PACML" throughput extract "$tmp/trace.csv"
+
+# calibrate: rows whose args reproduce their step time in `pacml estimate`
+expect_ok "calibrate" "$PACML" calibrate --json --out "$tmp/cal"
+cp "$tmp/out" "$tmp/cal.json"
+for f in calibration.csv calibration.json calibration.dat calibration.gp; do
+  [ -s "$tmp/cal/$f" ] || fail "calibrate --out wrote no $f"
+done
+if command -v gnuplot >/dev/null; then [ -s "$tmp/cal/calibration.png" ] || fail "no calibration.png"; fi
+rows=$(json_get "$tmp/cal.json" "len(d)")
+[ "$rows" -ge 8 ] || fail "calibrate rows: $rows"
+for i in 0 3 $((rows - 1)); do
+  args=$(json_get "$tmp/cal.json" "' '.join(d[$i]['args'])")
+  want=$(json_get "$tmp/cal.json" "repr(d[$i]['predicted_step_time'])")
+  gpus=$(json_get "$tmp/cal.json" "d[$i]['gpus']")
+  # shellcheck disable=SC2086
+  "$PACML" estimate $args --json >"$tmp/est.json" 2>"$tmp/err" || fail "estimate $args: $(cat "$tmp/err")"
+  got=$(json_get "$tmp/est.json" "repr([r['step_time'] for r in d if r['gpus'] == $gpus][0])")
+  [ "$got" = "$want" ] && pass || fail "row $i: estimate $args gives $got, calibrate $want"
+done
+[ "$(json_get "$tmp/cal.json" "all(set(r) >= {'source','model','batch','gpus','measured_speedup','predicted_speedup','measured_step_time','predicted_step_time','args'} for r in d)")" = "True" ] || fail "calibrate keys"
+if [ -f "$DATA/elasticflow/elasticflow-traces.tar.gz" ]; then
+  [ "$(json_get "$tmp/cal.json" "sum(r['source'] == 'elasticflow' for r in d) >= 90")" = "True" ] || fail "elasticflow rows"
+else
+  echo "SKIP: ElasticFlow traces absent ($DATA/elasticflow): calibrate compared the published points only"
+fi
+
+echo "$passed passed, $failures failed"
+[ "$failures" -eq 0 ]

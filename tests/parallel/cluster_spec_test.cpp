@@ -1,0 +1,120 @@
+// The cluster description (core/cluster/cluster_spec.h): presets, the file
+// grammar and its errors.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "core/cluster/cluster_presets.h"
+#include "core/cluster/cluster_spec.h"
+#include "core/util/error.h"
+#include "tests/test_data.h"
+
+namespace pacml {
+namespace {
+
+ClusterSpec parse(const std::string& text) {
+  std::istringstream in(text);
+  return load_cluster_spec(in, "test.yaml");
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    parse(text);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+const std::string kFabric =
+    "pacml_cluster: 1\nnetwork: fabric\nservers: 4\ngpus_per_server: 8\n"
+    "intra_server_bandwidth: 300e9\nserver_bandwidth: 200e9\n";
+
+TEST(ClusterSpec, PresetsMatchTheirFilesInContrib) {
+  for (const std::string& name : cluster_preset_names()) {
+    const std::string path = std::string(PACML_SOURCE_DIR) + "/contrib/clusters/" + name + ".yaml";
+    std::ifstream file(path);
+    ASSERT_TRUE(file) << path;
+    std::stringstream text;
+    text << file.rdbuf();
+    EXPECT_EQ(text.str(), cluster_preset_text(name)) << name;
+  }
+  EXPECT_EQ(cluster_preset_names().size(), 5u);
+}
+
+TEST(ClusterSpec, DgxPresetIsElasticFlowsTestbed) {
+  const ClusterSpec c = load_cluster("dgx-a100-16x8");
+  EXPECT_EQ(c.network, NetworkKind::kFabric);
+  EXPECT_EQ(c.num_servers(), 16);
+  EXPECT_EQ(c.gpus_per_server, 8);
+  EXPECT_EQ(c.num_gpus(), 128);
+  EXPECT_DOUBLE_EQ(c.server_bandwidth, 200e9);  // 8 x 200 Gb/s
+  EXPECT_DOUBLE_EQ(c.gpu_memory, 80e9);
+  EXPECT_EQ(c.device.name, "A100-SXM4-80GB");
+  const ClusterSpec v = load_cluster("dgx2-v100.yaml");
+  EXPECT_EQ(v.gpus_per_server, 16);
+  EXPECT_DOUBLE_EQ(v.gpu_memory, 32e9);
+  EXPECT_EQ(v.device.name, "V100-SXM2-16GB");
+}
+
+TEST(ClusterSpec, PaperPresetIsTheTopologyShorthand) {
+  const ClusterSpec file = load_cluster("paper-4x4x2");
+  const ClusterSpec shorthand = ClusterSpec::paper(RampTopology::parse("4x4x2"));
+  EXPECT_EQ(file.network, NetworkKind::kRamp);
+  EXPECT_EQ(file.num_gpus(), 32);
+  EXPECT_EQ(file.topology().shape(), shorthand.topology().shape());
+  EXPECT_DOUBLE_EQ(file.server_bandwidth, shorthand.server_bandwidth);
+  EXPECT_DOUBLE_EQ(file.network_latency, shorthand.network_latency);
+  EXPECT_DOUBLE_EQ(file.gpu_memory, shorthand.gpu_memory);
+}
+
+TEST(ClusterSpec, ReadsAFabricFile) {
+  const ClusterSpec c = parse(kFabric);
+  EXPECT_EQ(c.num_gpus(), 32);
+  EXPECT_EQ(c.summary(), "fabric 4 servers x 8 GPUs (A100-SXM4-80GB)");
+}
+
+TEST(ClusterSpec, RejectsBadFilesNamingTheLine) {
+  EXPECT_EQ(error_of(kFabric + "nics: 8\n"),
+            "test.yaml:7: unknown cluster key 'nics'; known: device, gpu_memory, gpus_per_server, "
+            "intra_server_bandwidth, intra_server_latency, name, network, network_latency, "
+            "pacml_cluster, server_bandwidth, servers");
+  // 200 Gb/s written as if it were bytes/s: a unit slip.
+  EXPECT_NE(error_of(kFabric + "network_latency: 5\n")
+                .find("test.yaml:7: network_latency = 5 is "
+                      "outside [0, 0.01] seconds"),
+            std::string::npos);
+  EXPECT_NE(error_of("pacml_cluster: 1\nnetwork: fabric\nservers: 4\nserver_bandwidth: 200\n")
+                .find("test.yaml:4: server_bandwidth = 200 is outside"),
+            std::string::npos);
+  EXPECT_NE(error_of("pacml_cluster: 1\nnetwork: fabric\nservers: 0\n").find("test.yaml:3"),
+            std::string::npos);
+  EXPECT_NE(error_of("pacml_cluster: 1\nnetwork: fabric\nservers: 2\ngpus_per_server: 8\n")
+                .find("needs 'intra_server_bandwidth'"),
+            std::string::npos);
+  EXPECT_NE(error_of("pacml_cluster: 1\nnetwork: fabric\nshape: 4x4x2\n")
+                .find("test.yaml:3: 'shape' belongs to a ramp network"),
+            std::string::npos);
+  EXPECT_NE(error_of("pacml_cluster: 1\nnetwork: ramp\nshape: 2x4x1\n").find("R=4"),
+            std::string::npos);
+  EXPECT_NE(error_of("pacml_cluster: 1\nnetwork: token-ring\n").find("test.yaml:2"),
+            std::string::npos);
+  EXPECT_NE(error_of("network: fabric\nservers: 2\n").find("pacml_cluster: 1"), std::string::npos);
+  EXPECT_NE(error_of(kFabric + "device: tpu-v9\n").find("test.yaml:7: device 'tpu-v9'"),
+            std::string::npos);
+  EXPECT_NE(error_of("pacml_cluster: 1\nnetwork: [fabric\n").find("test.yaml"), std::string::npos);
+}
+
+TEST(ClusterSpec, UnknownPresetOrFileIsAnError) {
+  try {
+    load_cluster("dgx-h100-99x8");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--cluster: 'dgx-h100-99x8' is neither"),
+              std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace pacml

@@ -1,0 +1,7 @@
+# tests/parallel: the physical model (issue 14) — cluster descriptions,
+# strategies, throughput tables, calibration; and its command-line tests.
+tests_unit_tests_SOURCES += \
+	tests/parallel/cluster_spec_test.cpp \
+	tests/parallel/throughput_table_test.cpp \
+	tests/parallel/physical_model_test.cpp \
+	tests/parallel/calibration_test.cpp
