@@ -61,7 +61,7 @@ class FirstFit {
   }
 
  private:
-  // Memory that layer v's forward and backward sub-ops occupy together. MODEL.md
+  // Memory that layer v's forward and backward sub-ops occupy together. doc/MODEL.md
   // §4 compares the forward op's memory; pacml checks all it places so that a
   // server never goes over. With the paper's graphs memory never binds.
   double need(int v) const {
