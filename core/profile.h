@@ -1,4 +1,4 @@
-// The two model profiles of MODEL.md: one code path, a handful of switches.
+// The two model profiles of doc/MODEL.md: one code path, a handful of switches.
 //
 //  reference — reproduces the reference simulator (ddls) and the paper's
 //              numbers, quirks included; exists to prove fidelity.
@@ -10,7 +10,7 @@
 namespace pacml {
 
 enum class EdgeSizeRule {
-  kReference,  // MODEL.md §3.2 left column: sizes derived from op memory
+  kReference,  // doc/MODEL.md §3.2 left column: sizes derived from op memory
   kPhysical,   // an edge carries its activation (or gradient shard)
 };
 

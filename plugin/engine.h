@@ -3,7 +3,7 @@
 // job_desc into a SubmitInput, gives a SlurmView of slurmctld's node state,
 // and applies the SubmitResult to the job.
 //
-// One decision (MODEL.md §4, §7 with a real cluster):
+// One decision (doc/MODEL.md §4, §7 with a real cluster):
 //   1. re-read pacml.conf if it changed (a bad file keeps the last good one);
 //   2. read the job's request; jobs without pacml options pass through;
 //   3. load the graph (cached), turn the deadline / --time into β;

@@ -4,7 +4,7 @@
 //  * Cluster state is read from slurmctld's exported globals (idle and
 //    available node bitmaps) under the read locks slurmctld already holds
 //    while it calls job_submit(). Never an RPC into slurmctld from
-//    job_submit(): that deadlocks (SLURM-RECIPE.md §7). The globals are weak
+//    job_submit(): that deadlocks (doc/SLURM.md §7). The globals are weak
 //    so that the same .so loads in a unit-test host without slurmctld.
 //  * A background thread (started only inside slurmctld) polls the public
 //    API outside the locks for what the globals do not give: the nodes of

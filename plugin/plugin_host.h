@@ -1,7 +1,7 @@
 // A host for job_submit_pacml.so outside slurmctld, shared by the dlopen
 // tests (tests/plugin/shim_test.cpp) and the latency bench
 // (plugin/bench_job_submit.cpp): load the plugin the way Slurm does
-// (SLURM-RECIPE.md §9: dlopen into a program linked with libslurm, which
+// (doc/SLURM.md §9: dlopen into a program linked with libslurm, which
 // exports Slurm's allocator and slurm_conf), and build job_desc_msg_t records
 // as slurmctld hands them to job_submit(), with Slurm's allocator.
 //

@@ -6,6 +6,8 @@ AM_TESTS_ENVIRONMENT = \
 	PACML_SOURCE_DIR=$(abs_top_srcdir); export PACML_SOURCE_DIR; \
 	: $${PACML_SHARED_DATA:=$(abs_top_srcdir)/../shared/data}; export PACML_SHARED_DATA;
 
+include tests/docs/local.mk
+
 if HAVE_GTEST
 check_PROGRAMS += tests/unit_tests
 tests_unit_tests_SOURCES = \

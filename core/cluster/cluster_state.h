@@ -1,4 +1,4 @@
-// Which job holds each server of a RAMP cluster (MODEL.md §2 RAMP rule: a
+// Which job holds each server of a RAMP cluster (doc/MODEL.md §2 RAMP rule: a
 // server holds ops of at most one job). Placement reads it; the simulator and
 // the Slurm plugin update it when jobs start and finish.
 #pragma once

@@ -1,4 +1,4 @@
-// The RAMP optical cluster (MODEL.md §2): C communication groups × R racks × S
+// The RAMP optical cluster (doc/MODEL.md §2): C communication groups × R racks × S
 // servers, one GPU worker per server, a full mesh of single-hop channels.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Communication time of every dependency of a placed job (MODEL.md §5).
+// Communication time of every dependency of a placed job (doc/MODEL.md §5).
 #pragma once
 
 #include <vector>

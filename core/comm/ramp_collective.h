@@ -1,4 +1,4 @@
-// Transfer times on RAMP (MODEL.md §5), in seconds.
+// Transfer times on RAMP (doc/MODEL.md §5), in seconds.
 #pragma once
 
 #include "core/cluster/ramp_topology.h"

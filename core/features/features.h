@@ -1,4 +1,4 @@
-// Observation encoding of the learned policy (LEARNING.md "Observation").
+// Observation encoding of the learned policy (doc/LEARNING.md §3).
 //
 // A job's node and edge features depend only on its unpartitioned
 // training-step graph (and the profile's edge-size rule), so they are
@@ -64,7 +64,7 @@ struct JobFeatures {
 };
 
 // Size of step-graph edge `dep` of the unpartitioned graph under `rule`
-// (MODEL.md §3.2 "neither split": reference m_src; physical the carried activation).
+// (doc/MODEL.md §3.2 "neither split": reference m_src; physical the carried activation).
 double unpartitioned_edge_size(const StepGraph& step, const StepDep& dep, EdgeSizeRule rule);
 
 // Node features: compute/max, max-compute flag, memory/max, max-memory flag,

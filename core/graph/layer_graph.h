@@ -3,7 +3,7 @@
 // This is what a profile (PipeDream graph.txt, pacml's native YAML, or the
 // model zoo) describes. The training-step graph (step_graph.h) is derived from
 // it. Layers are kept in "node order" — the order in which the source defines
-// them — because placement and tie-breaking in MODEL.md depend on that order.
+// them — because placement and tie-breaking in doc/MODEL.md depend on that order.
 #pragma once
 
 #include <string>
@@ -11,7 +11,7 @@
 
 namespace pacml {
 
-// One profiled layer = one forward op of the training step (MODEL.md §1.1).
+// One profiled layer = one forward op of the training step (doc/MODEL.md §1.1).
 struct Layer {
   std::string name;         // identifier in the source ("node11", "conv1")
   std::string label;        // human description ("Conv2d(64, 64, ...)"); may be empty
@@ -20,7 +20,7 @@ struct Layer {
   double activation_bytes = 0;
   double parameter_bytes = 0;
 
-  // Memory an op of this layer occupies (MODEL.md: A + P).
+  // Memory an op of this layer occupies (doc/MODEL.md §1.1: A + P).
   double memory() const { return activation_bytes + parameter_bytes; }
 };
 

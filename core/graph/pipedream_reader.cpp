@@ -149,7 +149,7 @@ LayerGraph read_pipedream(std::istream& in, const std::string& source) {
       throw InputError(where, "duplicate edge " + e.src + " -- " + e.dst);
     graph.edges.push_back({src->second, dst->second});
   }
-  // The join edge leaves the node with the largest numeric id (MODEL.md §1.2);
+  // The join edge leaves the node with the largest numeric id (doc/MODEL.md §1.2);
   // ids without a number fall back to the last node defined.
   long best = LONG_MIN;
   for (int i = 0; i < graph.num_layers(); ++i) {

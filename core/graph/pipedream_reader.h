@@ -1,4 +1,4 @@
-// Reader for PipeDream profiler output (graph.txt), MODEL.md §1.1.
+// Reader for PipeDream profiler output (graph.txt), doc/MODEL.md §1.1.
 #pragma once
 
 #include <istream>

@@ -1,4 +1,4 @@
-// The training-step graph of a job (MODEL.md §1.2): every layer's forward op,
+// The training-step graph of a job (doc/MODEL.md §1.2): every layer's forward op,
 // its mirrored backward op, the backward edges, and the join edge.
 #pragma once
 
@@ -45,7 +45,7 @@ class StepGraph {
 
   // Compute of one step on one worker: Σ compute over all 2n ops, in op order.
   double step_compute() const;
-  // JCT_seq = N × step_compute() (MODEL.md §1.2).
+  // JCT_seq = N × step_compute() (doc/MODEL.md §1.2).
   double sequential_jct(int steps) const { return step_compute() * steps; }
   double total_op_memory() const;
   // Σ edge sizes with the physical rule (each edge carries its activation).

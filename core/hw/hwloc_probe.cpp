@@ -120,7 +120,7 @@ Machine load(const std::string& where, Configure configure) {
   if (hwloc_topology_init(&raw) != 0)
     throw InputError(where, std::string("hwloc_topology_init failed: ") + std::strerror(errno));
   Topology topology(raw);
-  // Without this hwloc reports no PCI or OS devices at all (BUILD-RECIPE §4).
+  // Without this hwloc reports no PCI or OS devices at all (its default I/O filter drops them).
   hwloc_topology_set_io_types_filter(raw, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
   configure(raw);
   if (hwloc_topology_load(raw) != 0)

@@ -1,4 +1,4 @@
-// The learned policy's network shape (LEARNING.md "Network") and the names
+// The learned policy's network shape (doc/LEARNING.md §4) and the names
 // and shapes of its tensors, shared by the Eigen forward pass (core) and the
 // LibTorch trainer (model/), so both read and write the same weights file.
 //

@@ -1,4 +1,4 @@
-// One-step lookahead (MODEL.md §6): simulate one training step of a placed,
+// One-step lookahead (doc/MODEL.md §6): simulate one training step of a placed,
 // partitioned job alone on its servers and return how long it takes.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Caches of one-step lookahead results (MODEL.md §6).
+// Caches of one-step lookahead results (doc/MODEL.md §6).
 //
 //  reference: keyed by (model, degree) and cleared every episode — the
 //             reference simulator's shortcut, which ignores where a job sits.

@@ -51,7 +51,7 @@ void PartitionedGraph::build_dependencies() {
   built_ = true;
 }
 
-// Size of every sub-edge X_i -> Y_j of a step dependency (MODEL.md §3.2 table).
+// Size of every sub-edge X_i -> Y_j of a step dependency (doc/MODEL.md §3.2 table).
 double PartitionedGraph::dep_size(const StepDep& d, EdgeSizeRule rule) const {
   const StepOp& x = step_->ops()[d.src];
   const StepOp& y = step_->ops()[d.dst];

@@ -1,4 +1,4 @@
-// The partitioned step graph (MODEL.md §3.2): every op split k ways becomes k
+// The partitioned step graph (doc/MODEL.md §3.2): every op split k ways becomes k
 // sub-ops; edges become all-to-all between neighbouring sub-ops; a split
 // backward op's sub-ops get a gradient-synchronisation clique.
 #pragma once

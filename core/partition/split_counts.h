@@ -1,4 +1,4 @@
-// How many ways each op is split for an action (MODEL.md §3.1, SiP-ML style).
+// How many ways each op is split for an action (doc/MODEL.md §3.1, SiP-ML style).
 #pragma once
 
 #include <map>

@@ -1,4 +1,4 @@
-// Which actions a policy may choose (MODEL.md §4).
+// Which actions a policy may choose (doc/MODEL.md §4).
 #pragma once
 
 #include <vector>

@@ -1,4 +1,4 @@
-// Candidate server blocks for an op split s ways on a RAMP cluster (MODEL.md §4).
+// Candidate server blocks for an op split s ways on a RAMP cluster (doc/MODEL.md §4).
 #pragma once
 
 #include <vector>

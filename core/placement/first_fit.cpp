@@ -61,8 +61,8 @@ class FirstFit {
   }
 
  private:
-  // Memory that layer v's forward and backward sub-ops occupy together. MODEL.md
-  // §4 compares the forward op's memory; pacml checks all it places so that a
+  // Memory that layer v's forward and backward sub-ops occupy together. doc/MODEL.md
+  // §4: the reference compares the forward op's memory; pacml checks all it places so that a
   // server never goes over. With the paper's graphs memory never binds.
   double need(int v) const {
     const StepGraph& step = graph_.step();

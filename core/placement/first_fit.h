@@ -1,4 +1,4 @@
-// RAMP first-fit placement of a partitioned job (MODEL.md §4).
+// RAMP first-fit placement of a partitioned job (doc/MODEL.md §4).
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// Baseline policies (MODEL.md §8) and the deadline-aware min_feasible oracle.
+// Baseline policies (doc/MODEL.md §8) and the deadline-aware min_feasible oracle.
 //
 //   para_max      largest valid action
 //   para_min      smallest valid a ≥ ceil(1/β); else the largest valid

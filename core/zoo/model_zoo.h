@@ -11,7 +11,7 @@
 // branches, attention blocks, encoder/decoder), layers in execution order
 // (a topological order), unique torchvision / Hugging Face module names, and
 // end in the training loss, which is the output layer. The training step
-// (backward mirror) is derived from it elsewhere (MODEL.md §1.2).
+// (backward mirror) is derived from it elsewhere (doc/MODEL.md §1.2).
 // Cost model: op_cost.h; device files: device_model.h; models and sources:
 // core/zoo/README.md.
 #pragma once

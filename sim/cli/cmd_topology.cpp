@@ -67,7 +67,7 @@ void write_slurm_nodes(const RampTopology& t, const std::string& prefix, const s
 int topology_command(const std::vector<std::string>& argv) {
   Args args("pacml topology [--topology CxRxS] [--json | --slurm | --slurm-nodes]",
             "Describes a RAMP cluster of C communication groups x R racks x S servers: its size,\n"
-            "channel bandwidth, and the candidate block shapes for every action (MODEL.md §4).\n"
+            "channel bandwidth, and the candidate block shapes per action (doc/MODEL.md §4).\n"
             "--slurm prints the cluster as Slurm's topology.conf (a switch per rack, per group\n"
             "and one on top); --slurm-nodes prints the matching slurm.conf NodeName and\n"
             "PartitionName lines and the pacml.conf keys.");

@@ -1,4 +1,4 @@
-// Distributions of β, the JCT requirement fraction (MODEL.md §1.3).
+// Distributions of β, the JCT requirement fraction (doc/MODEL.md §1.3).
 //
 //   A            uniform over {0.10, 0.11, …, 1.00}
 //   B, C, D      skew-normal (α = +5, 0, −5) rescaled the reference way: at

@@ -185,7 +185,7 @@ void Environment::advance() {
       return;
     }
     if (pending_ && pending_->arrival == horizon) {
-      // Counted, never decided (MODEL.md §7).
+      // Counted, never decided (doc/MODEL.md §7).
       JobSpec spec = std::move(*pending_);
       pending_.reset();
       complete_until(horizon);

@@ -1,4 +1,4 @@
-// The event-driven RAMP cluster simulation (MODEL.md §7) behind a Gym-like API.
+// The event-driven RAMP cluster simulation (doc/MODEL.md §7) behind a Gym-like API.
 //
 //   Environment env(config);
 //   Observation obs = env.reset(seed);       // first arrival
@@ -20,7 +20,7 @@
 //
 // An Environment is single-threaded; run one per thread. The estimator and the
 // workload are shared read-only; the reference profile's lookahead cache is
-// owned by the environment and cleared every reset (MODEL.md §6).
+// owned by the environment and cleared every reset (doc/MODEL.md §6).
 #pragma once
 
 #include <chrono>
@@ -85,7 +85,7 @@ struct EpisodeStats {
   long declined = 0, no_placement = 0, deadline = 0, running_at_horizon = 0, undecided = 0;
   double blocking_rate = 0;    // blocked / arrived
   double acceptance_rate = 0;  // completed / arrived
-  double throughput = 0;       // demand throughput, bytes per time unit (MODEL.md §7)
+  double throughput = 0;       // demand throughput, bytes per time unit (doc/MODEL.md §7)
   double end_time = 0;         // simulated time the metrics cover
   double mean_occupancy = 0;   // time-averaged occupied servers / servers
   double mean_jct = 0, median_jct = 0, mean_speedup = 0, mean_servers = 0;  // accepted jobs

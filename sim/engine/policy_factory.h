@@ -1,4 +1,4 @@
-// Makes a Policy from its name. The baselines of MODEL.md §8 are built in
+// Makes a Policy from its name. The baselines of doc/MODEL.md §8 are built in
 // (make_baseline_policy); other kinds register a maker for a name prefix, e.g.
 // the learned policy registers "pacml:" so that "pacml:model.pt" works
 // everywhere a policy name is accepted (simulate, evaluate, replay, YAML).

@@ -24,7 +24,7 @@ bool servable_on_empty_cluster(const Observation& obs, const JctEstimator& estim
 
 EpisodeBound episode_bound(const Experiment& experiment, size_t beta, std::uint64_t seed) {
   // The environment's own lookahead cache: per episode in the reference
-  // profile (MODEL.md §6), the experiment's shared one in the physical.
+  // profile (doc/MODEL.md §6), the experiment's shared one in the physical.
   Environment env(experiment.environment_config(beta, false, false));
   EpisodeBound bound;
   bound.beta_dist = experiment.beta_label(beta);

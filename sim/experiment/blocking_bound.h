@@ -10,7 +10,7 @@
 // topology, no valid action is accepted (placed with JCT ≤ β·JCT_seq) and
 // finishes by the horizon (a job still running then counts as blocked). An
 // empty cluster is the best case: placement is first fit on a symmetric RAMP
-// topology, and a job's JCT does not depend on the jobs beside it (MODEL.md
+// topology, and a job's JCT does not depend on the jobs beside it (doc/MODEL.md
 // §6). The rate's denominator is the arrived jobs, as in the environment's
 // blocking rate (arrivals exactly at the horizon are counted, never blocked).
 #pragma once

@@ -1,4 +1,4 @@
-// MODEL.md §5: the eight golden RAMP collective times and one-to-one transfers.
+// doc/MODEL.md §5: the eight golden RAMP collective times and one-to-one transfers.
 #include <gtest/gtest.h>
 
 #include <cmath>

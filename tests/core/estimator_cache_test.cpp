@@ -1,4 +1,4 @@
-// The lookahead caches of MODEL.md §6 and sharing one estimator between threads.
+// The lookahead caches of doc/MODEL.md §6 and sharing one estimator between threads.
 #include <gtest/gtest.h>
 
 #include <thread>

@@ -1,4 +1,4 @@
-// MODEL.md §9: the 30 golden JCTs of the reference profile, split histograms,
+// doc/MODEL.md §9: the 30 golden JCTs of the reference profile, split histograms,
 // partitioned sizes and the resnet18 a=1, β=1 rounding block. One job on an
 // empty 4x4x2 RAMP cluster, β = 1, N = 50.
 #include <gtest/gtest.h>

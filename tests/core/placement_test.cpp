@@ -1,4 +1,4 @@
-// MODEL.md §4: block shapes, RAMP first fit and the action mask.
+// doc/MODEL.md §4: block shapes, RAMP first fit and the action mask.
 #include <gtest/gtest.h>
 
 #include <set>

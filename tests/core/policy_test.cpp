@@ -1,4 +1,4 @@
-// The baseline policies of MODEL.md §8 on hand-made masks.
+// The baseline policies of doc/MODEL.md §8 on hand-made masks.
 #include <gtest/gtest.h>
 
 #include "core/graph/pipedream_reader.h"

@@ -1,5 +1,5 @@
 // job_submit_pacml.so and spank_pacml.so loaded the way Slurm loads them:
-// dlopen into a host linked with libslurm (SLURM-RECIPE.md §9), then
+// dlopen into a host linked with libslurm (doc/SLURM.md §9), then
 // job_submit() on job_desc_msg_t records built with Slurm's allocator.
 #include <gtest/gtest.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 # slurm_soak.sh (sourced, not run): munged, slurmctld and 32 slurmd
 # (multiple-slurmd mode, all on 127.0.0.1) configured as a 4x4x2 RAMP
 # cluster, in a temporary directory with its own ports, keys and state
-# (SLURM-RECIPE.md §3), with job_submit/pacml and spank_pacml loaded.
+# (doc/SLURM.md §3), with job_submit/pacml and spank_pacml loaded.
 #
 #   . tests/plugin/slurm_cluster_lib.sh
 #   lab_init NAME BUILD_DIR       checks, $LAB, plugins, trap that stops everything

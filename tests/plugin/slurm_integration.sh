@@ -2,7 +2,7 @@
 # Integration test of job_submit/pacml and spank_pacml on a real Slurm 22.05
 # cluster on this machine: munged, slurmctld and 32 slurmd (multiple-slurmd
 # mode, all on 127.0.0.1) configured as a 4x4x2 RAMP cluster, in a temporary
-# directory with its own ports, keys and state (SLURM-RECIPE.md §3). Real jobs
+# directory with its own ports, keys and state (doc/SLURM.md §3). Real jobs
 # are submitted with the --pacml-* options and checked with scontrol/squeue.
 #
 #   tests/plugin/slurm_integration.sh [BUILD_DIR]     (default: ./build)

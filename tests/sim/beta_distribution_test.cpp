@@ -24,7 +24,7 @@ TEST(BetaDistribution, AIsUniformOverTwoDecimals) {
   }
 }
 
-// MODEL.md §1.3: over 20 seeds, means B 0.25–0.32, C 0.47–0.54, D 0.68–0.76
+// doc/MODEL.md §1.3: over 20 seeds, means B 0.25–0.32, C 0.47–0.54, D 0.68–0.76
 // and standard deviations 0.11–0.135. Those ranges were measured with numpy's
 // generator; the min/max rescaling makes each seed's shape hinge on the two
 // most extreme of 50,000 draws, so with pacml's generator single seeds stray

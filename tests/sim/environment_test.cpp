@@ -42,7 +42,7 @@ std::string jobs_csv(const EpisodeResult& r) {
   return out.str();
 }
 
-// MODEL.md §7: first arrival 0, interarrival 1000, horizon 1e6 → 1001
+// doc/MODEL.md §7: first arrival 0, interarrival 1000, horizon 1e6 → 1001
 // arrivals, 1000 decisions, the arrival at the horizon counted, never decided.
 TEST(Environment, PaperEpisodeCountsArrivalsAndDecisionsExactly) {
   GraphCatalog catalog;
@@ -65,7 +65,7 @@ TEST(Environment, PaperEpisodeCountsArrivalsAndDecisionsExactly) {
   EXPECT_GT(s.throughput, 0);
 }
 
-// The paper reports ≈ 0.26 blocking for maximum parallelism (LEARNING.md).
+// The paper reports ≈ 0.26 blocking for maximum parallelism (doc/LEARNING.md §6).
 TEST(Environment, ParaMaxOnThePaperSetUpBlocksAboutAQuarter) {
   GraphCatalog catalog;
   std::vector<JobGraphPtr> graphs = pacml::testing::paper_graphs(catalog);

@@ -145,7 +145,7 @@ TEST_P(EveryZooModel, SizesAndTimesArePositive) {
   }
 }
 
-// MODEL.md §1.2: forward op i, backward op b(i); forward edge (u,v) gives the
+// doc/MODEL.md §1.2: forward op i, backward op b(i); forward edge (u,v) gives the
 // backward edge (b(v), b(u)); one join edge from the output layer to its mirror.
 TEST_P(EveryZooModel, TrainingStepMirrorsTheForwardGraph) {
   const LayerGraph g = build_zoo_model(GetParam()).graph;
