@@ -61,7 +61,7 @@ struct ClusterSpec {
   std::string summary() const;
 
   // The paper's cluster of `shape` (4x4x2 by default): RAMP, one A100 per
-  // server, MODEL.md §2 parameters. `--topology CxRxS` means this.
+  // server, doc/MODEL.md §2 parameters. `--topology CxRxS` means this.
   static ClusterSpec paper(const RampTopology& topology);
 };
 
