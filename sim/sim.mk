@@ -22,12 +22,16 @@ libpacml_sim_la_SOURCES += \
 	sim/report/progress.h sim/report/progress.cpp \
 	sim/calibration/scaling_points.h sim/calibration/scaling_points.cpp \
 	sim/calibration/calibration.h sim/calibration/calibration.cpp \
-	sim/calibration/elasticflow_archive.h sim/calibration/elasticflow_archive.cpp
+	sim/calibration/elasticflow_archive.h sim/calibration/elasticflow_archive.cpp \
+	sim/gpu/gpu_cluster.h sim/gpu/gpu_cluster.cpp \
+	sim/gpu/gpu_replay.h sim/gpu/gpu_replay.cpp \
+	sim/gpu/gpu_trace.h sim/gpu/gpu_trace.cpp
 
 pacml_SOURCES += \
 	sim/cli/cmd_simulate.cpp \
 	sim/cli/cmd_evaluate.cpp \
 	sim/cli/cmd_replay.cpp \
+	sim/cli/replay_gpu.h sim/cli/replay_gpu.cpp \
 	sim/cli/cmd_bench_sim.cpp \
 	sim/cli/cmd_calibrate.cpp \
 	sim/cli/cmd_throughput.cpp \

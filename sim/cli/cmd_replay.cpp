@@ -9,6 +9,7 @@
 #include "core/util/error.h"
 #include "sim/cli/args.h"
 #include "sim/cli/command.h"
+#include "sim/cli/replay_gpu.h"
 #include "sim/engine/policy_factory.h"
 #include "sim/experiment/evaluation.h"
 #include "sim/report/csv.h"
@@ -69,11 +70,16 @@ int run_replay(const std::vector<std::string>& argv) {
       .flag("skip-bad-lines", "skip malformed lines (counted) instead of failing")
       .flag("no-plots", "do not draw PNG plots")
       .flag("json", "print one JSON object (trace report + summary array)");
+  add_gpu_replay_options(args);
   if (!args.parse(argv)) return 0;
   if (args.positionals().size() != 1)
     throw InputError("pacml replay", "give exactly one trace file");
   if (!args.has("format"))
     throw InputError("--format", "required: elasticflow, swf, sacct, squeue-json or pacml-log");
+  if (args.has("cluster")) return replay_on_gpu_cluster(args);
+  for (const char* gpu_only : {"throughput-table", "admission", "order"})
+    if (args.has(gpu_only))
+      throw InputError(std::string("--") + gpu_only, "applies with --cluster (a GPU cluster)");
   sim::ExperimentSpec spec;
   if (args.has("experiment")) {
     spec = sim::load_experiment_file(args.get("experiment"));

@@ -1,0 +1,129 @@
+#include "sim/cli/replay_gpu.h"
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/util/error.h"
+#include "sim/cli/parallel_source.h"
+#include "sim/cli/table.h"
+#include "sim/gpu/gpu_trace.h"
+
+namespace pacml::cli {
+namespace {
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+nlohmann::json stats_json(const sim::GpuReplayStats& s, const std::string& cluster) {
+  return {{"policy", s.policy},
+          {"admission", s.admission},
+          {"cluster", cluster},
+          {"seeds", 1},
+          {"arrived", s.arrived},
+          {"started", s.started},
+          {"met", s.met},
+          {"deadline_met_rate_mean", s.deadline_met_rate},
+          {"blocking_rate_mean", s.blocking_rate},
+          {"unservable_rate_mean", s.unservable_rate},
+          {"gpu_hours_mean", s.gpu_hours},
+          {"gpu_hours_per_met_mean", s.gpu_hours_per_met},
+          {"utilisation_mean", s.utilisation},
+          {"queue_delay_mean", s.queue_delay_mean},
+          {"mean_gpus", s.mean_gpus}};
+}
+
+nlohmann::json report_json(const std::string& path, const sim::TraceReport& read,
+                           const sim::GpuTraceReport& mapped) {
+  nlohmann::json skipped = nlohmann::json::object();
+  for (const auto& [reason, n] : read.skipped_by_reason) skipped[reason] = n;
+  for (const auto& [reason, n] : mapped.skipped_by_reason) skipped[reason] = n;
+  return {{"path", path},
+          {"lines", read.lines},
+          {"records", read.records},
+          {"jobs", mapped.jobs},
+          {"skipped", read.skipped + mapped.skipped},
+          {"skipped_by_reason", skipped},
+          {"jobs_by_model", mapped.jobs_by_model}};
+}
+
+}  // namespace
+
+void add_gpu_replay_options(Args& args) {
+  args.option("cluster", "FILE|NAME",
+              "replay on this GPU cluster with the physical model (contrib/clusters/*.yaml or a "
+              "preset: dgx-a100-4x8, dgx-a100-16x8, ramp-a100-16x8, ...); policies are then "
+              "requested, min_feasible, para_max, fixed:K, random");
+  args.option("throughput-table", "DIR",
+              "with --cluster: measured iterations/s per model (ElasticFlow's MODEL.csv format)");
+  args.option("admission", "MODE",
+              "with --cluster: immediate (start or block), queue (wait; as Slurm), or both",
+              "queue");
+  args.option("order", "ORDER", "with --cluster, queue admission: edf or fifo", "edf");
+}
+
+int replay_on_gpu_cluster(const Args& args) {
+  if (args.get("format") != "elasticflow")
+    throw InputError("--format", "--cluster replays ElasticFlow traces (model, batch, iterations)");
+  for (const char* paper_only : {"experiment", "topology", "map", "models", "beta-rule",
+                                 "steps-rule", "time-scale", "gpu-scale", "horizon"})
+    if (args.has(paper_only))
+      throw InputError(std::string("--") + paper_only,
+                       "applies to the paper's RAMP replay, not to --cluster");
+  const std::string path = args.positionals()[0];
+  sim::TraceReadOptions read_options;
+  read_options.skip_bad = args.is_set("skip-bad-lines");
+  sim::TraceReport read;
+  std::vector<sim::TraceRecord> records =
+      sim::read_trace_file(path, sim::TraceFormat::kElasticFlow, read_options, read);
+  if (args.has("max-jobs")) {
+    const long max = args.get_long("max-jobs", 0, 1L << 40);
+    if (static_cast<long>(records.size()) > max) records.resize(max);
+  }
+  sim::GpuTraceReport mapped;
+  const std::vector<sim::GpuJob> jobs = sim::gpu_jobs_from_trace(records, mapped);
+  auto estimator = std::make_shared<const PhysicalEstimator>(load_physical_estimator(args));
+  sim::DurationModel durations(estimator);
+  std::vector<sim::Admission> modes;
+  const std::string admission = args.get("admission");
+  if (admission == "both")
+    modes = {sim::Admission::kImmediate, sim::Admission::kQueue};
+  else
+    modes = {sim::parse_admission(admission, "--admission")};
+  const std::vector<std::string> policies =
+      split_list(args.has("policies") ? args.get("policies") : "requested,min_feasible,para_max");
+  sim::GpuReplayConfig config;
+  config.order = sim::parse_queue_order(args.get("order"), "--order");
+  nlohmann::json summary = nlohmann::json::array();
+  Table table({"policy", "admission", "deadlines met", "unservable", "blocked", "GPU-hours",
+               "GPU-h/met", "utilisation", "queue delay s", "GPUs/job"});
+  for (sim::Admission mode : modes)
+    for (const std::string& name : policies) {
+      config.policy = sim::GpuPolicy::parse(name, "--policies");
+      config.admission = mode;
+      const sim::GpuReplayStats s = sim::replay_on_gpus(jobs, durations, config).stats;
+      summary.push_back(stats_json(s, estimator->cluster().name));
+      table.add({s.policy, s.admission, format_number(s.deadline_met_rate, 4),
+                 format_number(s.unservable_rate, 4), format_number(s.blocking_rate, 4),
+                 format_number(s.gpu_hours, 6), format_number(s.gpu_hours_per_met, 4),
+                 format_number(s.utilisation, 3), format_number(s.queue_delay_mean, 5),
+                 format_number(s.mean_gpus, 3)});
+    }
+  const nlohmann::json trace = report_json(path, read, mapped);
+  if (args.is_set("json")) {
+    std::cout << nlohmann::json{{"trace", trace}, {"summary", summary}}.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << path << ": " << mapped.jobs << " jobs on " << estimator->cluster().summary() << " ("
+            << read.skipped + mapped.skipped << " skipped), physical model\n";
+  table.print(std::cout);
+  return 0;
+}
+
+}  // namespace pacml::cli

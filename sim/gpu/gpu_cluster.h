@@ -1,0 +1,38 @@
+// Which GPUs of a cluster are free (doc/PHYSICAL.md §2): jobs take k GPUs on
+// as few servers as possible — the packing the physical model times — and
+// share a server when they take fewer GPUs than it has.
+#pragma once
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "core/cluster/cluster_spec.h"
+
+namespace pacml::sim {
+
+// The GPUs a job holds: (server, GPUs on it).
+using GpuAllocation = std::vector<std::pair<int, int>>;
+
+class GpuClusterState {
+ public:
+  explicit GpuClusterState(const ClusterSpec& cluster);
+
+  int num_gpus() const { return static_cast<int>(free_.size()) * per_server_; }
+  int free_gpus() const { return free_total_; }
+  int gpus_per_server() const { return per_server_; }
+  const std::vector<int>& free_per_server() const { return free_; }
+
+  // k GPUs on ceil(k/G) servers: whole free servers for every G, the rest on
+  // the free server that fits it most tightly. Nothing if they are not free.
+  std::optional<GpuAllocation> find(int gpus) const;
+  void take(const GpuAllocation& allocation);
+  void release(const GpuAllocation& allocation);
+
+ private:
+  int per_server_;
+  std::vector<int> free_;
+  int free_total_;
+};
+
+}  // namespace pacml::sim

@@ -1,0 +1,114 @@
+// Trace replay on a GPU cluster with the physical model (doc/PHYSICAL.md):
+// each job is a model at its global batch running a number of iterations,
+// with a deadline; a policy chooses how many GPUs it gets, once, when it
+// starts (as Slurm decides a job once). Two admission modes:
+//
+//  immediate  the paper's rule: a job starts when it arrives or is blocked;
+//  queue      as Slurm with pacml's queue mode: a job that cannot start now
+//             waits; at every arrival and completion the waiting jobs are
+//             reconsidered in submission or earliest-deadline order, the
+//             policy choosing for the time left; a job leaves the queue,
+//             missed, once no GPU count could meet its deadline even on an
+//             empty cluster.
+//
+// A job meets its deadline when it ends by it. Durations are iterations ×
+// the physical model's step time (or a measured table's) for the GPU count.
+#pragma once
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/parallel/physical_estimator.h"
+#include "core/policy/policy.h"
+
+namespace pacml::sim {
+
+struct GpuJob {
+  std::string id, source;
+  double submit = 0;
+  double deadline = INFINITY;  // absolute seconds
+  long iterations = 1;
+  int requested = 1;  // GPUs the trace job asked for
+  ParallelJobPtr work;
+};
+
+enum class Admission { kImmediate, kQueue };
+Admission parse_admission(const std::string& text, const std::string& where);
+const char* admission_name(Admission admission);
+
+enum class QueueOrder { kSubmission, kEarliestDeadline };
+QueueOrder parse_queue_order(const std::string& text, const std::string& where);
+
+// How many GPUs: `requested` (what the job asked for: stock Slurm),
+// `min_feasible` (the fewest that meet the deadline: ElasticFlow's minimum
+// satisfactory share, without elastic rescaling), `para_max` (the fastest
+// GPU count that is free), `fixed:K`, `random` (any free count).
+struct GpuPolicy {
+  enum class Kind { kRequested, kMinFeasible, kParaMax, kFixed, kRandom } kind;
+  int fixed = 0;
+  std::string name;
+  static GpuPolicy parse(const std::string& text, const std::string& where);
+};
+
+// Seconds a job runs on k GPUs, cached per (model, batch) and k.
+class DurationModel {
+ public:
+  explicit DurationModel(std::shared_ptr<const PhysicalEstimator> estimator);
+  // Step time on k GPUs (infinite if the job cannot run that way).
+  double step_time(const ParallelJob& job, int gpus);
+  double seconds(const GpuJob& job, int gpus) {
+    return job.iterations * step_time(*job.work, gpus);
+  }
+  // The shortest run on an empty cluster, over every GPU count.
+  double fastest(const GpuJob& job);
+  int cluster_gpus() const { return estimator_->cluster().num_gpus(); }
+  const ClusterSpec& cluster() const { return estimator_->cluster(); }
+
+ private:
+  struct Entry {
+    std::vector<double> steps;  // by k; NaN = not yet planned
+    double fastest_step = NAN;
+  };
+  Entry& entry(const ParallelJob& job);
+  std::shared_ptr<const PhysicalEstimator> estimator_;
+  std::vector<std::pair<std::string, Entry>> entries_;  // few kinds: linear search
+};
+
+struct GpuReplayConfig {
+  GpuPolicy policy;
+  Admission admission = Admission::kQueue;
+  QueueOrder order = QueueOrder::kEarliestDeadline;
+  std::uint64_t seed = 1;
+};
+
+struct GpuJobOutcome {
+  int gpus = 0;  // 0: never started
+  double start = NAN, end = NAN;
+  bool met = false, unservable = false;
+};
+
+struct GpuReplayStats {
+  std::string policy, admission;
+  long arrived = 0, started = 0, met = 0, unservable = 0;
+  double deadline_met_rate = 0;  // met / arrived
+  double blocking_rate = 0;      // never started / arrived
+  double unservable_rate = 0;    // no GPU count meets the deadline even on an empty cluster
+  double gpu_hours = 0;          // GPU-hours of the jobs started
+  double gpu_hours_per_met = 0;
+  double utilisation = 0;       // GPU-seconds used / (GPUs × the replay's span)
+  double queue_delay_mean = 0;  // seconds from submission to start, jobs started
+  double mean_gpus = 0;         // GPUs per started job
+};
+
+struct GpuReplayResult {
+  GpuReplayStats stats;
+  std::vector<GpuJobOutcome> jobs;  // in the order of the input
+};
+
+// Replays `jobs` (sorted by submission) on the estimator's cluster.
+GpuReplayResult replay_on_gpus(const std::vector<GpuJob>& jobs, DurationModel& durations,
+                               const GpuReplayConfig& config);
+
+}  // namespace pacml::sim

@@ -1,0 +1,78 @@
+#include "sim/gpu/gpu_trace.h"
+
+#include <algorithm>
+
+#include "core/util/error.h"
+#include "sim/calibration/scaling_points.h"
+
+namespace pacml::sim {
+namespace {
+
+// One ParallelJob per (model, batch): the replay's duration cache keys on it.
+class JobKinds {
+ public:
+  ParallelJobPtr get(const std::string& model, int batch) {
+    const std::string key = model + "/" + std::to_string(batch);
+    auto it = kinds_.find(key);
+    if (it != kinds_.end()) return it->second;
+    ZooOptions options;
+    if (batch > 0) options.batch = batch;
+    std::string zoo = model;
+    if (const ZooStandIn* s = find_stand_in(model)) {
+      zoo = s->zoo_model;
+      if (s->seq_len) options.seq_len = s->seq_len;
+      options.precision = s->precision;
+    }
+    return kinds_[key] = ParallelJob::from_zoo(zoo, options);
+  }
+
+ private:
+  std::map<std::string, ParallelJobPtr> kinds_;
+};
+
+}  // namespace
+
+std::vector<GpuJob> gpu_jobs_from_trace(const std::vector<TraceRecord>& records,
+                                        GpuTraceReport& report) {
+  JobKinds kinds;
+  std::vector<GpuJob> jobs;
+  auto skip = [&](const std::string& reason) {
+    ++report.skipped, ++report.skipped_by_reason[reason];
+  };
+  for (const TraceRecord& r : records) {
+    ++report.records;
+    if (r.model.empty()) {
+      skip("no model");
+      continue;
+    }
+    if (!find_stand_in(r.model) && !is_zoo_model(r.model)) {
+      skip("unknown model '" + r.model + "'");
+      continue;
+    }
+    if (r.iterations < 1) {
+      skip("no iterations");
+      continue;
+    }
+    GpuJob job;
+    try {
+      job.work = kinds.get(r.model, r.batch);
+    } catch (const InputError& e) {
+      skip(std::string("model cannot take its batch: ") + e.what());
+      continue;
+    }
+    job.id = r.id;
+    job.source = r.source;
+    job.submit = r.submit;
+    job.deadline = std::isnan(r.deadline) ? INFINITY : r.deadline;
+    job.iterations = r.iterations;
+    job.requested = std::max(1, r.gpus);
+    ++report.jobs_by_model[r.model];
+    jobs.push_back(std::move(job));
+  }
+  std::stable_sort(jobs.begin(), jobs.end(),
+                   [](const GpuJob& a, const GpuJob& b) { return a.submit < b.submit; });
+  report.jobs = static_cast<long>(jobs.size());
+  return jobs;
+}
+
+}  // namespace pacml::sim
