@@ -62,6 +62,18 @@ expect_ok "extract" "$PACML" throughput extract "$tmp/trace.csv" --out "$tmp/ext
 [ "$(cat "$tmp/extracted/resnet50.csv")" = "$(printf 'global_batch_size,1,2\n64,10,16.66666667\n128,3.333333333,6.557377049')" ] \
   || fail "extracted table: $(cat "$tmp/extracted/resnet50.csv")"
 
+# replay on a GPU cluster: both admission modes, the summary keys, deterministic
+expect_ok "replay --cluster" "$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --admission both --policies requested,min_feasible,para_max,random --json
+cp "$tmp/out" "$tmp/replay1.json"
+[ "$(json_get "$tmp/replay1.json" "(d['trace']['jobs'], len(d['summary']), sorted({r['admission'] for r in d['summary']}))")" = "(5, 8, ['immediate', 'queue'])" ] || fail "replay summary: $(cat "$tmp/out")"
+[ "$(json_get "$tmp/replay1.json" "all(set(r) >= {'blocking_rate_mean','deadline_met_rate_mean','unservable_rate_mean','gpu_hours_mean','queue_delay_mean'} for r in d['summary'])")" = "True" ] || fail "replay keys"
+"$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --admission both --policies requested,min_feasible,para_max,random --json >"$tmp/replay2.json" 2>/dev/null
+cmp -s "$tmp/replay1.json" "$tmp/replay2.json" && pass || fail "replay is not deterministic"
+expect_error "bad admission" "admission must be 'immediate' or 'queue'" "$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --admission later
+expect_error "paper policy on gpus" "unknown GPU policy 'para_min'" "$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --policies para_min
+expect_error "gpu option without cluster" "--admission: applies with --cluster" "$PACML" replay "$tmp/trace.csv" --format elasticflow --admission queue
+expect_error "swf on gpus" "--format" "$PACML" replay "$tmp/trace.csv" --format swf --cluster dgx-a100-4x8
+
 # bad input: exit 2 naming the file, line or option
 printf 'pacml_cluster: 1\nnetwork: fabric\nservers: 4\nserver_bandwidth: 200\n' >"$tmp/units.yaml"
 expect_error "wrong units" "units.yaml:4: server_bandwidth = 200 is outside" "$PACML" estimate --model resnet50 --cluster "$tmp/units.yaml"

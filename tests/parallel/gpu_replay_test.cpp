@@ -1,0 +1,175 @@
+// The GPU replay (sim/gpu/gpu_replay.h) on hand-made schedules: a measured
+// throughput table fixes every duration, so each outcome can be worked out.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "core/util/error.h"
+#include "sim/gpu/gpu_cluster.h"
+#include "sim/gpu/gpu_replay.h"
+#include "sim/gpu/gpu_trace.h"
+
+namespace pacml::sim {
+namespace {
+
+// resnet50 at batch 64 on 1..8 GPUs, iterations/s: every duration is set.
+std::shared_ptr<const PhysicalEstimator> estimator_4x8() {
+  auto table = std::make_shared<ThroughputTable>();
+  const double its[] = {1.0, 2.0, 2.4, 4.0, 4.2, 4.5, 4.8, 5.0};
+  for (int k = 1; k <= 8; ++k) table->set("resnet50", 64, k, its[k - 1]);
+  // One server of 8 GPUs: the whole cluster.
+  std::istringstream in(
+      "pacml_cluster: 1\nnetwork: fabric\nservers: 1\ngpus_per_server: 8\n"
+      "intra_server_bandwidth: 300e9\n");
+  return std::make_shared<const PhysicalEstimator>(load_cluster_spec(in, "test"),
+                                                   PhysicalConstants::calibrated(), table);
+}
+
+GpuJob job(const std::string& id, double submit, double deadline, long iterations, int requested) {
+  static const ParallelJobPtr work = [] {
+    ZooOptions options;
+    options.batch = 64;
+    return ParallelJob::from_zoo("resnet50", options);
+  }();
+  GpuJob j;
+  j.id = id;
+  j.source = id;
+  j.submit = submit;
+  j.deadline = deadline;
+  j.iterations = iterations;
+  j.requested = requested;
+  j.work = work;
+  return j;
+}
+
+GpuReplayResult run(const std::vector<GpuJob>& jobs, const std::string& policy, Admission admission,
+                    QueueOrder order = QueueOrder::kEarliestDeadline) {
+  DurationModel durations(estimator_4x8());
+  GpuReplayConfig config;
+  config.policy = GpuPolicy::parse(policy, "test");
+  config.admission = admission;
+  config.order = order;
+  return replay_on_gpus(jobs, durations, config);
+}
+
+TEST(GpuCluster, PacksJobsOnFewestServers) {
+  std::istringstream in(
+      "pacml_cluster: 1\nnetwork: fabric\nservers: 3\ngpus_per_server: 4\n"
+      "intra_server_bandwidth: 300e9\n");
+  GpuClusterState cluster(load_cluster_spec(in, "test"));
+  const GpuAllocation two = *cluster.find(2);
+  cluster.take(two);
+  // 6 GPUs: one whole server and 2 on the server already half used (tightest fit).
+  const GpuAllocation six = *cluster.find(6);
+  ASSERT_EQ(six.size(), 2u);
+  EXPECT_EQ(six[0].second, 4);
+  EXPECT_EQ(six[1], (std::pair<int, int>{two[0].first, 2}));
+  cluster.take(six);
+  EXPECT_EQ(cluster.free_gpus(), 4);
+  EXPECT_FALSE(cluster.find(5).has_value());
+  cluster.release(two);
+  EXPECT_EQ(cluster.free_gpus(), 6);
+}
+
+TEST(GpuReplay, MinFeasibleTakesTheFewestGpusThatMeetTheDeadline) {
+  // 100 iterations by t = 30: 1 GPU takes 100 s, 2 take 50, 3 take 42, 4 take 25.
+  const auto r = run({job("a", 0, 30, 100, 1)}, "min_feasible", Admission::kImmediate);
+  EXPECT_EQ(r.jobs[0].gpus, 4);
+  EXPECT_DOUBLE_EQ(r.jobs[0].end, 25);
+  EXPECT_TRUE(r.jobs[0].met);
+  EXPECT_EQ(r.stats.met, 1);
+  EXPECT_DOUBLE_EQ(r.stats.gpu_hours, 4 * 25 / 3600.0);
+}
+
+TEST(GpuReplay, AJobWaitsInTheQueueAndStillMeetsItsDeadline) {
+  // a holds all 8 GPUs for 20 s (100 iterations at 5/s). b arrives at 1 and
+  // needs 40 iterations by t = 35: at t = 20, 1, 2 and 3 GPUs (40, 20, 17 s)
+  // are too slow, 4 GPUs take 10 s and end at 30.
+  const std::vector<GpuJob> jobs = {job("a", 0, 20, 100, 8), job("b", 1, 35, 40, 1)};
+  const auto queued = run(jobs, "min_feasible", Admission::kQueue);
+  EXPECT_EQ(queued.jobs[0].gpus, 8);
+  EXPECT_DOUBLE_EQ(queued.jobs[1].start, 20);
+  EXPECT_EQ(queued.jobs[1].gpus, 4);
+  EXPECT_DOUBLE_EQ(queued.jobs[1].end, 30);
+  EXPECT_TRUE(queued.jobs[1].met);
+  EXPECT_DOUBLE_EQ(queued.stats.queue_delay_mean, (0 + 19) / 2.0);
+  // Immediate admission: no GPU is free when b arrives, so it is blocked.
+  const auto immediate = run(jobs, "min_feasible", Admission::kImmediate);
+  EXPECT_EQ(immediate.jobs[1].gpus, 0);
+  EXPECT_FALSE(immediate.jobs[1].met);
+  EXPECT_DOUBLE_EQ(immediate.stats.blocking_rate, 0.5);
+}
+
+TEST(GpuReplay, AJobExpiresInTheQueueOnceNoGpuCountCanMeetItsDeadline) {
+  // c needs 100 iterations by t = 24: 8 GPUs take 20 s, so it could still
+  // make it when it arrives at 2, but not when a frees the GPUs at 20.
+  const std::vector<GpuJob> jobs = {job("a", 0, 20, 100, 8), job("c", 2, 24, 100, 8)};
+  const auto r = run(jobs, "min_feasible", Admission::kQueue);
+  EXPECT_EQ(r.jobs[1].gpus, 0);
+  EXPECT_FALSE(r.jobs[1].met);
+  EXPECT_FALSE(r.jobs[1].unservable);  // servable on an empty cluster at submission
+  EXPECT_EQ(r.stats.met, 1);
+  // Submitted at 10 with the same deadline it is unservable from the start.
+  const auto late =
+      run({job("a", 0, 20, 100, 8), job("c", 10, 24, 100, 8)}, "min_feasible", Admission::kQueue);
+  EXPECT_TRUE(late.jobs[1].unservable);
+  EXPECT_DOUBLE_EQ(late.stats.unservable_rate, 0.5);
+}
+
+TEST(GpuReplay, EarliestDeadlineFirstOrdersTheQueue) {
+  // While a runs, d (by 60) and e (by 40) wait, 100 iterations each. EDF at
+  // t = 20: e takes 8 GPUs (ends 40), then d takes 8 (ends 60): both met.
+  // Submission order: d takes 4 GPUs (25 s, ends 45; 3 would end at 61.7);
+  // e cannot meet 40 on the 4 left and expires.
+  const std::vector<GpuJob> jobs = {job("a", 0, 20, 100, 8), job("d", 1, 60, 100, 1),
+                                    job("e", 2, 40, 100, 1)};
+  const auto edf = run(jobs, "min_feasible", Admission::kQueue, QueueOrder::kEarliestDeadline);
+  EXPECT_EQ(edf.jobs[2].gpus, 8);
+  EXPECT_DOUBLE_EQ(edf.jobs[2].end, 40);
+  EXPECT_DOUBLE_EQ(edf.jobs[1].start, 40);
+  EXPECT_EQ(edf.stats.met, 3);
+  const auto fifo = run(jobs, "min_feasible", Admission::kQueue, QueueOrder::kSubmission);
+  EXPECT_EQ(fifo.jobs[1].gpus, 4);
+  EXPECT_EQ(fifo.jobs[2].gpus, 0);
+  EXPECT_EQ(fifo.stats.met, 2);
+}
+
+TEST(GpuReplay, RequestedAndParaMaxIgnoreTheDeadline) {
+  const std::vector<GpuJob> jobs = {job("a", 0, 30, 100, 2)};
+  const auto requested = run(jobs, "requested", Admission::kImmediate);
+  EXPECT_EQ(requested.jobs[0].gpus, 2);
+  EXPECT_FALSE(requested.jobs[0].met);  // 50 s, deadline 30
+  const auto fastest = run(jobs, "para_max", Admission::kImmediate);
+  EXPECT_EQ(fastest.jobs[0].gpus, 8);  // 5 its/s: the fastest count
+  EXPECT_EQ(run(jobs, "fixed:4", Admission::kImmediate).jobs[0].gpus, 4);
+  EXPECT_THROW(GpuPolicy::parse("para_min", "--policies"), InputError);
+}
+
+TEST(GpuReplay, RandomIsDeterministicPerSeed) {
+  std::vector<GpuJob> jobs;
+  for (int i = 0; i < 20; ++i) jobs.push_back(job(std::to_string(i), i, 1e9, 10, 1));
+  const auto a = run(jobs, "random", Admission::kQueue), b = run(jobs, "random", Admission::kQueue);
+  for (size_t j = 0; j < jobs.size(); ++j) EXPECT_EQ(a.jobs[j].gpus, b.jobs[j].gpus);
+}
+
+TEST(GpuTrace, SkipsAndCountsWhatItCannotReplay) {
+  std::vector<TraceRecord> records(4);
+  records[0].model = "resnet50", records[0].batch = 64, records[0].iterations = 10;
+  records[0].submit = 5;
+  records[1].model = "alphafold", records[1].iterations = 10;
+  records[2].model = "vgg16", records[2].iterations = -1;
+  records[3].model = "bert", records[3].batch = 32, records[3].iterations = 7, records[3].gpus = 4;
+  records[3].submit = 1;
+  GpuTraceReport report;
+  const auto jobs = gpu_jobs_from_trace(records, report);
+  ASSERT_EQ(jobs.size(), 2u);
+  EXPECT_EQ(jobs[0].work->name(), "bert-base");  // sorted by submission
+  EXPECT_EQ(jobs[0].requested, 4);
+  EXPECT_EQ(jobs[0].work->transformer().seq_len, 384);
+  EXPECT_EQ(report.skipped, 2);
+  EXPECT_EQ(report.skipped_by_reason.at("unknown model 'alphafold'"), 1);
+  EXPECT_EQ(report.skipped_by_reason.at("no iterations"), 1);
+}
+
+}  // namespace
+}  // namespace pacml::sim
