@@ -40,8 +40,11 @@ struct Workload {
   int batch;
 };
 // Graphs of 41 to 380 ops; every strategy applies to the transformers.
-constexpr Workload kWorkloads[] = {
-    {"vgg16", 256}, {"resnet50", 256}, {"inception_v3", 128}, {"bert-base", 64}, {"gpt2-medium", 64}};
+constexpr Workload kWorkloads[] = {{"vgg16", 256},
+                                   {"resnet50", 256},
+                                   {"inception_v3", 128},
+                                   {"bert-base", 64},
+                                   {"gpt2-medium", 64}};
 
 int bench_physical_command(const std::vector<std::string>& argv) {
   Args args("pacml bench-physical [--repeats R] [--json]",
