@@ -25,7 +25,8 @@ libpacml_sim_la_SOURCES += \
 	sim/calibration/elasticflow_archive.h sim/calibration/elasticflow_archive.cpp \
 	sim/gpu/gpu_cluster.h sim/gpu/gpu_cluster.cpp \
 	sim/gpu/gpu_replay.h sim/gpu/gpu_replay.cpp \
-	sim/gpu/gpu_trace.h sim/gpu/gpu_trace.cpp
+	sim/gpu/gpu_trace.h sim/gpu/gpu_trace.cpp \
+	sim/gpu/fitted_workload.h sim/gpu/fitted_workload.cpp
 
 pacml_SOURCES += \
 	sim/cli/cmd_simulate.cpp \
@@ -35,7 +36,8 @@ pacml_SOURCES += \
 	sim/cli/cmd_bench_sim.cpp \
 	sim/cli/cmd_calibrate.cpp \
 	sim/cli/cmd_throughput.cpp \
-	sim/cli/cmd_bench_physical.cpp
+	sim/cli/cmd_bench_physical.cpp \
+	sim/cli/cmd_workload.cpp
 
 EXTRA_DIST += sim/README.md contrib/experiments/paper.yaml contrib/experiments/default.yaml \
 	contrib/slurm/evaluate-array.sbatch

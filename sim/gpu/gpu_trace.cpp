@@ -6,31 +6,24 @@
 #include "sim/calibration/scaling_points.h"
 
 namespace pacml::sim {
-namespace {
-
-// One ParallelJob per (model, batch): the replay's duration cache keys on it.
-class JobKinds {
- public:
-  ParallelJobPtr get(const std::string& model, int batch) {
-    const std::string key = model + "/" + std::to_string(batch);
-    auto it = kinds_.find(key);
-    if (it != kinds_.end()) return it->second;
-    ZooOptions options;
-    if (batch > 0) options.batch = batch;
-    std::string zoo = model;
-    if (const ZooStandIn* s = find_stand_in(model)) {
-      zoo = s->zoo_model;
-      if (s->seq_len) options.seq_len = s->seq_len;
-      options.precision = s->precision;
-    }
-    return kinds_[key] = ParallelJob::from_zoo(zoo, options);
+ParallelJobPtr JobKinds::get(const std::string& model, int batch) {
+  const std::string key = model + "/" + std::to_string(batch);
+  auto it = kinds_.find(key);
+  if (it != kinds_.end()) return it->second;
+  ZooOptions options;
+  if (batch > 0) options.batch = batch;
+  std::string zoo = model;
+  if (const ZooStandIn* s = find_stand_in(model)) {
+    zoo = s->zoo_model;
+    if (s->seq_len) options.seq_len = s->seq_len;
+    options.precision = s->precision;
   }
+  return kinds_[key] = ParallelJob::from_zoo(zoo, options);
+}
 
- private:
-  std::map<std::string, ParallelJobPtr> kinds_;
-};
-
-}  // namespace
+bool is_known_trace_model(const std::string& model) {
+  return find_stand_in(model) || is_zoo_model(model);
+}
 
 std::vector<GpuJob> gpu_jobs_from_trace(const std::vector<TraceRecord>& records,
                                         GpuTraceReport& report) {
@@ -45,7 +38,7 @@ std::vector<GpuJob> gpu_jobs_from_trace(const std::vector<TraceRecord>& records,
       skip("no model");
       continue;
     }
-    if (!find_stand_in(r.model) && !is_zoo_model(r.model)) {
+    if (!is_known_trace_model(r.model)) {
       skip("unknown model '" + r.model + "'");
       continue;
     }

@@ -12,6 +12,20 @@
 
 namespace pacml::sim {
 
+// The job a trace's (model, batch) stands for, one per pair (the replay's
+// duration cache keys on it). ElasticFlow's names map to zoo stand-ins.
+class JobKinds {
+ public:
+  // Throws InputError for a model pacml does not know or a batch it cannot take.
+  ParallelJobPtr get(const std::string& model, int batch);
+
+ private:
+  std::map<std::string, ParallelJobPtr> kinds_;
+};
+
+// True for a model name a trace job may carry (a stand-in or a zoo model).
+bool is_known_trace_model(const std::string& model);
+
 struct GpuTraceReport {
   long records = 0, jobs = 0, skipped = 0;
   std::map<std::string, long> skipped_by_reason;

@@ -74,6 +74,14 @@ expect_error "paper policy on gpus" "unknown GPU policy 'para_min'" "$PACML" rep
 expect_error "gpu option without cluster" "--admission: applies with --cluster" "$PACML" replay "$tmp/trace.csv" --format elasticflow --admission queue
 expect_error "swf on gpus" "--format" "$PACML" replay "$tmp/trace.csv" --format swf --cluster dgx-a100-4x8
 
+# fitted workloads: fit a trace, run the shipped fit on a cluster
+expect_ok "workload fit" "$PACML" workload fit "$tmp/trace.csv" --out "$tmp/w.yaml"
+grep -q "pacml_workload: 1" "$tmp/w.yaml" || fail "workload file: $(cat "$tmp/w.yaml")"
+expect_ok "workload run" "$PACML" workload run "$SRC/contrib/workloads/elasticflow-01-05.yaml" --cluster ramp-a100-16x8 --jobs 200 --seeds 2 --json
+[ "$(json_get "$tmp/out" "(len(d), all(0 <= r['deadline_met_rate_mean'] <= 1 and 'unservable_rate_ci95' in r for r in d))")" = "(6, True)" ] || fail "workload run: $(cat "$tmp/out")"
+printf 'pacml_workload: 1\nbursts: 3\n' >"$tmp/bad-w.yaml"
+expect_error "bad workload" "bad-w.yaml:2: unknown workload key 'bursts'" "$PACML" workload run "$tmp/bad-w.yaml" --cluster dgx-a100-4x8
+
 # bad input: exit 2 naming the file, line or option
 printf 'pacml_cluster: 1\nnetwork: fabric\nservers: 4\nserver_bandwidth: 200\n' >"$tmp/units.yaml"
 expect_error "wrong units" "units.yaml:4: server_bandwidth = 200 is outside" "$PACML" estimate --model resnet50 --cluster "$tmp/units.yaml"

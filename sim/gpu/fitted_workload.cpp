@@ -1,0 +1,286 @@
+#include "sim/gpu/fitted_workload.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "core/policy/policy.h"
+#include "core/util/error.h"
+#include "core/util/numbers.h"
+#include "core/util/yaml_input.h"
+#include "sim/gpu/gpu_trace.h"
+
+namespace pacml::sim {
+namespace {
+
+constexpr int kFormatVersion = 1;
+constexpr double kHour = 3600, kDay = 86400;
+
+double quantile(std::vector<double> values, double q) {
+  std::sort(values.begin(), values.end());
+  const double position = q * (values.size() - 1);
+  const size_t low = static_cast<size_t>(position);
+  const size_t high = std::min(low + 1, values.size() - 1);
+  return values[low] + (position - low) * (values[high] - values[low]);
+}
+
+void fit_arrivals(const std::vector<const TraceRecord*>& jobs, FittedWorkload& w) {
+  double first = INFINITY, last = -INFINITY;
+  std::vector<double> counts(24, 0);
+  for (const TraceRecord* r : jobs) {
+    first = std::min(first, r->submit);
+    last = std::max(last, r->submit);
+    counts[static_cast<long>(std::floor(r->submit / kHour)) % 24] += 1;
+  }
+  // Each hour of the day occurs once per day of the span (at least once).
+  const double days = std::max(1.0, (last - first) / kDay);
+  w.arrivals_per_hour.clear();
+  for (double c : counts) w.arrivals_per_hour.push_back(c / days);
+}
+
+void fit_shares(const std::vector<const TraceRecord*>& jobs, FittedWorkload& w) {
+  std::map<std::pair<std::string, int>, long> models;
+  std::map<int, long> gpus;
+  for (const TraceRecord* r : jobs) ++models[{r->model, r->batch}], ++gpus[r->gpus];
+  const double n = static_cast<double>(jobs.size());
+  for (const auto& [key, count] : models) w.models.push_back({key.first, key.second, count / n});
+  for (const auto& [g, count] : gpus) w.gpus[g] = count / n;
+}
+
+void fit_iterations(const std::vector<const TraceRecord*>& jobs, FittedWorkload& w) {
+  double sum = 0, squares = 0;
+  w.min_iterations = jobs.front()->iterations, w.max_iterations = jobs.front()->iterations;
+  for (const TraceRecord* r : jobs) {
+    const double x = std::log(static_cast<double>(r->iterations));
+    sum += x, squares += x * x;
+    w.min_iterations = std::min(w.min_iterations, r->iterations);
+    w.max_iterations = std::max(w.max_iterations, r->iterations);
+  }
+  const double n = static_cast<double>(jobs.size());
+  w.log_iterations_mean = sum / n;
+  w.log_iterations_sd =
+      std::sqrt(std::max(0.0, squares / n - w.log_iterations_mean * w.log_iterations_mean));
+}
+
+void fit_slack(const std::vector<const TraceRecord*>& jobs, FittedWorkload& w) {
+  std::vector<double> slack;
+  for (const TraceRecord* r : jobs)
+    if (r->duration > 0 && r->deadline > r->submit)
+      slack.push_back((r->deadline - r->submit) / r->duration);
+  if (slack.empty()) return;  // keep ElasticFlow's [0.5, 1.5]
+  // The 1st and 99th percentiles: a few odd jobs do not stretch the range.
+  w.slack_min = quantile(slack, 0.01);
+  w.slack_max = std::max(w.slack_min, quantile(slack, 0.99));
+}
+
+// ---- reading -------------------------------------------------------------------
+
+std::string scalar(const YAML::Node& node, const std::string& source, const std::string& key) {
+  if (!node || !node.IsScalar())
+    throw InputError(yaml_where(source, node), "'" + key + "' must be a single value");
+  return node.Scalar();
+}
+
+double number(const YAML::Node& node, const std::string& source, const std::string& key, double lo,
+              double hi) {
+  const std::string where = yaml_where(source, node);
+  const double v = parse_finite_double(scalar(node, source, key), where, key);
+  if (v < lo || v > hi)
+    throw InputError(where,
+                     key + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  return v;
+}
+
+void check_keys(const YAML::Node& map, const std::set<std::string>& known,
+                const std::string& source, const std::string& what) {
+  if (!map.IsMap()) throw InputError(yaml_where(source, map), what + " must be a mapping");
+  for (const auto& kv : map)
+    if (!known.count(kv.first.Scalar()))
+      throw InputError(yaml_where(source, kv.first),
+                       "unknown " + what + " key '" + kv.first.Scalar() + "'");
+}
+
+void require_shares(double total, const std::string& where, const std::string& what) {
+  if (std::abs(total - 1) > 1e-3)
+    throw InputError(where, what + " shares must add up to 1, got " + std::to_string(total));
+}
+
+FittedWorkload from_yaml(const YAML::Node& root, const std::string& source) {
+  check_keys(root,
+             {"pacml_workload", "source", "jobs_fitted", "arrivals_per_hour", "models",
+              "iterations", "gpus", "slack"},
+             source, "workload");
+  if (!root["pacml_workload"] ||
+      number(root["pacml_workload"], source, "pacml_workload", 1, 1000) != kFormatVersion)
+    throw InputError(source, "missing or unsupported 'pacml_workload: 1'");
+  FittedWorkload w;
+  if (root["source"]) w.source = scalar(root["source"], source, "source");
+  const YAML::Node rates = root["arrivals_per_hour"];
+  if (!rates || !rates.IsSequence() || rates.size() != 24)
+    throw InputError(yaml_where(source, rates ? rates : root),
+                     "arrivals_per_hour must list 24 rates (jobs per hour, by hour of day)");
+  double any = 0;
+  for (const YAML::Node& r : rates) {
+    w.arrivals_per_hour.push_back(number(r, source, "arrivals_per_hour", 0, 1e7));
+    any += w.arrivals_per_hour.back();
+  }
+  if (any <= 0) throw InputError(yaml_where(source, rates), "every arrival rate is 0");
+  const YAML::Node models = root["models"];
+  if (!models || !models.IsSequence() || models.size() == 0)
+    throw InputError(yaml_where(source, models ? models : root), "models must list the mix");
+  double total = 0;
+  for (const YAML::Node& m : models) {
+    check_keys(m, {"model", "batch", "share"}, source, "model");
+    ModelShare share{scalar(m["model"], source, "model"),
+                     static_cast<int>(number(m["batch"], source, "batch", 1, 1 << 24)),
+                     number(m["share"], source, "share", 0, 1)};
+    if (!is_known_trace_model(share.model))
+      throw InputError(yaml_where(source, m["model"]), "unknown model '" + share.model + "'");
+    total += share.share;
+    w.models.push_back(share);
+  }
+  require_shares(total, yaml_where(source, models), "model");
+  const YAML::Node it = root["iterations"];
+  if (!it) throw InputError(source, "missing 'iterations'");
+  check_keys(it, {"log_mean", "log_sd", "min", "max"}, source, "iterations");
+  w.log_iterations_mean = number(it["log_mean"], source, "log_mean", 0, 40);
+  w.log_iterations_sd = number(it["log_sd"], source, "log_sd", 0, 10);
+  w.min_iterations = static_cast<long>(number(it["min"], source, "min", 1, 1e12));
+  w.max_iterations = static_cast<long>(number(it["max"], source, "max", 1, 1e12));
+  if (w.max_iterations < w.min_iterations)
+    throw InputError(yaml_where(source, it), "iterations max is below min");
+  const YAML::Node gpus = root["gpus"];
+  if (!gpus) throw InputError(source, "missing 'gpus'");
+  if (!gpus.IsMap()) throw InputError(yaml_where(source, gpus), "gpus must map counts to shares");
+  total = 0;
+  for (const auto& kv : gpus) {
+    const int g = static_cast<int>(
+        parse_integer(kv.first.Scalar(), 1, 1 << 20, yaml_where(source, kv.first), "GPU count"));
+    w.gpus[g] = number(kv.second, source, "gpus share", 0, 1);
+    total += w.gpus[g];
+  }
+  require_shares(total, yaml_where(source, gpus), "gpus");
+  if (const YAML::Node slack = root["slack"]) {
+    check_keys(slack, {"min", "max"}, source, "slack");
+    w.slack_min = number(slack["min"], source, "slack min", 0.01, 1000);
+    w.slack_max = number(slack["max"], source, "slack max", w.slack_min, 1000);
+  }
+  if (root["jobs_fitted"])
+    w.jobs_fitted = static_cast<long>(number(root["jobs_fitted"], source, "jobs_fitted", 0, 1e12));
+  return w;
+}
+
+// ---- drawing ---------------------------------------------------------------------
+
+double uniform(Rng& rng) {
+  return (rng.next() >> 11) * 0x1.0p-53;
+}
+
+double normal(Rng& rng) {
+  const double u = std::max(uniform(rng), 1e-300), v = uniform(rng);
+  return std::sqrt(-2 * std::log(u)) * std::cos(2 * M_PI * v);
+}
+
+template <class Items, class Weight>
+size_t pick(Rng& rng, const Items& items, Weight weight) {
+  double x = uniform(rng), sum = 0;
+  size_t i = 0;
+  for (const auto& item : items) {
+    sum += weight(item);
+    if (x < sum) return i;
+    ++i;
+  }
+  return items.size() - 1;
+}
+
+}  // namespace
+
+FittedWorkload fit_workload(const std::vector<TraceRecord>& records, const std::string& source) {
+  std::vector<const TraceRecord*> jobs;
+  for (const TraceRecord& r : records)
+    if (is_known_trace_model(r.model) && r.batch > 0 && r.iterations > 0) jobs.push_back(&r);
+  if (jobs.empty())
+    throw InputError(source, "no job with a known model, a batch and iterations to fit");
+  FittedWorkload w;
+  w.source = source;
+  w.jobs_fitted = static_cast<long>(jobs.size());
+  fit_arrivals(jobs, w);
+  fit_shares(jobs, w);
+  fit_iterations(jobs, w);
+  fit_slack(jobs, w);
+  return w;
+}
+
+void write_workload(std::ostream& out, const FittedWorkload& w) {
+  out.precision(6);
+  out << "# A workload fitted by `pacml workload fit` (format: sim/gpu/fitted_workload.h).\n"
+      << "pacml_workload: 1\nsource: \"" << w.source << "\"\njobs_fitted: " << w.jobs_fitted
+      << "\n# jobs per hour, by hour of day (0-23)\narrivals_per_hour: [";
+  for (size_t h = 0; h < w.arrivals_per_hour.size(); ++h)
+    out << (h ? ", " : "") << w.arrivals_per_hour[h];
+  out << "]\n# (model, global batch) mix\nmodels:\n";
+  for (const ModelShare& m : w.models)
+    out << "  - {model: " << m.model << ", batch: " << m.batch << ", share: " << m.share << "}\n";
+  out << "# iterations ~ log-normal, clipped to [min, max]\niterations: {log_mean: "
+      << w.log_iterations_mean << ", log_sd: " << w.log_iterations_sd
+      << ", min: " << w.min_iterations << ", max: " << w.max_iterations
+      << "}\n# requested GPUs: share of jobs\ngpus: {";
+  bool first = true;
+  for (const auto& [g, share] : w.gpus)
+    out << (first ? "" : ", ") << g << ": " << share, first = false;
+  out << "}\n# deadline = submit + slack x duration on the requested GPUs, slack ~ uniform\n"
+      << "slack: {min: " << w.slack_min << ", max: " << w.slack_max << "}\n";
+}
+
+FittedWorkload load_workload(std::istream& in, const std::string& source) {
+  return convert_yaml(parse_yaml(in, source), source,
+                      [&](const YAML::Node& root) { return from_yaml(root, source); });
+}
+
+FittedWorkload load_workload_file(const std::string& path) {
+  std::ifstream in = open_input_file(path);
+  return load_workload(in, path);
+}
+
+std::vector<GpuJob> generate_jobs(const FittedWorkload& w, double load, long count,
+                                  std::uint64_t seed, DurationModel& durations) {
+  if (!(load > 0)) throw InputError("--load", "load must be positive");
+  Rng rng(seed);
+  JobKinds kinds;
+  const double peak = *std::max_element(w.arrivals_per_hour.begin(), w.arrivals_per_hour.end()) *
+                      load / kHour;  // jobs per second at the busiest hour
+  std::vector<GpuJob> jobs;
+  double t = 0;
+  while (static_cast<long>(jobs.size()) < count) {
+    // Thinning: candidates at the peak rate, kept in proportion to the hour's.
+    t += -std::log(std::max(uniform(rng), 1e-300)) / peak;
+    const int hour = static_cast<int>(std::fmod(t / kHour, 24.0));
+    if (uniform(rng) * peak > w.arrivals_per_hour[hour] * load / kHour) continue;
+    const ModelShare& m =
+        w.models[pick(rng, w.models, [](const ModelShare& s) { return s.share; })];
+    GpuJob job;
+    job.id = std::to_string(jobs.size());
+    job.source = "generated job " + job.id;
+    job.submit = t;
+    job.work = kinds.get(m.model, m.batch);
+    const double iterations = std::exp(w.log_iterations_mean + w.log_iterations_sd * normal(rng));
+    // Clamped as a double first: a wide log-normal can overflow a long.
+    job.iterations = std::llround(std::clamp(iterations, static_cast<double>(w.min_iterations),
+                                             static_cast<double>(w.max_iterations)));
+    auto g = w.gpus.begin();
+    std::advance(g, pick(rng, w.gpus, [](const auto& kv) { return kv.second; }));
+    job.requested = std::min(g->first, durations.cluster_gpus());
+    const double slack = w.slack_min + (w.slack_max - w.slack_min) * uniform(rng);
+    double duration = durations.seconds(job, job.requested);
+    if (!std::isfinite(duration)) duration = durations.fastest(job);
+    job.deadline = t + slack * duration;
+    jobs.push_back(std::move(job));
+  }
+  return jobs;
+}
+
+}  // namespace pacml::sim

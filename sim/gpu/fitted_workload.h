@@ -1,0 +1,64 @@
+// A workload generator fitted to real traces (sim/README.md, "Fitted
+// workloads"): the numbers a person can read in a small YAML file, and jobs
+// drawn from them for the GPU replay (sim/gpu/gpu_replay.h).
+//
+//   pacml_workload: 1
+//   source: cluster01.csv cluster02.csv      # what it was fitted on
+//   arrivals_per_hour: [12.1, 9.8, ...]     # 24 rates by hour of day
+//   models:                                  # (model, global batch) mix
+//     - {model: resnet50, batch: 128, share: 0.21}
+//   iterations: {log_mean: 8.9, log_sd: 1.4, min: 100, max: 500000}
+//   gpus: {1: 0.61, 2: 0.12, 4: 0.10, 8: 0.12, 16: 0.03, 32: 0.02}
+//   slack: {min: 0.5, max: 1.5}               # deadline = submit + slack × duration
+//
+// The deadline follows ElasticFlow's construction: the job's duration on the
+// GPUs it requested (the physical model's), times a uniform slack.
+#pragma once
+
+#include <istream>
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "sim/gpu/gpu_replay.h"
+#include "sim/trace/trace.h"
+
+namespace pacml::sim {
+
+struct ModelShare {
+  std::string model;  // as the trace names it (ElasticFlow names or zoo names)
+  int batch = 0;
+  double share = 0;
+};
+
+struct FittedWorkload {
+  std::string source;
+  std::vector<double> arrivals_per_hour;  // 24 values, jobs per hour, by hour of day
+  std::vector<ModelShare> models;         // shares sum to 1
+  double log_iterations_mean = 0, log_iterations_sd = 0;
+  long min_iterations = 1, max_iterations = 1;
+  std::map<int, double> gpus;  // requested GPUs -> share
+  double slack_min = 0.5, slack_max = 1.5;
+  long jobs_fitted = 0;
+};
+
+// Fits the parameters to ElasticFlow-style records (model, batch,
+// iterations, requested GPUs, submission, deadline, duration). Throws
+// InputError if no record has what the fit needs.
+FittedWorkload fit_workload(const std::vector<TraceRecord>& records, const std::string& source);
+
+void write_workload(std::ostream& out, const FittedWorkload& workload);
+// Every error names file:line: unknown keys, shares that are not
+// probabilities, 24 rates, iterations bounds, slack bounds.
+FittedWorkload load_workload(std::istream& in, const std::string& source);
+FittedWorkload load_workload_file(const std::string& path);
+
+// `jobs` jobs drawn with `seed`, arrivals at `load` × the fitted rates (a
+// Poisson process whose rate follows the hour of day), deadlines from the
+// slack and each job's duration on its requested GPUs (capped at the
+// cluster's GPUs). Deterministic for a seed.
+std::vector<GpuJob> generate_jobs(const FittedWorkload& workload, double load, long jobs,
+                                  std::uint64_t seed, DurationModel& durations);
+
+}  // namespace pacml::sim

@@ -1,0 +1,138 @@
+// Workloads fitted to traces (sim/gpu/fitted_workload.h): the generator
+// reproduces the statistics it was fitted with, within sampling error, and
+// bad workload files are refused with file:line.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "core/util/error.h"
+#include "sim/gpu/fitted_workload.h"
+
+namespace pacml::sim {
+namespace {
+
+std::shared_ptr<const PhysicalEstimator> dgx() {
+  return std::make_shared<const PhysicalEstimator>(load_cluster("dgx-a100-16x8"));
+}
+
+FittedWorkload example() {
+  std::istringstream in(
+      "pacml_workload: 1\n"
+      "arrivals_per_hour: [10, 10, 10, 10, 10, 10, 5, 5, 5, 5, 5, 5, 20, 20, 20, 20, 20, 20, 10, "
+      "10, 10, 10, 10, 10]\n"
+      "models:\n  - {model: resnet50, batch: 128, share: 0.7}\n"
+      "  - {model: bert, batch: 64, share: 0.3}\n"
+      "iterations: {log_mean: 8, log_sd: 1, min: 10, max: 10000000}\n"
+      "gpus: {1: 0.5, 2: 0.25, 8: 0.25}\n"
+      "slack: {min: 0.5, max: 1.5}\n");
+  return load_workload(in, "example.yaml");
+}
+
+// Trace records of generated jobs, as the fit reads them.
+std::vector<TraceRecord> as_records(const std::vector<GpuJob>& jobs, DurationModel& durations) {
+  std::vector<TraceRecord> records;
+  for (const GpuJob& j : jobs) {
+    TraceRecord r;
+    r.model = j.work->name() == "bert-base" ? "bert" : j.work->name();
+    r.batch = j.work->global_batch();
+    r.iterations = j.iterations;
+    r.gpus = j.requested;
+    r.submit = j.submit;
+    r.deadline = j.deadline;
+    r.duration = durations.seconds(j, j.requested);
+    records.push_back(r);
+  }
+  return records;
+}
+
+TEST(FittedWorkload, GeneratorReproducesItsFittedStatistics) {
+  const FittedWorkload w = example();
+  DurationModel durations(dgx());
+  const long n = 20000;
+  const auto jobs = generate_jobs(w, 1.0, n, 7, durations);
+  ASSERT_EQ(static_cast<long>(jobs.size()), n);
+  const FittedWorkload refit = fit_workload(as_records(jobs, durations), "generated");
+  // Shares: binomial standard error sqrt(p(1-p)/n) ≈ 0.0032 at p = 0.3; allow 4 of them.
+  for (const ModelShare& m : refit.models) {
+    const double want = m.model == "resnet50" ? 0.7 : 0.3;
+    EXPECT_NEAR(m.share, want, 4 * std::sqrt(want * (1 - want) / n)) << m.model;
+  }
+  EXPECT_NEAR(refit.gpus.at(1), 0.5, 4 * std::sqrt(0.25 / n));
+  EXPECT_NEAR(refit.gpus.at(8), 0.25, 4 * std::sqrt(0.1875 / n));
+  // Log-normal iterations: the mean's standard error is sd / sqrt(n) = 0.007.
+  EXPECT_NEAR(refit.log_iterations_mean, 8, 0.03);
+  EXPECT_NEAR(refit.log_iterations_sd, 1, 0.03);
+  // Slack uniform on [0.5, 1.5]: the 1st and 99th percentiles.
+  EXPECT_NEAR(refit.slack_min, 0.51, 0.01);
+  EXPECT_NEAR(refit.slack_max, 1.49, 0.01);
+  // Arrivals follow the hour of day: the busy hours (20/h) get 4x the quiet (5/h).
+  double busy = 0, quiet = 0;
+  for (int h = 12; h < 18; ++h) busy += refit.arrivals_per_hour[h];
+  for (int h = 6; h < 12; ++h) quiet += refit.arrivals_per_hour[h];
+  EXPECT_NEAR(busy / quiet, 4, 0.3);
+  // n jobs at the mean rate of 11.25 jobs/h span about 1778 hours.
+  EXPECT_NEAR(jobs.back().submit / 3600, n / 11.25, n / 11.25 * 0.03);
+}
+
+TEST(FittedWorkload, LoadScalesTheArrivalRateAndSeedsAreDeterministic) {
+  const FittedWorkload w = example();
+  DurationModel durations(dgx());
+  const auto base = generate_jobs(w, 1.0, 2000, 3, durations);
+  const auto twice = generate_jobs(w, 2.0, 2000, 3, durations);
+  EXPECT_NEAR(twice.back().submit / base.back().submit, 0.5, 0.05);
+  const auto again = generate_jobs(w, 1.0, 2000, 3, durations);
+  for (size_t i = 0; i < base.size(); ++i) {
+    ASSERT_EQ(base[i].submit, again[i].submit);
+    ASSERT_EQ(base[i].iterations, again[i].iterations);
+    ASSERT_EQ(base[i].deadline, again[i].deadline);
+  }
+}
+
+TEST(FittedWorkload, WritesWhatItReads) {
+  const FittedWorkload w = example();
+  std::ostringstream out;
+  write_workload(out, w);
+  std::istringstream in(out.str());
+  const FittedWorkload back = load_workload(in, "written");
+  EXPECT_EQ(back.models.size(), 2u);
+  EXPECT_EQ(back.arrivals_per_hour, w.arrivals_per_hour);
+  EXPECT_EQ(back.gpus, w.gpus);
+  EXPECT_DOUBLE_EQ(back.log_iterations_sd, 1);
+}
+
+std::string error_of(const std::string& text) {
+  std::istringstream in(text);
+  try {
+    load_workload(in, "w.yaml");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(FittedWorkload, RefusesBadFilesNamingTheLine) {
+  std::string ok =
+      "pacml_workload: 1\narrivals_per_hour: [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]\n"
+      "models:\n  - {model: resnet50, batch: 64, share: 1}\n"
+      "iterations: {log_mean: 8, log_sd: 1, min: 1, max: 100}\ngpus: {1: 1}\n";
+  EXPECT_EQ(error_of(ok), "(no error)");
+  EXPECT_NE(error_of(ok + "burst: 3\n").find("w.yaml:7: unknown workload key 'burst'"),
+            std::string::npos);
+  std::string bad = ok;
+  bad.replace(bad.find("share: 1"), 8, "share: 0.5");
+  EXPECT_NE(error_of(bad).find("model shares must add up to 1"), std::string::npos);
+  bad = ok;
+  bad.replace(bad.find("resnet50"), 8, "alphafold");
+  EXPECT_NE(error_of(bad).find("w.yaml:4: unknown model 'alphafold'"), std::string::npos);
+  bad = ok;
+  bad.replace(bad.find("[1,1,"), 4, "[");
+  EXPECT_NE(error_of(bad).find("24 rates"), std::string::npos);
+  bad = ok;
+  bad.replace(bad.find("max: 100"), 8, "max: 0");
+  EXPECT_NE(error_of(bad).find("w.yaml:5"), std::string::npos);
+  EXPECT_NE(error_of("pacml_workload: 2\n").find("pacml_workload: 1"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pacml::sim
