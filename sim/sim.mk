@@ -40,4 +40,4 @@ pacml_SOURCES += \
 	sim/cli/cmd_workload.cpp
 
 EXTRA_DIST += sim/README.md contrib/experiments/paper.yaml contrib/experiments/default.yaml \
-	contrib/slurm/evaluate-array.sbatch
+	contrib/slurm/evaluate-array.sbatch contrib/workloads

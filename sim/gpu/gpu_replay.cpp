@@ -214,27 +214,29 @@ GpuReplayStats Replay::summarise() const {
   s.policy = config_.policy.name;
   s.admission = admission_name(config_.admission);
   s.arrived = static_cast<long>(jobs_.size());
-  double gpu_seconds = 0, delay = 0, gpus = 0, first = INFINITY, last = 0;
+  if (jobs_.empty()) return s;
+  // Utilisation is measured while jobs arrive, [first, last arrival]: the
+  // drain after the last arrival (a few long jobs) would dilute it.
+  const double first = jobs_.front().submit, last = jobs_.back().submit;
+  double gpu_seconds = 0, in_window = 0, delay = 0, gpus = 0;
   for (size_t j = 0; j < jobs_.size(); ++j) {
     const GpuJobOutcome& o = outcomes_[j];
-    first = std::min(first, jobs_[j].submit);
     s.unservable += o.unservable;
     if (o.gpus == 0) continue;
     ++s.started;
     s.met += o.met;
     gpu_seconds += o.gpus * (o.end - o.start);
+    in_window += o.gpus * std::max(0.0, std::min(o.end, last) - std::max(o.start, first));
     delay += o.start - jobs_[j].submit;
     gpus += o.gpus;
-    last = std::max(last, o.end);
   }
-  const double arrived = std::max<long>(s.arrived, 1);
+  const double arrived = static_cast<double>(s.arrived);
   s.deadline_met_rate = s.met / arrived;
   s.blocking_rate = (s.arrived - s.started) / arrived;
   s.unservable_rate = s.unservable / arrived;
   s.gpu_hours = gpu_seconds / 3600;
   s.gpu_hours_per_met = s.met ? s.gpu_hours / s.met : 0;
-  const double span = last > first ? last - first : 0;
-  s.utilisation = span > 0 ? gpu_seconds / (cluster_.num_gpus() * span) : 0;
+  s.utilisation = last > first ? in_window / (cluster_.num_gpus() * (last - first)) : 0;
   s.queue_delay_mean = s.started ? delay / s.started : 0;
   s.mean_gpus = s.started ? gpus / s.started : 0;
   return s;

@@ -97,7 +97,7 @@ struct GpuReplayStats {
   double unservable_rate = 0;    // no GPU count meets the deadline even on an empty cluster
   double gpu_hours = 0;          // GPU-hours of the jobs started
   double gpu_hours_per_met = 0;
-  double utilisation = 0;       // GPU-seconds used / (GPUs × the replay's span)
+  double utilisation = 0;  // GPU-seconds used while jobs arrive / (GPUs × that time)
   double queue_delay_mean = 0;  // seconds from submission to start, jobs started
   double mean_gpus = 0;         // GPUs per started job
 };
