@@ -33,6 +33,7 @@ pacml_SOURCES += \
 	sim/cli/cmd_evaluate.cpp \
 	sim/cli/cmd_replay.cpp \
 	sim/cli/replay_gpu.h sim/cli/replay_gpu.cpp \
+	sim/cli/list_option.h \
 	sim/cli/cmd_bench_sim.cpp \
 	sim/cli/cmd_calibrate.cpp \
 	sim/cli/cmd_throughput.cpp \

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "core/util/error.h"
+#include "core/util/statistics.h"
 
 namespace pacml::sim {
 
@@ -31,12 +32,6 @@ const ZooStandIn* find_stand_in(const std::string& trace_name) {
 }
 
 namespace {
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
 
 ScalingPoint weak(const std::string& model, const std::string& zoo_model, int seq_len,
                   Precision precision, const std::string& cluster, int per_gpu, int gpus,

@@ -9,6 +9,7 @@
 #include "core/util/error.h"
 #include "sim/cli/args.h"
 #include "sim/cli/command.h"
+#include "sim/cli/list_option.h"
 #include "sim/cli/replay_gpu.h"
 #include "sim/engine/policy_factory.h"
 #include "sim/experiment/evaluation.h"
@@ -17,15 +18,6 @@
 
 namespace pacml::cli {
 namespace {
-
-std::vector<std::string> split_commas(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
 
 int run_replay(const std::vector<std::string>& argv) {
   Args args(
@@ -97,14 +89,14 @@ int run_replay(const std::vector<std::string>& argv) {
   m = sim::TraceMapping();
   m.base_dir = ".";
   if (args.has("map"))
-    for (const std::string& pair : split_commas(args.get("map"))) {
+    for (const std::string& pair : split_list(args.get("map"))) {
       const size_t eq = pair.find('=');
       if (eq == std::string::npos || eq == 0 || eq + 1 == pair.size())
         throw InputError("--map", "expected NAME=GRAPH, got '" + pair + "'");
       m.model_map[pair.substr(0, eq)] = pair.substr(eq + 1);
     }
   m.unknown_model = args.get("unknown-model");
-  if (args.has("models")) m.models = split_commas(args.get("models"));
+  if (args.has("models")) m.models = split_list(args.get("models"));
   m.time_scale = args.get_double("time-scale");
   m.gpu_scale = args.get_double("gpu-scale");
   m.beta_rule = args.get("beta-rule");

@@ -10,6 +10,7 @@
 
 #include "core/parallel/throughput_table.h"
 #include "core/util/error.h"
+#include "core/util/statistics.h"
 #include "sim/calibration/elasticflow_archive.h"
 #include "sim/cli/args.h"
 #include "sim/cli/command.h"
@@ -17,12 +18,6 @@
 
 namespace pacml::cli {
 namespace {
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
 
 // Every (model, batch, GPUs) the traces ran, as the median iterations/s.
 std::map<std::string, ThroughputTable> tables_from(const std::vector<sim::TraceRecord>& records) {

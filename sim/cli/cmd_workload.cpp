@@ -12,6 +12,7 @@
 #include "sim/calibration/elasticflow_archive.h"
 #include "sim/cli/args.h"
 #include "sim/cli/command.h"
+#include "sim/cli/list_option.h"
 #include "sim/cli/parallel_source.h"
 #include "sim/cli/table.h"
 #include "sim/gpu/fitted_workload.h"
@@ -59,15 +60,6 @@ Summary summarise(const std::vector<double>& values) {
     s.ci95 = 1.96 * std::sqrt(var / n);
   }
   return s;
-}
-
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
 }
 
 int run(const std::vector<std::string>& argv) {

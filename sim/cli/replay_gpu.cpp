@@ -5,21 +5,13 @@
 #include <sstream>
 
 #include "core/util/error.h"
+#include "sim/cli/list_option.h"
 #include "sim/cli/parallel_source.h"
 #include "sim/cli/table.h"
 #include "sim/gpu/gpu_trace.h"
 
 namespace pacml::cli {
 namespace {
-
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
 
 nlohmann::json stats_json(const sim::GpuReplayStats& s, const std::string& cluster) {
   return {{"policy", s.policy},

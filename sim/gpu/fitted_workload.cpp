@@ -11,6 +11,7 @@
 #include "core/policy/policy.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
+#include "core/util/statistics.h"
 #include "core/util/yaml_input.h"
 #include "sim/gpu/gpu_trace.h"
 
@@ -19,14 +20,6 @@ namespace {
 
 constexpr int kFormatVersion = 1;
 constexpr double kHour = 3600, kDay = 86400;
-
-double quantile(std::vector<double> values, double q) {
-  std::sort(values.begin(), values.end());
-  const double position = q * (values.size() - 1);
-  const size_t low = static_cast<size_t>(position);
-  const size_t high = std::min(low + 1, values.size() - 1);
-  return values[low] + (position - low) * (values[high] - values[low]);
-}
 
 void fit_arrivals(const std::vector<const TraceRecord*>& jobs, FittedWorkload& w) {
   double first = INFINITY, last = -INFINITY;
