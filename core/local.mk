@@ -39,6 +39,7 @@ include core/hw/local.mk
 # strategies timed on them (doc/PHYSICAL.md).
 libpacml_core_la_SOURCES += \
 	core/cluster/cluster_spec.h core/cluster/cluster_spec.cpp \
+	core/cluster/topology_yaml.h core/cluster/topology_yaml.cpp \
 	core/cluster/cluster_presets.h \
 	core/parallel/parallel_job.h core/parallel/parallel_job.cpp \
 	core/parallel/parallel_plan.h \

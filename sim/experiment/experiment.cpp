@@ -7,6 +7,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "core/cluster/topology_yaml.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
 #include "sim/engine/policy_factory.h"
@@ -62,32 +63,6 @@ std::vector<std::string> string_list(const YAML::Node& node, const std::string& 
   if (!node.IsSequence()) throw InputError(at(source, node), what + " must be a list");
   for (const auto& item : node) out.push_back(scalar(item, source, what + " entry"));
   return out;
-}
-
-RampParams parse_topology(const YAML::Node& node, const std::string& source) {
-  if (node.IsScalar()) return RampTopology::parse(node.Scalar(), at(source, node)).params();
-  check_keys(node,
-             {"groups", "racks", "servers_per_rack", "node_bandwidth", "propagation_latency",
-              "io_latency", "worker_memory"},
-             source, "topology");
-  RampParams p;
-  if (node["groups"])
-    p.groups = static_cast<int>(integer(node["groups"], source, "topology.groups", 1, 4096));
-  if (node["racks"])
-    p.racks = static_cast<int>(integer(node["racks"], source, "topology.racks", 1, 4096));
-  if (node["servers_per_rack"])
-    p.servers_per_rack = static_cast<int>(
-        integer(node["servers_per_rack"], source, "topology.servers_per_rack", 1, 4096));
-  if (node["node_bandwidth"])
-    p.node_bandwidth = positive(node["node_bandwidth"], source, "topology.node_bandwidth");
-  if (node["propagation_latency"])
-    p.propagation_latency =
-        number(node["propagation_latency"], source, "topology.propagation_latency");
-  if (node["io_latency"]) p.io_latency = number(node["io_latency"], source, "topology.io_latency");
-  if (node["worker_memory"])
-    p.worker_memory = positive(node["worker_memory"], source, "topology.worker_memory");
-  RampTopology check(p, at(source, node));  // validates
-  return p;
 }
 
 void parse_workload(const YAML::Node& w, const std::string& source, ExperimentSpec& spec) {
@@ -216,7 +191,7 @@ ExperimentSpec parse_experiment(const std::string& yaml_text, const std::string&
       spec.profile = scalar(root["profile"], source, "profile");
       Profile::by_name(spec.profile, at(source, root["profile"]));
     }
-    if (root["topology"]) spec.topology = parse_topology(root["topology"], source);
+    if (root["topology"]) spec.topology = parse_ramp_topology(root["topology"], source);
     if (root["steps"])
       spec.steps = static_cast<int>(integer(root["steps"], source, "steps", 1, 1000000000));
     if (root["horizon"]) {
