@@ -7,6 +7,7 @@
 
 #include "core/cluster/cluster_presets.h"
 #include "core/cluster/cluster_spec.h"
+#include "core/cluster/topology_yaml.h"
 #include "core/util/error.h"
 #include "tests/test_data.h"
 
@@ -114,6 +115,34 @@ TEST(ClusterSpec, UnknownPresetOrFileIsAnError) {
     EXPECT_NE(std::string(e.what()).find("--cluster: 'dgx-h100-99x8' is neither"),
               std::string::npos);
   }
+}
+
+TEST(TopologyYaml, OneGrammarForExperimentsAndPacmlConf) {
+  auto parse_topology = [](const std::string& text) {
+    return parse_ramp_topology(YAML::Load(text)["topology"], "t.yaml");
+  };
+  EXPECT_EQ(parse_topology("topology: 2x2x4").servers_per_rack, 4);
+  const RampParams p = parse_topology(
+      "topology: {shape: 4x2x2, node_bandwidth: 8e11, propagation_latency: 1e-7, worker_memory: "
+      "40e9}");
+  EXPECT_EQ(p.groups, 4);
+  EXPECT_EQ(p.racks, 2);
+  EXPECT_DOUBLE_EQ(p.node_bandwidth, 8e11);
+  EXPECT_DOUBLE_EQ(p.propagation_latency, 1e-7);
+  EXPECT_DOUBLE_EQ(p.worker_memory, 40e9);
+  auto error_of = [&](const std::string& text) -> std::string {
+    try {
+      parse_topology(text);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  EXPECT_NE(error_of("topology: {node_bandwidth: 1600}").find("a unit slip"), std::string::npos);
+  EXPECT_NE(error_of("topology: {wires: 3}").find("t.yaml:1: unknown topology key 'wires'"),
+            std::string::npos);
+  EXPECT_NE(error_of("topology: {groups: 2, racks: 4}").find("R=4"), std::string::npos);
+  EXPECT_NE(error_of("topology: [4, 4, 2]").find("CxRxS or a mapping"), std::string::npos);
 }
 
 }  // namespace
