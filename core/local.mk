@@ -1,6 +1,7 @@
 # core/ sources, appended to libpacml_core.la (see Makefile.am).
 libpacml_core_la_SOURCES += \
 	core/util/error.h \
+	core/util/hash.h core/util/hash.cpp \
 	core/util/numbers.h core/util/numbers.cpp \
 	core/util/yaml_input.h core/util/yaml_input.cpp \
 	core/graph/layer_graph.h core/graph/layer_graph.cpp \
