@@ -29,7 +29,7 @@ include tests/plugin/local.mk
 include tests/learning/local.mk
 endif
 
-TESTS += tests/cli/cli_test.sh
-dist_noinst_SCRIPTS += tests/cli/cli_test.sh
+TESTS += tests/cli/cli_test.sh tests/cli/cli_args_test.sh
+dist_noinst_SCRIPTS += tests/cli/cli_test.sh tests/cli/cli_args_test.sh
 EXTRA_DIST += tests/fixtures
 
