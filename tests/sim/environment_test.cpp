@@ -138,9 +138,20 @@ TEST(Environment, InvariantsHoldOnRandomWorkloads) {
         ++checked;
       }
       const EpisodeResult& r = env.result();
-      // The timeline agrees with the job records: at each sample time t the
-      // accepted jobs with start <= t < end, and the servers they hold.
+      // The timeline agrees with the job records: it has a sample at every
+      // start and every completion, and at each sample time t it holds the
+      // accepted jobs with start <= t < end and the servers they hold.
       ASSERT_GT(r.timeline.size(), 2u);
+      std::set<double> times;
+      for (const OccupancySample& s : r.timeline) times.insert(s.time);
+      for (const JobRecord& j : r.jobs) {
+        if (accepted(j)) {
+          EXPECT_EQ(times.count(j.start), 1u) << "start of job " << j.index;
+        }
+        if (j.outcome == JobOutcome::kCompleted) {
+          EXPECT_EQ(times.count(j.end), 1u) << "end of job " << j.index;
+        }
+      }
       for (size_t i = 0; i < r.timeline.size(); ++i) {
         const OccupancySample& s = r.timeline[i];
         if (i > 0) {
