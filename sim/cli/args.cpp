@@ -147,11 +147,11 @@ bool Args::parse(const std::vector<std::string>& args) {
   } catch (const CLI::CallForHelp&) {
     std::cout << help();
     return false;
-  } catch (const CLI::RequiredError&) {
+  } catch (const CLI::RequiredError& e) {
     for (const auto& [opt, value] : storage_->positionals)
       if (opt->get_required() && opt->count() == 0)
         throw InputError("", "missing argument " + opt->get_name(true) + " (see --help)");
-    throw;
+    throw InputError("", std::string(e.what()) + " (see --help)");
   } catch (const CLI::ArgumentMismatch& e) {
     throw_mismatch(e, storage_->options);
   } catch (const CLI::ParseError& e) {
