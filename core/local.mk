@@ -1,6 +1,7 @@
 # core/ sources, appended to libpacml_core.la (see Makefile.am).
 libpacml_core_la_SOURCES += \
 	core/util/error.h \
+	core/util/hash.h core/util/hash.cpp \
 	core/util/numbers.h core/util/numbers.cpp \
 	core/util/yaml_input.h core/util/yaml_input.cpp \
 	core/util/statistics.h \
@@ -40,6 +41,7 @@ include core/hw/local.mk
 libpacml_core_la_SOURCES += \
 	core/cluster/cluster_spec.h core/cluster/cluster_spec.cpp \
 	core/cluster/topology_yaml.h core/cluster/topology_yaml.cpp \
+	core/cluster/plausible.h core/cluster/plausible.cpp \
 	core/cluster/cluster_presets.h \
 	core/parallel/parallel_job.h core/parallel/parallel_job.cpp \
 	core/parallel/parallel_plan.h \

@@ -2,8 +2,8 @@
 # in libpacml_model.la and the pacml-train program; the pacml binary and the
 # Slurm plugin never link it (`pacml train` execs pacml-train).
 
-# `pacml train` (execs pacml-train) and `pacml bench-policy`; no LibTorch.
-pacml_SOURCES += sim/cli/cmd_train.cpp
+# `pacml train` (execs pacml-train) and `pacml bench-policy` are the CLI's:
+# sim/cli/cmd_train.cpp, listed in sim/local.mk.
 EXTRA_DIST += contrib/train contrib/models model/README.md
 
 # Shipped weights: pacml:NAME finds PREFIX/share/pacml/models/NAME.pacw.
@@ -21,9 +21,9 @@ libpacml_model_la_CPPFLAGS = $(AM_CPPFLAGS) $(TORCH_CPPFLAGS)
 libpacml_model_la_LIBADD = libpacml_sim.la libpacml_core.la
 
 bin_PROGRAMS += pacml-train
-pacml_train_SOURCES = model/train_main.cpp sim/cli/args.h sim/cli/args.cpp
+pacml_train_SOURCES = model/train_main.cpp
 pacml_train_CPPFLAGS = $(AM_CPPFLAGS)
-pacml_train_LDADD = libpacml_model.la libpacml_sim.la libpacml_core.la \
+pacml_train_LDADD = libpacml_model.la libpacml_args.la libpacml_sim.la libpacml_core.la \
 	$(YAML_CPP_LIBS) $(HWLOC_LIBS) $(TORCH_LIBS)
 pacml_train_LDFLAGS = $(TORCH_LDFLAGS)
 endif

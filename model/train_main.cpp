@@ -2,19 +2,13 @@
 // so that LibTorch stays out of the pacml binary and the Slurm plugin).
 #include <iostream>
 
-#include "core/inference/learned_policy.h"
 #include "core/util/error.h"
 #include "model/trainer.h"
 #include "sim/cli/args.h"
-#include "sim/engine/policy_factory.h"
 
 int main(int argc, char** argv) {
   using namespace pacml;
   pacml::model::tune_allocator();
-  // Experiments may list learned policies (pacml:PATH) beside the baselines.
-  sim::register_policy_maker("pacml:", [](const std::string& name, const std::string& where) {
-    return inference::make_learned_policy(name, where);
-  });
   const std::vector<std::string> args(argv + 1, argv + argc);
   try {
     cli::Args a(

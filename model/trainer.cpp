@@ -1,7 +1,6 @@
 #include "model/trainer.h"
 
 #include <malloc.h>
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <chrono>
@@ -24,68 +23,9 @@
 #include "sim/experiment/experiment.h"
 #include "sim/report/csv.h"
 #include "sim/report/progress.h"
+#include "sim/workload/paths.h"
 
 namespace pacml::model {
-namespace {
-
-std::string directory_of(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  return slash == std::string::npos ? "." : path.substr(0, slash);
-}
-
-bool file_exists(const std::string& path) {
-  struct stat st;
-  return ::stat(path.c_str(), &st) == 0;
-}
-
-std::string where_of(const std::string& source, const YAML::Node& node) {
-  return yaml_where(source, node);
-}
-
-void check_keys(const YAML::Node& map, const std::vector<std::string>& keys,
-                const std::string& source, const std::string& what) {
-  if (!map.IsMap()) throw InputError(where_of(source, map), what + " must be a mapping");
-  for (const auto& kv : map) {
-    const std::string key = kv.first.as<std::string>();
-    if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
-      std::string known;
-      for (const auto& k : keys) known += (known.empty() ? "" : ", ") + k;
-      throw InputError(where_of(source, kv.first),
-                       "unknown key '" + key + "' in " + what + " (known: " + known + ")");
-    }
-  }
-}
-
-double number(const YAML::Node& n, const std::string& source, const std::string& what, double lo,
-              double hi) {
-  double v;
-  try {
-    v = n.as<double>();
-  } catch (const YAML::Exception&) {
-    throw InputError(where_of(source, n), what + " must be a number");
-  }
-  if (!std::isfinite(v) || v < lo || v > hi)
-    throw InputError(where_of(source, n), what + " must be in [" + sim::csv_number(lo) + ", " +
-                                              sim::csv_number(hi) + "]");
-  return v;
-}
-
-long integer(const YAML::Node& n, const std::string& source, const std::string& what, long lo,
-             long hi) {
-  const double v = number(n, source, what, static_cast<double>(lo), static_cast<double>(hi));
-  if (v != std::floor(v)) throw InputError(where_of(source, n), what + " must be an integer");
-  return static_cast<long>(v);
-}
-
-std::vector<std::string> strings(const YAML::Node& n, const std::string& source,
-                                 const std::string& what) {
-  if (!n.IsSequence()) throw InputError(where_of(source, n), what + " must be a list");
-  std::vector<std::string> out;
-  for (const auto& item : n) out.push_back(item.as<std::string>());
-  return out;
-}
-
-}  // namespace
 
 nlohmann::json TrainConfig::to_json() const {
   return {{"name", name},
@@ -137,159 +77,165 @@ TrainConfig parse_train_config(const std::string& yaml_text, const std::string& 
   return convert_yaml(root, source, [&](const YAML::Node& r) {
     TrainConfig c;
     c.source = source;
-    check_keys(r, {"pacml_train", "name",
-                   "experiment",  "profile",
-                   "horizon",     "interarrival",
-                   "graphs",      "betas",
-                   "seed",        "time_limit_minutes",
-                   "max_updates", "episodes_per_update",
-                   "workers",     "gamma",
-                   "lambda",      "reward_scale",
-                   "lr_final",    "ppo",
-                   "warm_start",  "network",
-                   "eval",        "checkpoint_every"},
-               source, "the training config");
+    yaml_check_keys(r, {"pacml_train", "name",
+                        "experiment",  "profile",
+                        "horizon",     "interarrival",
+                        "graphs",      "betas",
+                        "seed",        "time_limit_minutes",
+                        "max_updates", "episodes_per_update",
+                        "workers",     "gamma",
+                        "lambda",      "reward_scale",
+                        "lr_final",    "ppo",
+                        "warm_start",  "network",
+                        "eval",        "checkpoint_every"},
+                    source, "the training config");
     if (!r["pacml_train"])
       throw InputError(source, "not a pacml training config (missing 'pacml_train: 1')");
-    if (integer(r["pacml_train"], source, "pacml_train", 1, 1000) != 1)
-      throw InputError(where_of(source, r["pacml_train"]),
+    if (yaml_integer(r["pacml_train"], source, "pacml_train", 1, 1000) != 1)
+      throw InputError(yaml_where(source, r["pacml_train"]),
                        "unsupported training config version (this pacml reads 1)");
-    if (r["name"]) c.name = r["name"].as<std::string>();
+    if (r["name"]) c.name = yaml_scalar(r["name"], source, "name");
     if (r["experiment"]) {
-      c.experiment = r["experiment"].as<std::string>();
+      c.experiment = yaml_scalar(r["experiment"], source, "experiment");
       if (c.experiment != "default" && c.experiment.front() != '/')
-        c.experiment = directory_of(source) + "/" + c.experiment;
+        c.experiment = sim::directory_of(source) + "/" + c.experiment;
     }
     if (r["profile"]) {
-      c.profile = r["profile"].as<std::string>();
-      Profile::by_name(c.profile, where_of(source, r["profile"]));
+      c.profile = yaml_scalar(r["profile"], source, "profile");
+      Profile::by_name(c.profile, yaml_where(source, r["profile"]));
     }
-    if (r["horizon"]) c.horizon = number(r["horizon"], source, "horizon", 1e-9, 1e300);
+    if (r["horizon"]) c.horizon = yaml_number(r["horizon"], source, "horizon", 1e-9, 1e300);
     if (r["interarrival"])
-      c.interarrival = number(r["interarrival"], source, "interarrival", 1e-12, 1e300);
-    if (r["graphs"]) c.graphs = strings(r["graphs"], source, "graphs");
+      c.interarrival = yaml_number(r["interarrival"], source, "interarrival", 1e-12, 1e300);
+    if (r["graphs"]) c.graphs = yaml_strings(r["graphs"], source, "graphs");
     if (r["betas"]) {
-      c.betas = strings(r["betas"], source, "betas");
-      if (c.betas.empty()) throw InputError(where_of(source, r["betas"]), "betas is empty");
-      for (const auto& b : c.betas) sim::BetaSpec::parse(b, where_of(source, r["betas"]));
+      c.betas = yaml_strings(r["betas"], source, "betas");
+      if (c.betas.empty()) throw InputError(yaml_where(source, r["betas"]), "betas is empty");
+      for (const auto& b : c.betas) sim::BetaSpec::parse(b, yaml_where(source, r["betas"]));
     }
     if (r["seed"])
-      c.seed = static_cast<std::uint64_t>(integer(r["seed"], source, "seed", 0, 1L << 53));
+      c.seed = static_cast<std::uint64_t>(yaml_integer(r["seed"], source, "seed", 0, 1L << 53));
     if (r["time_limit_minutes"])
-      c.time_limit_minutes = number(r["time_limit_minutes"], source, "time_limit_minutes", 0, 1e7);
+      c.time_limit_minutes =
+          yaml_number(r["time_limit_minutes"], source, "time_limit_minutes", 0, 1e7);
     if (r["max_updates"])
-      c.max_updates = integer(r["max_updates"], source, "max_updates", 0, 1L << 40);
+      c.max_updates = yaml_integer(r["max_updates"], source, "max_updates", 0, 1L << 40);
     if (r["episodes_per_update"])
       c.episodes_per_update = static_cast<int>(
-          integer(r["episodes_per_update"], source, "episodes_per_update", 1, 4096));
+          yaml_integer(r["episodes_per_update"], source, "episodes_per_update", 1, 4096));
     if (r["workers"])
-      c.workers = static_cast<int>(integer(r["workers"], source, "workers", 1, 256));
-    if (r["gamma"]) c.gamma = number(r["gamma"], source, "gamma", 0, 1);
-    if (r["lambda"]) c.lambda = number(r["lambda"], source, "lambda", 0, 1);
+      c.workers = static_cast<int>(yaml_integer(r["workers"], source, "workers", 1, 256));
+    if (r["gamma"]) c.gamma = yaml_number(r["gamma"], source, "gamma", 0, 1);
+    if (r["lambda"]) c.lambda = yaml_number(r["lambda"], source, "lambda", 0, 1);
     if (r["reward_scale"])
-      c.reward_scale = number(r["reward_scale"], source, "reward_scale", 1e-9, 1e9);
-    if (r["lr_final"]) c.lr_final = number(r["lr_final"], source, "lr_final", 0, 1);
+      c.reward_scale = yaml_number(r["reward_scale"], source, "reward_scale", 1e-9, 1e9);
+    if (r["lr_final"]) c.lr_final = yaml_number(r["lr_final"], source, "lr_final", 0, 1);
     if (const YAML::Node p = r["ppo"]) {
-      check_keys(p,
-                 {"lr", "clip", "value_coef", "value_clip", "entropy_coef", "grad_clip",
-                  "minibatch", "epochs", "normalise_advantages"},
-                 source, "ppo");
-      if (p["lr"]) c.ppo.lr = number(p["lr"], source, "ppo.lr", 1e-12, 1);
-      if (p["clip"]) c.ppo.clip = number(p["clip"], source, "ppo.clip", 0, 10);
+      yaml_check_keys(p,
+                      {"lr", "clip", "value_coef", "value_clip", "entropy_coef", "grad_clip",
+                       "minibatch", "epochs", "normalise_advantages"},
+                      source, "ppo");
+      if (p["lr"]) c.ppo.lr = yaml_number(p["lr"], source, "ppo.lr", 1e-12, 1);
+      if (p["clip"]) c.ppo.clip = yaml_number(p["clip"], source, "ppo.clip", 0, 10);
       if (p["value_coef"])
-        c.ppo.value_coef = number(p["value_coef"], source, "ppo.value_coef", 0, 1e6);
+        c.ppo.value_coef = yaml_number(p["value_coef"], source, "ppo.value_coef", 0, 1e6);
       if (p["value_clip"])
-        c.ppo.value_clip = number(p["value_clip"], source, "ppo.value_clip", 0, 1e6);
+        c.ppo.value_clip = yaml_number(p["value_clip"], source, "ppo.value_clip", 0, 1e6);
       if (p["entropy_coef"])
-        c.ppo.entropy_coef = number(p["entropy_coef"], source, "ppo.entropy_coef", 0, 1e6);
-      if (p["grad_clip"]) c.ppo.grad_clip = number(p["grad_clip"], source, "ppo.grad_clip", 0, 1e6);
+        c.ppo.entropy_coef = yaml_number(p["entropy_coef"], source, "ppo.entropy_coef", 0, 1e6);
+      if (p["grad_clip"])
+        c.ppo.grad_clip = yaml_number(p["grad_clip"], source, "ppo.grad_clip", 0, 1e6);
       if (p["minibatch"])
         c.ppo.minibatch =
-            static_cast<int>(integer(p["minibatch"], source, "ppo.minibatch", 1, 1 << 24));
+            static_cast<int>(yaml_integer(p["minibatch"], source, "ppo.minibatch", 1, 1 << 24));
       if (p["epochs"])
-        c.ppo.epochs = static_cast<int>(integer(p["epochs"], source, "ppo.epochs", 1, 1000));
+        c.ppo.epochs = static_cast<int>(yaml_integer(p["epochs"], source, "ppo.epochs", 1, 1000));
       if (p["normalise_advantages"])
-        c.ppo.normalise_advantages = p["normalise_advantages"].as<bool>();
+        c.ppo.normalise_advantages =
+            yaml_bool(p["normalise_advantages"], source, "ppo.normalise_advantages");
     }
     if (const YAML::Node w = r["warm_start"]) {
-      check_keys(
+      yaml_check_keys(
           w,
           {"teacher", "updates", "smoothing", "search", "dagger_from", "objective", "temperature"},
           source, "warm_start");
       if (const YAML::Node o = w["objective"]) {
-        const std::string v = o.as<std::string>();
+        const std::string v = yaml_scalar(o, source, "warm_start.objective");
         if (v != "actions" && v != "values")
-          throw InputError(where_of(source, o),
+          throw InputError(yaml_where(source, o),
                            "warm_start.objective must be 'actions' or 'values', not '" + v + "'");
         c.imitate_values = v == "values";
       }
       if (w["temperature"])
         c.ppo.value_temperature =
-            number(w["temperature"], source, "warm_start.temperature", 1e-3, 1e3);
+            yaml_number(w["temperature"], source, "warm_start.temperature", 1e-3, 1e3);
       if (w["dagger_from"])
-        c.dagger_from = integer(w["dagger_from"], source, "warm_start.dagger_from", 0, 1L << 40);
+        c.dagger_from =
+            yaml_integer(w["dagger_from"], source, "warm_start.dagger_from", 0, 1L << 40);
       if (const YAML::Node q = w["search"]) {
-        check_keys(q, {"lookahead", "samples", "margin"}, source, "warm_start.search");
+        yaml_check_keys(q, {"lookahead", "samples", "margin"}, source, "warm_start.search");
         if (q["margin"])
-          c.search.margin = number(q["margin"], source, "warm_start.search.margin", 0, 1e6);
+          c.search.margin = yaml_number(q["margin"], source, "warm_start.search.margin", 0, 1e6);
         if (q["lookahead"])
           c.search.lookahead = static_cast<int>(
-              integer(q["lookahead"], source, "warm_start.search.lookahead", 1, 100000));
+              yaml_integer(q["lookahead"], source, "warm_start.search.lookahead", 1, 100000));
         if (q["samples"])
-          c.search.samples =
-              static_cast<int>(integer(q["samples"], source, "warm_start.search.samples", 1, 1000));
+          c.search.samples = static_cast<int>(
+              yaml_integer(q["samples"], source, "warm_start.search.samples", 1, 1000));
         if (c.search.lookahead == 0) c.search.lookahead = 20;
       }
       if (w["smoothing"])
-        c.ppo.imitation_smoothing = number(w["smoothing"], source, "warm_start.smoothing", 0, 1);
+        c.ppo.imitation_smoothing =
+            yaml_number(w["smoothing"], source, "warm_start.smoothing", 0, 1);
       if (!w["teacher"] || !w["updates"])
-        throw InputError(where_of(source, w), "warm_start needs 'teacher' and 'updates'");
-      c.teacher = w["teacher"].as<std::string>();
-      make_baseline_policy(c.teacher, where_of(source, w["teacher"]));  // validates the name
-      c.teacher_updates = integer(w["updates"], source, "warm_start.updates", 0, 1L << 40);
+        throw InputError(yaml_where(source, w), "warm_start needs 'teacher' and 'updates'");
+      c.teacher = yaml_scalar(w["teacher"], source, "warm_start.teacher");
+      make_baseline_policy(c.teacher, yaml_where(source, w["teacher"]));  // validates the name
+      c.teacher_updates = yaml_integer(w["updates"], source, "warm_start.updates", 0, 1L << 40);
       if (c.imitate_values && c.search.lookahead <= 0)
-        throw InputError(where_of(source, w["objective"]),
+        throw InputError(yaml_where(source, w["objective"]),
                          "warm_start.objective 'values' needs a warm_start.search to estimate "
                          "the action values");
     }
     if (const YAML::Node n = r["network"]) {
-      check_keys(n, {"module_width", "layers", "graph_out", "graph_norm", "head_hidden"}, source,
-                 "network");
-      if (n["graph_norm"]) c.architecture.graph_norm = n["graph_norm"].as<bool>();
+      yaml_check_keys(n, {"module_width", "layers", "graph_out", "graph_norm", "head_hidden"},
+                      source, "network");
+      if (n["graph_norm"])
+        c.architecture.graph_norm = yaml_bool(n["graph_norm"], source, "network.graph_norm");
       if (n["module_width"])
-        c.architecture.module_width =
-            static_cast<int>(integer(n["module_width"], source, "network.module_width", 1, 4096));
+        c.architecture.module_width = static_cast<int>(
+            yaml_integer(n["module_width"], source, "network.module_width", 1, 4096));
       if (n["layers"]) {
         c.architecture.layers.clear();
         if (!n["layers"].IsSequence() || n["layers"].size() == 0)
-          throw InputError(where_of(source, n["layers"]),
+          throw InputError(yaml_where(source, n["layers"]),
                            "network.layers must be a non-empty list");
         for (const auto& d : n["layers"])
           c.architecture.layers.push_back(
-              static_cast<int>(integer(d, source, "network.layers entry", 1, 4096)));
+              static_cast<int>(yaml_integer(d, source, "network.layers entry", 1, 4096)));
       }
       if (n["graph_out"])
         c.architecture.graph_out =
-            static_cast<int>(integer(n["graph_out"], source, "network.graph_out", 1, 4096));
+            static_cast<int>(yaml_integer(n["graph_out"], source, "network.graph_out", 1, 4096));
       if (n["head_hidden"])
-        c.architecture.head_hidden =
-            static_cast<int>(integer(n["head_hidden"], source, "network.head_hidden", 1, 4096));
+        c.architecture.head_hidden = static_cast<int>(
+            yaml_integer(n["head_hidden"], source, "network.head_hidden", 1, 4096));
     }
     if (const YAML::Node e = r["eval"]) {
-      check_keys(e, {"every", "seeds", "baselines"}, source, "eval");
+      yaml_check_keys(e, {"every", "seeds", "baselines"}, source, "eval");
       if (e["every"])
-        c.eval_every = static_cast<int>(integer(e["every"], source, "eval.every", 0, 1 << 30));
+        c.eval_every = static_cast<int>(yaml_integer(e["every"], source, "eval.every", 0, 1 << 30));
       if (e["seeds"]) {
         c.eval_seeds.clear();
         for (const auto& s : e["seeds"])
           c.eval_seeds.push_back(
-              static_cast<std::uint64_t>(integer(s, source, "eval seed", 0, 1L << 53)));
+              static_cast<std::uint64_t>(yaml_integer(s, source, "eval seed", 0, 1L << 53)));
       }
-      if (e["baselines"]) c.eval_baselines = strings(e["baselines"], source, "eval.baselines");
+      if (e["baselines"]) c.eval_baselines = yaml_strings(e["baselines"], source, "eval.baselines");
     }
     if (r["checkpoint_every"])
-      c.checkpoint_every =
-          static_cast<int>(integer(r["checkpoint_every"], source, "checkpoint_every", 1, 1 << 30));
+      c.checkpoint_every = static_cast<int>(
+          yaml_integer(r["checkpoint_every"], source, "checkpoint_every", 1, 1 << 30));
     return c;
   });
 }
@@ -573,7 +519,7 @@ TrainSummary train(const TrainConfig& config, const TrainOptions& options) {
   const size_t nb = spec.betas.size();
   std::vector<std::string> beta_labels;
   for (size_t b = 0; b < nb; ++b) beta_labels.push_back(setup.experiment->beta_label(b));
-  const std::string revision = git_revision(directory_of(config.source));
+  const std::string revision = git_revision(sim::directory_of(config.source));
   sim::write_text_file(dir + "/config.json", config.to_json().dump(2) + "\n");
   say("pacml train: " + config.name + " — " + spec.profile + " profile, " + est.topology().shape() +
       ", " + std::to_string(setup.population.size()) + " graphs, β " +
@@ -599,10 +545,10 @@ TrainSummary train(const TrainConfig& config, const TrainOptions& options) {
   long update = 0, env_steps = 0;
   double wall_before = 0, best = -1;
   const std::string ckpt = dir + "/checkpoint.pacw", optim = dir + "/checkpoint.optim.pt";
-  if (options.resume && file_exists(ckpt)) {
+  if (options.resume && sim::file_exists(ckpt)) {
     const inference::WeightsFile w = inference::read_weights_file(ckpt);
     net.import_weights(w, ckpt);
-    if (file_exists(optim)) net.load_optimizer(optim);
+    if (sim::file_exists(optim)) net.load_optimizer(optim);
     const auto& t = w.metadata.at("training");
     update = t.at("updates").get<long>();
     env_steps = t.at("env_steps").get<long>();
@@ -800,7 +746,7 @@ TrainSummary train(const TrainConfig& config, const TrainOptions& options) {
   sum.steps_per_second = session_wall > 0 ? static_cast<double>(session_steps) / session_wall : 0;
   sum.best_eval_blocking = best;
   sum.final_weights = dir + "/final.pacw";
-  sum.best_weights = file_exists(dir + "/best.pacw") ? dir + "/best.pacw" : "";
+  sum.best_weights = sim::file_exists(dir + "/best.pacw") ? dir + "/best.pacw" : "";
   say("done: " + std::to_string(update) + " updates, " + std::to_string(env_steps) +
       " env steps, " + fmt(sum.wall_seconds, 1) + " s (" + fmt(sum.steps_per_second, 0) +
       " steps/s overall, rollouts " +

@@ -6,11 +6,17 @@ noinst_LTLIBRARIES += libpacml_sim.la
 libpacml_sim_la_SOURCES =
 libpacml_sim_la_LIBADD = libpacml_core.la
 
+# Option parsing on CLI11 (header-only): the pacml command's and pacml-train's.
+# Only args.cpp includes CLI11, so only it pays CLI11's compile time.
+noinst_LTLIBRARIES += libpacml_args.la
+libpacml_args_la_SOURCES = sim/cli/args.h sim/cli/args.cpp
+libpacml_args_la_CPPFLAGS = $(AM_CPPFLAGS) $(CLI11_CFLAGS)
+libpacml_args_la_LIBADD = libpacml_core.la
+
 bin_PROGRAMS += pacml
 pacml_SOURCES = \
 	sim/cli/main.cpp \
 	sim/cli/command.h \
-	sim/cli/args.h sim/cli/args.cpp \
 	sim/cli/graph_source.h sim/cli/graph_source.cpp \
 	sim/cli/table.h sim/cli/table.cpp \
 	sim/cli/cmd_graph.cpp \
@@ -19,7 +25,8 @@ pacml_SOURCES = \
 	sim/cli/parallel_source.h sim/cli/parallel_source.cpp \
 	sim/cli/cmd_topology.cpp \
 	sim/cli/cmd_node.cpp \
-	sim/cli/cmd_bench.cpp
-pacml_LDADD = libpacml_sim.la libpacml_core.la $(YAML_CPP_LIBS) $(HWLOC_LIBS)
+	sim/cli/cmd_bench.cpp \
+	sim/cli/cmd_train.cpp
+pacml_LDADD = libpacml_args.la libpacml_sim.la libpacml_core.la $(YAML_CPP_LIBS) $(HWLOC_LIBS)
 
 include sim/sim.mk

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/cluster/cluster_presets.h"
+#include "core/cluster/plausible.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
 #include "core/util/yaml_input.h"
@@ -17,17 +18,8 @@ namespace {
 
 constexpr int kFormatVersion = 1;
 
-// Plausible ranges: a value outside one is almost always a unit slip (Gb/s
-// written as bytes/s, µs as s), which would make every estimate absurd.
-struct Range {
-  double min, max;
-  const char* unit;
-};
-constexpr Range kBandwidth{1e8, 1e15, "bytes/s"};  // 100 MB/s .. 1 PB/s
-constexpr Range kLatency{0, 1e-2, "seconds"};      // none .. 10 ms
-constexpr Range kMemory{1e8, 1e13, "bytes"};       // 100 MB .. 10 TB
-constexpr Range kServers{1, 65536, "servers"};
-constexpr Range kGpus{1, 64, "GPUs"};
+constexpr PlausibleRange kServers{1, 65536, "servers"};
+constexpr PlausibleRange kGpus{1, 64, "GPUs"};
 
 const std::set<std::string> kCommonKeys = {"pacml_cluster",
                                            "name",
@@ -42,34 +34,14 @@ const std::set<std::string> kCommonKeys = {"pacml_cluster",
 const std::set<std::string> kFabricKeys = {"servers"};
 const std::set<std::string> kRampKeys = {"shape", "propagation_latency", "io_latency"};
 
-std::string number_text(double v) {
-  std::ostringstream out;
-  out << v;
-  return out.str();
-}
-
 std::string scalar(const YAML::Node& node, const std::string& source, const std::string& key) {
-  if (!node.IsScalar())
-    throw InputError(yaml_where(source, node), "'" + key + "' must be a single value");
-  return node.Scalar();
-}
-
-double number_in(const YAML::Node& node, const std::string& source, const std::string& key,
-                 const Range& range) {
-  const std::string where = yaml_where(source, node);
-  const double value = parse_finite_double(scalar(node, source, key), where, key);
-  if (value < range.min || value > range.max)
-    throw InputError(where, key + " = " + number_text(value) + " is outside [" +
-                                number_text(range.min) + ", " + number_text(range.max) + "] " +
-                                range.unit + " (a unit slip?)");
-  return value;
+  return yaml_scalar(node, source, key);
 }
 
 int integer_in(const YAML::Node& node, const std::string& source, const std::string& key,
-               const Range& range) {
-  return static_cast<int>(parse_integer(scalar(node, source, key), static_cast<long>(range.min),
-                                        static_cast<long>(range.max), yaml_where(source, node),
-                                        key));
+               const PlausibleRange& range) {
+  return static_cast<int>(
+      yaml_integer(node, source, key, static_cast<long>(range.min), static_cast<long>(range.max)));
 }
 
 void check_keys(const YAML::Node& root, NetworkKind network, const std::string& source) {
@@ -103,8 +75,7 @@ void read_version(const YAML::Node& root, const std::string& source) {
   if (!root["pacml_cluster"])
     throw InputError(source, "missing 'pacml_cluster: 1' (format version)");
   const YAML::Node node = root["pacml_cluster"];
-  if (parse_integer(scalar(node, source, "pacml_cluster"), 1, 1000, yaml_where(source, node),
-                    "pacml_cluster version") != kFormatVersion)
+  if (yaml_integer(node, source, "pacml_cluster version", 1, 1000) != kFormatVersion)
     throw InputError(yaml_where(source, node), "unsupported cluster format version");
 }
 
@@ -123,10 +94,11 @@ void read_servers(const YAML::Node& root, const std::string& source, ClusterSpec
   spec.ramp.racks = shape.racks;
   spec.ramp.servers_per_rack = shape.servers_per_rack;
   if (root["propagation_latency"])
-    spec.ramp.propagation_latency =
-        number_in(root["propagation_latency"], source, "propagation_latency", kLatency);
+    spec.ramp.propagation_latency = yaml_plausible(root["propagation_latency"], source,
+                                                   "propagation_latency", kPlausibleLatency);
   if (root["io_latency"])
-    spec.ramp.io_latency = number_in(root["io_latency"], source, "io_latency", kLatency);
+    spec.ramp.io_latency =
+        yaml_plausible(root["io_latency"], source, "io_latency", kPlausibleLatency);
 }
 
 std::string directory_of(const std::string& path) {
@@ -146,27 +118,28 @@ void read_device(const YAML::Node& root, const std::string& source, const std::s
   }
   spec.gpu_memory = spec.device.memory_bytes;
   if (root["gpu_memory"])
-    spec.gpu_memory = number_in(root["gpu_memory"], source, "gpu_memory", kMemory);
+    spec.gpu_memory = yaml_plausible(root["gpu_memory"], source, "gpu_memory", kPlausibleMemory);
   spec.device.memory_bytes = spec.gpu_memory;
 }
 
 void read_links(const YAML::Node& root, const std::string& source, ClusterSpec& spec) {
   if (root["server_bandwidth"])
     spec.server_bandwidth =
-        number_in(root["server_bandwidth"], source, "server_bandwidth", kBandwidth);
+        yaml_plausible(root["server_bandwidth"], source, "server_bandwidth", kPlausibleBandwidth);
   if (root["network_latency"])
-    spec.network_latency = number_in(root["network_latency"], source, "network_latency", kLatency);
+    spec.network_latency =
+        yaml_plausible(root["network_latency"], source, "network_latency", kPlausibleLatency);
   if (root["gpus_per_server"])
     spec.gpus_per_server = integer_in(root["gpus_per_server"], source, "gpus_per_server", kGpus);
   if (root["intra_server_bandwidth"])
-    spec.intra_server_bandwidth =
-        number_in(root["intra_server_bandwidth"], source, "intra_server_bandwidth", kBandwidth);
+    spec.intra_server_bandwidth = yaml_plausible(root["intra_server_bandwidth"], source,
+                                                 "intra_server_bandwidth", kPlausibleBandwidth);
   else if (spec.gpus_per_server > 1)
     throw InputError(source, "a server with " + std::to_string(spec.gpus_per_server) +
                                  " GPUs needs 'intra_server_bandwidth' (bytes/s per GPU)");
   if (root["intra_server_latency"])
-    spec.intra_server_latency =
-        number_in(root["intra_server_latency"], source, "intra_server_latency", kLatency);
+    spec.intra_server_latency = yaml_plausible(root["intra_server_latency"], source,
+                                               "intra_server_latency", kPlausibleLatency);
 }
 
 ClusterSpec from_yaml(const YAML::Node& root, const std::string& source,

@@ -1,26 +1,9 @@
 #include "core/graph/job_graph.h"
 
-#include <cstring>
+#include "core/util/hash.h"
 
 namespace pacml {
 namespace {
-
-class Fnv1a {
- public:
-  void add(const void* data, size_t size) {
-    const auto* bytes = static_cast<const unsigned char*>(data);
-    for (size_t i = 0; i < size; ++i) hash_ = (hash_ ^ bytes[i]) * 1099511628211ULL;
-  }
-  void add(double value) { add(&value, sizeof value); }
-  void add(int value) { add(&value, sizeof value); }
-  void add(const std::string& text) {
-    add(text.data(), text.size()), add(static_cast<int>(text.size()));
-  }
-  std::uint64_t value() const { return hash_; }
-
- private:
-  std::uint64_t hash_ = 14695981039346656037ULL;
-};
 
 std::uint64_t fingerprint_of(const LayerGraph& g) {
   Fnv1a h;

@@ -20,12 +20,7 @@
 namespace pacml {
 namespace {
 
-std::string scalar(const YAML::Node& node, const std::string& source, const std::string& what) {
-  if (!node || !node.IsScalar())
-    throw InputError(yaml_where(source, node), what + " must be a value");
-  return node.Scalar();
-}
-
+// An op's time or size: non-negative, and required unless it has a default (0).
 double number(const YAML::Node& map, const char* key, const std::string& source, bool required) {
   const YAML::Node node = map[key];
   if (!node) {
@@ -33,21 +28,17 @@ double number(const YAML::Node& map, const char* key, const std::string& source,
       throw InputError(yaml_where(source, map), std::string("op is missing '") + key + "'");
     return 0;
   }
-  return parse_non_negative(scalar(node, source, key), yaml_where(source, node), key);
+  return parse_non_negative(yaml_scalar(node, source, key), yaml_where(source, node), key);
 }
 
 Layer read_op(const YAML::Node& op, const std::string& source) {
   if (!op.IsMap()) throw InputError(yaml_where(source, op), "each op must be a mapping");
-  static const std::set<std::string> known = {
-      "id", "label", "forward_ms", "backward_ms", "activation_bytes", "parameter_bytes"};
-  for (const auto& kv : op) {
-    std::string key = kv.first.Scalar();
-    if (!known.count(key))
-      throw InputError(yaml_where(source, kv.first), "unknown op field '" + key + "'");
-  }
+  yaml_check_keys(
+      op, {"id", "label", "forward_ms", "backward_ms", "activation_bytes", "parameter_bytes"},
+      source, "op");
   Layer layer;
-  layer.name = scalar(op["id"], source, "op 'id'");
-  if (op["label"]) layer.label = scalar(op["label"], source, "op 'label'");
+  layer.name = yaml_scalar(op["id"], source, "op 'id'");
+  if (op["label"]) layer.label = yaml_scalar(op["label"], source, "op 'label'");
   layer.forward_time = number(op, "forward_ms", source, true);
   layer.backward_time = number(op, "backward_ms", source, true);
   layer.activation_bytes = number(op, "activation_bytes", source, true);
@@ -59,15 +50,14 @@ LayerGraph from_yaml(const YAML::Node& root, const std::string& source) {
   if (!root.IsMap())
     throw InputError(source, "expected a mapping with 'pacml_graph', 'ops' and 'edges'");
   if (!root["pacml_graph"]) throw InputError(source, "missing 'pacml_graph: 1' (format version)");
-  long version = parse_integer(scalar(root["pacml_graph"], source, "pacml_graph"), 1, 1000,
-                               yaml_where(source, root["pacml_graph"]), "pacml_graph version");
+  const long version = yaml_integer(root["pacml_graph"], source, "pacml_graph version", 1, 1000);
   if (version != kNativeGraphVersion)
     throw InputError(yaml_where(source, root["pacml_graph"]),
                      "unsupported graph format version " + std::to_string(version) +
                          " (this pacml reads " + std::to_string(kNativeGraphVersion) + ")");
   LayerGraph graph;
   graph.model_name =
-      root["name"] ? scalar(root["name"], source, "name") : model_name_from_path(source);
+      root["name"] ? yaml_scalar(root["name"], source, "name") : model_name_from_path(source);
   const YAML::Node ops = root["ops"];
   if (!ops || !ops.IsSequence() || ops.size() == 0)
     throw InputError(yaml_where(source, root), "'ops' must be a non-empty list");
@@ -85,8 +75,8 @@ LayerGraph from_yaml(const YAML::Node& root, const std::string& source) {
   for (const YAML::Node& edge : edges ? edges : YAML::Node(YAML::NodeType::Sequence)) {
     if (!edge.IsSequence() || edge.size() != 2)
       throw InputError(yaml_where(source, edge), "an edge is a pair [from, to]");
-    std::string from = scalar(edge[0], source, "edge end"),
-                to = scalar(edge[1], source, "edge end");
+    std::string from = yaml_scalar(edge[0], source, "edge end"),
+                to = yaml_scalar(edge[1], source, "edge end");
     auto src = index.find(from), dst = index.find(to);
     if (src == index.end())
       throw InputError(yaml_where(source, edge), "edge from unknown op '" + from + "'");
@@ -98,7 +88,7 @@ LayerGraph from_yaml(const YAML::Node& root, const std::string& source) {
   }
   graph.output_layer = graph.num_layers() - 1;
   if (root["output"]) {
-    std::string out = scalar(root["output"], source, "output");
+    std::string out = yaml_scalar(root["output"], source, "output");
     auto it = index.find(out);
     if (it == index.end())
       throw InputError(yaml_where(source, root["output"]), "output names unknown op '" + out + "'");

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/util/error.h"
+#include "core/util/hash.h"
 
 namespace pacml::inference {
 namespace {
@@ -65,15 +66,6 @@ class Reader {
 };
 
 }  // namespace
-
-std::uint64_t fnv1a64(const void* data, size_t size, std::uint64_t hash) {
-  const auto* p = static_cast<const unsigned char*>(data);
-  for (size_t i = 0; i < size; ++i) {
-    hash ^= p[i];
-    hash *= 1099511628211ULL;
-  }
-  return hash;
-}
 
 std::int64_t NamedTensor::numel() const {
   std::int64_t n = 1;

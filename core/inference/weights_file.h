@@ -49,6 +49,4 @@ WeightsFile parse_weights(const std::string& bytes, const std::string& where);
 void write_weights_file(const std::string& path, const WeightsFile& file);
 WeightsFile read_weights_file(const std::string& path);
 
-std::uint64_t fnv1a64(const void* data, size_t size, std::uint64_t hash = 14695981039346656037ULL);
-
 }  // namespace pacml::inference

@@ -1,11 +1,18 @@
-// A small option parser for pacml's subcommands: --name VALUE, --name=VALUE,
-// boolean --flag, positional arguments, and a generated --help text.
+// Option parsing for pacml's subcommands, on CLI11: --name VALUE,
+// --name=VALUE, boolean --flag, positional arguments, and a --help text
+// generated from the same declarations. Unknown options and arguments beyond
+// the declared positionals are errors (InputError, so the command exits 2),
+// with a hint at the closest declared option. CLI11 stays inside args.cpp.
 #pragma once
 
-#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+namespace CLI {
+class App;
+}
 
 namespace pacml::cli {
 
@@ -13,15 +20,22 @@ class Args {
  public:
   // usage: "pacml estimate --graph FILE [options]"; description: a paragraph.
   Args(std::string usage, std::string description);
+  ~Args();
+  Args(const Args&) = delete;
+  Args& operator=(const Args&) = delete;
 
   // Declare options before parse(). metavar empty = boolean flag.
   Args& option(const std::string& name, const std::string& metavar, const std::string& help,
                const std::string& default_value = "");
   Args& flag(const std::string& name, const std::string& help);
+  // One positional argument; declared positionals are filled in order.
   Args& positional(const std::string& name, const std::string& help, bool required = true);
+  // Zero or more positional arguments (only as the last positional).
+  Args& positional_list(const std::string& name, const std::string& help);
 
-  // Parses; throws InputError("pacml", ...) for unknown options or missing
-  // values. Returns false if --help was given (help already printed).
+  // Parses; throws InputError for unknown options, unexpected arguments,
+  // missing values or arguments. Returns false if --help was given (help
+  // already printed).
   bool parse(const std::vector<std::string>& args);
 
   bool has(const std::string& name) const;         // given on the command line
@@ -35,17 +49,16 @@ class Args {
   std::string help() const;
 
  private:
-  struct Option {
-    std::string metavar, help, default_value;
-  };
-  std::string usage_, description_;
-  std::map<std::string, Option> options_;
-  std::vector<std::string> order_;
-  std::vector<std::pair<std::string, std::string>> positional_help_;
-  size_t required_positionals_ = 0;
-  std::map<std::string, std::string> values_;
-  std::vector<std::string> flags_set_;
+  struct Storage;
+  void reject_extras() const;
+  std::string usage_;
+  std::unique_ptr<CLI::App> app_;
+  std::unique_ptr<Storage> storage_;
   std::vector<std::string> positionals_;
 };
+
+// " (did you mean 'X'?)" for the candidate closest to `word` (a small edit
+// distance), or "" when none is close: the hint of unknown names.
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates);
 
 }  // namespace pacml::cli

@@ -65,8 +65,9 @@ int run_evaluate(const std::vector<std::string>& argv) {
       "writes them as JSON for --merge. --bound adds the blocking no policy can avoid: jobs whose "
       "deadline no degree meets (or that cannot finish by the horizon) even on an empty "
       "cluster.");
-  args.positional("EXPERIMENT.yaml", "experiment file (default: built-in default experiment)",
-                  false)
+  args.positional_list("EXPERIMENT.yaml",
+                       "experiment file (default: built-in default experiment); with --merge, "
+                       "the shard files")
       .option("policies", "P1,P2", "policies to evaluate instead of the experiment's")
       .option("seeds", "N|LIST", "seeds: N (0..N-1), a list 3,5,8 or a range 10..19")
       .option("beta-dists", "B1,B2",

@@ -198,8 +198,12 @@ int graph_command(const std::vector<std::string>& argv) {
     return argv.empty() ? 2 : 0;
   }
   auto it = verbs().find(argv[0]);
-  if (it == verbs().end())
-    throw InputError("pacml graph", "unknown verb '" + argv[0] + "' (see --help)");
+  if (it == verbs().end()) {
+    std::vector<std::string> names;
+    for (const auto& verb : verbs()) names.push_back(verb.first);
+    throw InputError(
+        "", "unknown verb '" + argv[0] + "'" + did_you_mean(argv[0], names) + " (see --help)");
+  }
   return it->second.first(std::vector<std::string>(argv.begin() + 1, argv.end()));
 }
 

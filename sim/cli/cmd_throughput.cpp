@@ -47,7 +47,7 @@ int extract(const std::vector<std::string>& argv) {
             "then iterations/s per GPU count) from ElasticFlow traces: CSV files,\n"
             "directories of them, or elasticflow-traces.tar.gz. Each cell is the median of\n"
             "1 / (duration / num_iteration) over the jobs with that model, batch and GPUs.");
-  args.positional("TRACE", "ElasticFlow trace(s): .csv, a directory, or .tar.gz");
+  args.positional_list("TRACE", "ElasticFlow trace(s): .csv, a directory, or .tar.gz");
   args.option("out", "DIR", "where to write MODEL.csv files (required)");
   if (!args.parse(argv)) return 0;
   if (!args.has("out")) throw InputError("--out", "give the directory to write the tables to");

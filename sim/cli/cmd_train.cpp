@@ -2,11 +2,6 @@
 // built with LibTorch next to pacml), so that the pacml binary itself never
 // loads LibTorch. `pacml bench-policy` times the learned policy's LibTorch-free
 // inference, the path the Slurm plugin takes.
-//
-// This file also registers the "pacml:" policy prefix (pacml:PATH, or
-// pacml:NAME for NAME.pacw in $PACML_MODELS_DIR or the repository's
-// contrib/models), so the learned policy works wherever a baseline does.
-#include <limits.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -32,32 +27,8 @@
 namespace pacml::cli {
 namespace {
 
-std::string executable_dir() {
-  char buf[PATH_MAX];
-  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0) return ".";
-  std::string path(buf, static_cast<size_t>(n));
-  const size_t slash = path.rfind('/');
-  return slash == std::string::npos ? "." : path.substr(0, slash);
-}
-
-std::vector<std::string> model_dirs() {
-  const std::string dir = executable_dir();
-  // An installed pacml (PREFIX/bin) and a build directory inside the repository.
-  return {dir + "/../share/pacml/models", dir + "/../contrib/models",
-          dir + "/../../contrib/models"};
-}
-
-const bool registered = [] {
-  sim::register_policy_maker("pacml:", [](const std::string& name, const std::string& where) {
-    return inference::make_learned_policy(name, where, model_dirs());
-  });
-  return true;
-}();
-
 int run_train(const std::vector<std::string>& args) {
-  (void)registered;
-  std::vector<std::string> candidates = {executable_dir() + "/pacml-train"};
+  std::vector<std::string> candidates = {sim::executable_dir() + "/pacml-train"};
   const std::string* chosen = nullptr;
   for (const auto& c : candidates)
     if (::access(c.c_str(), X_OK) == 0) chosen = &c;
@@ -103,7 +74,8 @@ int run_bench_policy(const std::vector<std::string>& args) {
       .option("repeats", "N", "decisions per measurement", "200");
   if (!a.parse(args)) return 0;
   const long repeats = a.get_long("repeats", 1, 1000000);
-  auto policy_ptr = inference::make_learned_policy(a.get("weights"), "--weights", model_dirs());
+  auto policy_ptr =
+      inference::make_learned_policy(a.get("weights"), "--weights", sim::model_search_dirs());
   auto& policy = dynamic_cast<inference::LearnedPolicy&>(*policy_ptr);
   const std::string profile_name = policy.model().profile();
   sim::GraphCatalog catalog;
@@ -113,8 +85,8 @@ int run_bench_policy(const std::vector<std::string>& args) {
     names = sim::split_policy_list(a.get("graphs"), "--graphs");
   } else {
     const std::string dir =
-        sim::expand_variables("${PACML_SHARED_DATA:-" + executable_dir() + "/../../shared/data}",
-                              "--graphs") +
+        sim::expand_variables(
+            "${PACML_SHARED_DATA:-" + sim::executable_dir() + "/../../shared/data}", "--graphs") +
         "/pipedream/";
     for (const char* m : {"alexnet", "resnet18", "squeezenet1_0", "vgg16", "gnmt", "resnet50"})
       names.push_back(::access((dir + m + ".txt").c_str(), R_OK) == 0 ? dir + m + ".txt"

@@ -25,7 +25,7 @@ int fit(const std::vector<std::string>& argv) {
             "Fits a workload to ElasticFlow traces (.csv, a directory, or the .tar.gz): arrival\n"
             "rate by hour of day, (model, batch) mix, log-normal iterations, requested GPUs and\n"
             "deadline slack. Writes a small YAML file of numbers (no trace rows).");
-  args.positional("TRACE", "ElasticFlow trace(s)");
+  args.positional_list("TRACE", "ElasticFlow trace(s)");
   args.option("out", "FILE", "the workload file to write (required)");
   if (!args.parse(argv)) return 0;
   if (!args.has("out")) throw InputError("--out", "give the workload file to write");

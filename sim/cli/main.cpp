@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "core/util/error.h"
+#include "sim/cli/args.h"
 #include "sim/cli/command.h"
 
 namespace pacml::cli {
@@ -60,7 +61,9 @@ int main(int argc, char** argv) {
   auto it =
       std::find_if(all.begin(), all.end(), [&](const CommandInfo& c) { return c.name == name; });
   if (it == all.end()) {
-    std::cerr << "pacml: unknown command '" << name << "'\n\n";
+    std::vector<std::string> names;
+    for (const CommandInfo& c : all) names.push_back(c.name);
+    std::cerr << "pacml: unknown command '" << name << "'" << did_you_mean(name, names) << "\n\n";
     print_usage(std::cerr);
     return 2;
   }

@@ -7,6 +7,7 @@
 #include "core/policy/baselines.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
+#include "sim/workload/paths.h"
 
 namespace pacml::sim {
 namespace {
@@ -39,8 +40,10 @@ PolicyPtr make_policy(const std::string& name, const std::string& where) {
       if (name.rfind(prefix, 0) == 0 && prefix.size() >= best) best = prefix.size(), maker = m;
   }
   if (maker) return maker(name, where);
-  // The learned policy: "pacml:PATH" or "pacml:NAME" (a shipped weights file).
-  if (name.rfind("pacml:", 0) == 0) return inference::make_learned_policy(name, where);
+  // The learned policy: "pacml:PATH" or "pacml:NAME" (a shipped weights file
+  // beside the running program, see model_search_dirs).
+  if (name.rfind("pacml:", 0) == 0)
+    return inference::make_learned_policy(name, where, model_search_dirs());
   return make_baseline_policy(name, where);
 }
 

@@ -1,7 +1,8 @@
 // Makes a Policy from its name. The baselines of doc/MODEL.md §8 are built in
 // (make_baseline_policy); other kinds register a maker for a name prefix, e.g.
-// the learned policy registers "pacml:" so that "pacml:model.pt" works
-// everywhere a policy name is accepted (simulate, evaluate, replay, YAML).
+// a test's stand-in. The learned policy ("pacml:PATH", "pacml:NAME") is built
+// in too, so it works everywhere a policy name is accepted (simulate,
+// evaluate, replay, YAML) in pacml and pacml-train alike.
 #pragma once
 
 #include <functional>

@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <fstream>
-#include <set>
 #include <sstream>
 
 #include <yaml-cpp/yaml.h>
@@ -10,6 +9,7 @@
 #include "core/cluster/topology_yaml.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
+#include "core/util/yaml_input.h"
 #include "sim/engine/policy_factory.h"
 #include "sim/workload/paths.h"
 #include "sim/workload/synthetic.h"
@@ -17,118 +17,74 @@
 namespace pacml::sim {
 namespace {
 
-std::string at(const std::string& source, const YAML::Node& node) {
-  const YAML::Mark mark = node.Mark();
-  return mark.line >= 0 ? file_line(source, mark.line + 1) : source;
-}
-
-void check_keys(const YAML::Node& map, const std::set<std::string>& known,
-                const std::string& source, const std::string& what) {
-  if (!map.IsMap()) throw InputError(at(source, map), what + " must be a mapping");
-  for (const auto& kv : map) {
-    const std::string key = kv.first.as<std::string>();
-    if (!known.count(key)) {
-      std::string list;
-      for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
-      throw InputError(at(source, kv.first),
-                       "unknown key '" + key + "' in " + what + " (known: " + list + ")");
-    }
-  }
-}
-
-std::string scalar(const YAML::Node& node, const std::string& source, const std::string& what) {
-  if (!node.IsScalar()) throw InputError(at(source, node), what + " must be a single value");
-  return node.Scalar();
-}
-
-double number(const YAML::Node& node, const std::string& source, const std::string& what) {
-  return parse_finite_double(scalar(node, source, what), at(source, node), what);
-}
-
-double positive(const YAML::Node& node, const std::string& source, const std::string& what) {
-  const double v = number(node, source, what);
-  if (!(v > 0)) throw InputError(at(source, node), what + " must be positive");
-  return v;
-}
-
-long integer(const YAML::Node& node, const std::string& source, const std::string& what, long lo,
-             long hi) {
-  return parse_integer(scalar(node, source, what), lo, hi, at(source, node), what);
-}
-
-std::vector<std::string> string_list(const YAML::Node& node, const std::string& source,
-                                     const std::string& what) {
-  std::vector<std::string> out;
-  if (node.IsScalar()) return {node.Scalar()};
-  if (!node.IsSequence()) throw InputError(at(source, node), what + " must be a list");
-  for (const auto& item : node) out.push_back(scalar(item, source, what + " entry"));
-  return out;
-}
-
 void parse_workload(const YAML::Node& w, const std::string& source, ExperimentSpec& spec) {
-  if (!w.IsMap()) throw InputError(at(source, w), "workload must be a mapping");
-  spec.workload_type = w["type"] ? scalar(w["type"], source, "workload.type") : "synthetic";
+  if (!w.IsMap()) throw InputError(yaml_where(source, w), "workload must be a mapping");
+  spec.workload_type = w["type"] ? yaml_scalar(w["type"], source, "workload.type") : "synthetic";
   if (spec.workload_type == "synthetic") {
-    check_keys(w,
-               {"type", "graphs", "interarrival", "interarrival_distribution", "first_arrival",
-                "max_jobs"},
-               source, "workload (synthetic)");
-    if (!w["graphs"]) throw InputError(at(source, w), "a synthetic workload needs 'graphs'");
-    spec.graphs = string_list(w["graphs"], source, "workload.graphs");
-    if (spec.graphs.empty()) throw InputError(at(source, w["graphs"]), "workload.graphs is empty");
+    yaml_check_keys(w,
+                    {"type", "graphs", "interarrival", "interarrival_distribution", "first_arrival",
+                     "max_jobs"},
+                    source, "workload (synthetic)");
+    if (!w["graphs"])
+      throw InputError(yaml_where(source, w), "a synthetic workload needs 'graphs'");
+    spec.graphs = yaml_strings(w["graphs"], source, "workload.graphs");
+    if (spec.graphs.empty())
+      throw InputError(yaml_where(source, w["graphs"]), "workload.graphs is empty");
     if (w["interarrival"])
-      spec.interarrival = positive(w["interarrival"], source, "workload.interarrival");
+      spec.interarrival = yaml_positive(w["interarrival"], source, "workload.interarrival");
     if (w["interarrival_distribution"]) {
       const std::string d =
-          scalar(w["interarrival_distribution"], source, "workload.interarrival_distribution");
+          yaml_scalar(w["interarrival_distribution"], source, "workload.interarrival_distribution");
       if (d != "fixed" && d != "exponential")
-        throw InputError(at(source, w["interarrival_distribution"]),
+        throw InputError(yaml_where(source, w["interarrival_distribution"]),
                          "must be fixed or exponential, got '" + d + "'");
       spec.exponential = d == "exponential";
     }
     if (w["first_arrival"]) {
-      spec.first_arrival = number(w["first_arrival"], source, "workload.first_arrival");
+      spec.first_arrival = yaml_number(w["first_arrival"], source, "workload.first_arrival");
       if (spec.first_arrival < 0)
-        throw InputError(at(source, w["first_arrival"]), "first_arrival is negative");
+        throw InputError(yaml_where(source, w["first_arrival"]), "first_arrival is negative");
     }
     if (w["max_jobs"])
-      spec.max_jobs = integer(w["max_jobs"], source, "workload.max_jobs", -1, 1L << 40);
+      spec.max_jobs = yaml_integer(w["max_jobs"], source, "workload.max_jobs", -1, 1L << 40);
     return;
   }
   if (spec.workload_type != "trace")
-    throw InputError(at(source, w["type"]),
+    throw InputError(yaml_where(source, w["type"]),
                      "workload.type must be synthetic or trace, got '" + spec.workload_type + "'");
-  check_keys(
+  yaml_check_keys(
       w,
       {"type", "format", "path", "model_map", "unknown_model", "models", "time_scale", "gpu_scale",
        "beta_rule", "steps_rule", "iteration_scale", "max_jobs", "skip_bad_lines"},
       source, "workload (trace)");
   if (!w["path"] || !w["format"])
-    throw InputError(at(source, w), "a trace workload needs 'path' and 'format'");
-  spec.trace_path = resolve_path(scalar(w["path"], source, "workload.path"), spec.base_dir,
-                                 at(source, w["path"]));
-  spec.trace_format =
-      parse_trace_format(scalar(w["format"], source, "workload.format"), at(source, w["format"]));
+    throw InputError(yaml_where(source, w), "a trace workload needs 'path' and 'format'");
+  spec.trace_path = resolve_path(yaml_scalar(w["path"], source, "workload.path"), spec.base_dir,
+                                 yaml_where(source, w["path"]));
+  spec.trace_format = parse_trace_format(yaml_scalar(w["format"], source, "workload.format"),
+                                         yaml_where(source, w["format"]));
   TraceMapping& m = spec.mapping;
   m.base_dir = spec.base_dir;
   if (w["model_map"]) {
     if (!w["model_map"].IsMap())
-      throw InputError(at(source, w["model_map"]), "model_map must be a mapping");
+      throw InputError(yaml_where(source, w["model_map"]), "model_map must be a mapping");
     for (const auto& kv : w["model_map"])
-      m.model_map[kv.first.as<std::string>()] = scalar(kv.second, source, "model_map entry");
+      m.model_map[kv.first.as<std::string>()] = yaml_scalar(kv.second, source, "model_map entry");
   }
   if (w["unknown_model"])
-    m.unknown_model = scalar(w["unknown_model"], source, "workload.unknown_model");
-  if (w["models"]) m.models = string_list(w["models"], source, "workload.models");
-  if (w["time_scale"]) m.time_scale = positive(w["time_scale"], source, "workload.time_scale");
-  if (w["gpu_scale"]) m.gpu_scale = positive(w["gpu_scale"], source, "workload.gpu_scale");
-  if (w["beta_rule"]) m.beta_rule = scalar(w["beta_rule"], source, "workload.beta_rule");
-  if (w["steps_rule"]) m.steps_rule = scalar(w["steps_rule"], source, "workload.steps_rule");
+    m.unknown_model = yaml_scalar(w["unknown_model"], source, "workload.unknown_model");
+  if (w["models"]) m.models = yaml_strings(w["models"], source, "workload.models");
+  if (w["time_scale"]) m.time_scale = yaml_positive(w["time_scale"], source, "workload.time_scale");
+  if (w["gpu_scale"]) m.gpu_scale = yaml_positive(w["gpu_scale"], source, "workload.gpu_scale");
+  if (w["beta_rule"]) m.beta_rule = yaml_scalar(w["beta_rule"], source, "workload.beta_rule");
+  if (w["steps_rule"]) m.steps_rule = yaml_scalar(w["steps_rule"], source, "workload.steps_rule");
   if (w["iteration_scale"])
-    m.iteration_scale = positive(w["iteration_scale"], source, "workload.iteration_scale");
-  if (w["max_jobs"]) m.max_jobs = integer(w["max_jobs"], source, "workload.max_jobs", -1, 1L << 40);
-  if (w["skip_bad_lines"]) spec.skip_bad = w["skip_bad_lines"].as<bool>();
-  m.validate(at(source, w));
+    m.iteration_scale = yaml_positive(w["iteration_scale"], source, "workload.iteration_scale");
+  if (w["max_jobs"])
+    m.max_jobs = yaml_integer(w["max_jobs"], source, "workload.max_jobs", -1, 1L << 40);
+  if (w["skip_bad_lines"])
+    spec.skip_bad = yaml_bool(w["skip_bad_lines"], source, "workload.skip_bad_lines");
+  m.validate(yaml_where(source, w));
 }
 
 }  // namespace
@@ -166,81 +122,84 @@ void check_episodes_end(const ExperimentSpec& spec, const std::string& where) {
 
 ExperimentSpec parse_experiment(const std::string& yaml_text, const std::string& source,
                                 const std::string& base_dir, bool check_policies) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(yaml_text);
-  } catch (const YAML::Exception& e) {
-    throw InputError(e.mark.line >= 0 ? file_line(source, e.mark.line + 1) : source, e.msg);
-  }
+  std::istringstream in(yaml_text);
+  // Not const: a missing key of a const node is invalid, and has no Mark()
+  // for yaml_where (check_episodes_end names root["horizon"] even when absent).
+  YAML::Node root = parse_yaml(in, source);
   ExperimentSpec spec;
   spec.source = source;
   spec.base_dir = base_dir;
   try {
-    check_keys(root,
-               {"pacml_experiment", "name", "description", "profile", "topology", "steps",
-                "horizon", "workload", "beta", "policies", "seeds", "threads"},
-               source, "the experiment");
+    yaml_check_keys(root,
+                    {"pacml_experiment", "name", "description", "profile", "topology", "steps",
+                     "horizon", "workload", "beta", "policies", "seeds", "threads"},
+                    source, "the experiment");
     if (!root["pacml_experiment"])
       throw InputError(source, "not a pacml experiment (missing 'pacml_experiment: 1')");
-    if (integer(root["pacml_experiment"], source, "pacml_experiment", 1, 1000) != 1)
-      throw InputError(at(source, root["pacml_experiment"]),
+    if (yaml_integer(root["pacml_experiment"], source, "pacml_experiment", 1, 1000) != 1)
+      throw InputError(yaml_where(source, root["pacml_experiment"]),
                        "unsupported experiment format version (this pacml reads 1)");
-    if (root["name"]) spec.name = scalar(root["name"], source, "name");
-    if (root["description"]) spec.description = scalar(root["description"], source, "description");
+    if (root["name"]) spec.name = yaml_scalar(root["name"], source, "name");
+    if (root["description"])
+      spec.description = yaml_scalar(root["description"], source, "description");
     if (root["profile"]) {
-      spec.profile = scalar(root["profile"], source, "profile");
-      Profile::by_name(spec.profile, at(source, root["profile"]));
+      spec.profile = yaml_scalar(root["profile"], source, "profile");
+      Profile::by_name(spec.profile, yaml_where(source, root["profile"]));
     }
     if (root["topology"]) spec.topology = parse_ramp_topology(root["topology"], source);
     if (root["steps"])
-      spec.steps = static_cast<int>(integer(root["steps"], source, "steps", 1, 1000000000));
+      spec.steps = static_cast<int>(yaml_integer(root["steps"], source, "steps", 1, 1000000000));
     if (root["horizon"]) {
-      const std::string h = scalar(root["horizon"], source, "horizon");
-      spec.horizon = (h == "inf" || h == "none") ? kInfiniteHorizon
-                                                 : positive(root["horizon"], source, "horizon");
+      const std::string h = yaml_scalar(root["horizon"], source, "horizon");
+      spec.horizon = (h == "inf" || h == "none")
+                         ? kInfiniteHorizon
+                         : yaml_positive(root["horizon"], source, "horizon");
     }
     if (!root["workload"]) throw InputError(source, "missing 'workload'");
     parse_workload(root["workload"], source, spec);
-    check_episodes_end(spec, at(source, root["horizon"]));
+    check_episodes_end(spec, yaml_where(source, root["horizon"]));
     if (root["beta"]) {
-      for (const std::string& b : string_list(root["beta"], source, "beta"))
-        spec.betas.push_back(BetaSpec::parse(b, at(source, root["beta"])));
+      for (const std::string& b : yaml_strings(root["beta"], source, "beta"))
+        spec.betas.push_back(BetaSpec::parse(b, yaml_where(source, root["beta"])));
     } else {
       spec.betas.push_back(BetaSpec::parse("A"));
     }
-    if (spec.betas.empty()) throw InputError(at(source, root["beta"]), "beta is empty");
+    if (spec.betas.empty()) throw InputError(yaml_where(source, root["beta"]), "beta is empty");
     if (root["policies"]) {
-      spec.policies = string_list(root["policies"], source, "policies");
+      spec.policies = yaml_strings(root["policies"], source, "policies");
       if (check_policies)
         for (const std::string& p : spec.policies)
-          check_policy_name(p, at(source, root["policies"]));
+          check_policy_name(p, yaml_where(source, root["policies"]));
     } else {
       spec.policies = {"para_max"};
     }
-    if (spec.policies.empty()) throw InputError(at(source, root["policies"]), "policies is empty");
+    if (spec.policies.empty())
+      throw InputError(yaml_where(source, root["policies"]), "policies is empty");
     if (root["seeds"]) {
       const YAML::Node s = root["seeds"];
       if (s.IsScalar()) {
-        spec.seeds = parse_seed_list(s.Scalar(), at(source, s));
+        spec.seeds = parse_seed_list(s.Scalar(), yaml_where(source, s));
       } else if (s.IsSequence()) {
         for (const auto& item : s)
           spec.seeds.push_back(
-              static_cast<std::uint64_t>(integer(item, source, "seed", 0, 1L << 62)));
+              static_cast<std::uint64_t>(yaml_integer(item, source, "seed", 0, 1L << 62)));
       } else {
-        check_keys(s, {"first", "count"}, source, "seeds");
-        const long first = s["first"] ? integer(s["first"], source, "seeds.first", 0, 1L << 62) : 0;
-        const long count = s["count"] ? integer(s["count"], source, "seeds.count", 1, 1000000) : 1;
+        yaml_check_keys(s, {"first", "count"}, source, "seeds");
+        const long first =
+            s["first"] ? yaml_integer(s["first"], source, "seeds.first", 0, 1L << 62) : 0;
+        const long count =
+            s["count"] ? yaml_integer(s["count"], source, "seeds.count", 1, 1000000) : 1;
         for (long i = 0; i < count; ++i)
           spec.seeds.push_back(static_cast<std::uint64_t>(first + i));
       }
     } else {
       spec.seeds = {0};
     }
-    if (spec.seeds.empty()) throw InputError(at(source, root["seeds"]), "seeds is empty");
+    if (spec.seeds.empty()) throw InputError(yaml_where(source, root["seeds"]), "seeds is empty");
     if (root["threads"])
-      spec.threads = static_cast<int>(integer(root["threads"], source, "threads", 0, 1024));
+      spec.threads = static_cast<int>(yaml_integer(root["threads"], source, "threads", 0, 1024));
   } catch (const YAML::Exception& e) {
-    throw InputError(e.mark.line >= 0 ? file_line(source, e.mark.line + 1) : source, e.msg);
+    throw yaml_error(e, source);
   }
   return spec;
 }

@@ -73,28 +73,17 @@ void fit_slack(const std::vector<const TraceRecord*>& jobs, FittedWorkload& w) {
 // ---- reading -------------------------------------------------------------------
 
 std::string scalar(const YAML::Node& node, const std::string& source, const std::string& key) {
-  if (!node || !node.IsScalar())
-    throw InputError(yaml_where(source, node), "'" + key + "' must be a single value");
-  return node.Scalar();
+  return yaml_scalar(node, source, key);
 }
 
 double number(const YAML::Node& node, const std::string& source, const std::string& key, double lo,
               double hi) {
-  const std::string where = yaml_where(source, node);
-  const double v = parse_finite_double(scalar(node, source, key), where, key);
-  if (v < lo || v > hi)
-    throw InputError(where,
-                     key + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-  return v;
+  return yaml_number(node, source, key, lo, hi);
 }
 
-void check_keys(const YAML::Node& map, const std::set<std::string>& known,
+void check_keys(const YAML::Node& map, const std::vector<std::string>& known,
                 const std::string& source, const std::string& what) {
-  if (!map.IsMap()) throw InputError(yaml_where(source, map), what + " must be a mapping");
-  for (const auto& kv : map)
-    if (!known.count(kv.first.Scalar()))
-      throw InputError(yaml_where(source, kv.first),
-                       "unknown " + what + " key '" + kv.first.Scalar() + "'");
+  yaml_check_keys(map, known, source, what);
 }
 
 void require_shares(double total, const std::string& where, const std::string& what) {

@@ -6,16 +6,15 @@
 #include <sstream>
 
 #include "core/util/error.h"
+#include "core/util/hash.h"
 #include "sim/workload/paths.h"
 
 namespace pacml::sim {
 namespace {
 
-std::uint64_t fnv1a(const std::string& text) {
-  std::uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : text) h = (h ^ c) * 1099511628211ULL;
-  return h;
-}
+// The traces' model choice was first written with FNV-1a's offset basis one
+// digit short; it stays, so that a trace replays onto the same models.
+constexpr std::uint64_t kTraceModelHashBasis = 1469598103934665603ULL;
 
 class TraceStream : public JobStream {
  public:
@@ -95,7 +94,8 @@ TraceWorkload::TraceWorkload(std::vector<TraceRecord> records, const TraceMappin
     std::string label;
     if (name.empty() && !mapping.models.empty()) {
       const std::string& key = r.executable.empty() ? r.id : r.executable;
-      const std::string& pick = mapping.models[fnv1a(key) % mapping.models.size()];
+      const std::string& pick =
+          mapping.models[fnv1a64(key, kTraceModelHashBasis) % mapping.models.size()];
       graph = resolve(pick, "models");
       label = "(no model) → " + graph->name();
     } else if (!name.empty()) {

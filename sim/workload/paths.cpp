@@ -1,5 +1,8 @@
 #include "sim/workload/paths.h"
 
+#include <limits.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 
@@ -69,6 +72,21 @@ std::string resolve_path(const std::string& raw, const std::string& base_dir,
     dir = dir.parent_path();
   }
   return first.lexically_normal().string();
+}
+
+std::string executable_dir() {
+  char buf[PATH_MAX];
+  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return ".";
+  const std::string path(buf, static_cast<size_t>(n));
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+std::vector<std::string> model_search_dirs() {
+  const std::string dir = executable_dir();
+  return {dir + "/../share/pacml/models", dir + "/../contrib/models",
+          dir + "/../../contrib/models"};
 }
 
 }  // namespace pacml::sim

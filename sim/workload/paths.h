@@ -9,6 +9,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace pacml::sim {
 
@@ -23,5 +24,14 @@ std::string resolve_path(const std::string& path, const std::string& base_dir,
 std::string directory_of(const std::string& path);
 
 bool file_exists(const std::string& path);
+
+// The directory of the running program (/proc/self/exe), "." if unknown.
+std::string executable_dir();
+
+// Where "pacml:NAME" looks for NAME.pacw after $PACML_MODELS_DIR, relative to
+// the running program (pacml or pacml-train): an installed PREFIX/bin's
+// PREFIX/share/pacml/models, then a build directory's repository
+// (build/../contrib/models, and one level further up).
+std::vector<std::string> model_search_dirs();
 
 }  // namespace pacml::sim

@@ -147,7 +147,9 @@ TEST(NativeGraph, MalformedInputsNameFileAndLine) {
       << error_of(unknown_edge);
   const std::string typo =
       "pacml_graph: 1\nops:\n  - {id: a, forward: 1, backward_ms: 1, activation_bytes: 1}\n";
-  EXPECT_NE(error_of(typo).find("unknown op field 'forward'"), std::string::npos);
+  EXPECT_NE(error_of(typo).find("n.yaml:3: unknown key 'forward' in op (known: id, label, "),
+            std::string::npos)
+      << error_of(typo);
   const std::string cycle =
       "pacml_graph: 1\nops:\n  - {id: a, forward_ms: 1, backward_ms: 1, activation_bytes: 1}\n"
       "  - {id: b, forward_ms: 1, backward_ms: 1, activation_bytes: 1}\nedges: [[a, b], [b, a]]\n";

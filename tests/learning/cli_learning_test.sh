@@ -82,7 +82,7 @@ YAML
   "$PACML" train --out "$tmp/x" >/dev/null 2>"$tmp/err"
   check "pacml train without --config exits 2" "[ $? -eq 2 ]"
 else
-  echo "ok - pacml train skipped (built without LibTorch)"
+  echo "skip - pacml train: built without LibTorch (no pacml-train)"
 fi
 
 exit $fail

@@ -93,6 +93,10 @@ TEST(Environment, SameConfigAndSeedGiveByteIdenticalCsv) {
   }
 }
 
+bool accepted(const JobRecord& j) {
+  return j.outcome == JobOutcome::kCompleted || j.outcome == JobOutcome::kRunningAtHorizon;
+}
+
 // Invariants on random workloads: no server ever holds two jobs, occupancy
 // never exceeds the cluster, every arrived job ends in exactly one outcome.
 TEST(Environment, InvariantsHoldOnRandomWorkloads) {
@@ -134,9 +138,31 @@ TEST(Environment, InvariantsHoldOnRandomWorkloads) {
         ++checked;
       }
       const EpisodeResult& r = env.result();
-      for (const OccupancySample& s : r.timeline) {
+      // The timeline agrees with the job records: it has a sample at every
+      // start and every completion, and at each sample time t it holds the
+      // accepted jobs with start <= t < end and the servers they hold.
+      ASSERT_GT(r.timeline.size(), 2u);
+      std::set<double> times;
+      for (const OccupancySample& s : r.timeline) times.insert(s.time);
+      for (const JobRecord& j : r.jobs) {
+        if (accepted(j)) {
+          EXPECT_EQ(times.count(j.start), 1u) << "start of job " << j.index;
+        }
+        if (j.outcome == JobOutcome::kCompleted) {
+          EXPECT_EQ(times.count(j.end), 1u) << "end of job " << j.index;
+        }
+      }
+      for (size_t i = 0; i < r.timeline.size(); ++i) {
+        const OccupancySample& s = r.timeline[i];
+        if (i > 0) {
+          EXPECT_GT(s.time, r.timeline[i - 1].time);
+        }
+        int occupied = 0, running = 0;
+        for (const JobRecord& j : r.jobs)
+          if (accepted(j) && j.start <= s.time && s.time < j.end) occupied += j.servers, ++running;
+        EXPECT_EQ(s.occupied, occupied) << "t = " << s.time;
+        EXPECT_EQ(s.running, running) << "t = " << s.time;
         EXPECT_LE(s.occupied, servers);
-        EXPECT_GE(s.occupied, 0);
       }
       long outcomes[6] = {};
       for (const JobRecord& j : r.jobs) {
