@@ -159,9 +159,12 @@ TEST(PluginConfig, LoadsFromAFile) {
 TEST(PluginConfig, TheShippedExampleIsValid) {
   const PluginConfig c =
       load_plugin_config(std::string(PACML_SOURCE_DIR) + "/contrib/slurm/pacml.conf");
-  EXPECT_EQ(c.partitions, (std::vector<std::string>{"ramp"}));
-  EXPECT_EQ(c.nodes.size(), 32u);
-  EXPECT_EQ(c.decision_log, "/var/log/slurm/pacml-decisions.jsonl");
+  // it names no partition and no nodes, so it fits any cluster laid out as
+  // `pacml topology --slurm-nodes` prints it (the integration test loads it)
+  EXPECT_TRUE(c.partitions.empty());
+  EXPECT_TRUE(c.nodes.empty());
+  EXPECT_EQ(c.decision_log, "");
+  EXPECT_EQ(c.num_servers(), 32);
 }
 
 TEST(PluginConfig, MarginKey) {
