@@ -16,10 +16,10 @@
 #include "core/partition/split_counts.h"
 #include "core/placement/action_mask.h"
 #include "core/policy/policy.h"
-#include "core/profile.h"
-#include "core/util/error.h"
 #include "core/policy/policy_factory.h"
+#include "core/profile.h"
 #include "core/slurm/slurm_syntax.h"
+#include "core/util/error.h"
 #include "plugin/messages.h"
 #include "plugin/request.h"
 
@@ -117,14 +117,14 @@ void Engine::set_sched_params(const std::string& text) {
     SchedParams next = parse_sched_params(text);
     if (next.text() != sched_.text())
       log(LogLevel::kInfo, "pacml: SchedulerParameters settings: " +
-                                (next.empty() ? std::string("none") : next.text()) +
-                                " (they take precedence over pacml.conf)");
+                               (next.empty() ? std::string("none") : next.text()) +
+                               " (they take precedence over pacml.conf)");
     sched_ = std::move(next);
   } catch (const std::exception& e) {
     const std::string kept = sched_.empty() ? "none" : sched_.text();
     log(LogLevel::kError, std::string("pacml: ") + e.what() +
-                                 "; keeping the last good SchedulerParameters settings (" + kept +
-                                 ")");
+                              "; keeping the last good SchedulerParameters settings (" + kept +
+                              ")");
   }
 }
 
@@ -168,15 +168,16 @@ bool Engine::refresh_config() {
     ++config_generation_;
     last_logged_.clear();
     log(LogLevel::kInfo,
-           "pacml: loaded " + path +
-               (sched_.empty() ? std::string() : " with SchedulerParameters " + sched_.text()) +
-               ": policy " + c.policy + ", profile " + c.profile + ", RAMP " +
-               active_->topology.shape() + ", nodes " +
-               (c.nodes.empty() ? std::string("from the partition")
-                                : c.nodes.front() + ".." + c.nodes.back()) +
-               ", partitions " + (parts.empty() ? "(default)" : parts) + ", on_block " +
-               (c.on_block == OnBlock::kReject ? "reject" : "queue") + ", margin " + messages::number(c.margin) +
-               (c.decision_log.empty() ? "" : ", decision log " + c.decision_log));
+        "pacml: loaded " + path +
+            (sched_.empty() ? std::string() : " with SchedulerParameters " + sched_.text()) +
+            ": policy " + c.policy + ", profile " + c.profile + ", RAMP " +
+            active_->topology.shape() + ", nodes " +
+            (c.nodes.empty() ? std::string("from the partition")
+                             : c.nodes.front() + ".." + c.nodes.back()) +
+            ", partitions " + (parts.empty() ? "(default)" : parts) + ", on_block " +
+            (c.on_block == OnBlock::kReject ? "reject" : "queue") + ", margin " +
+            messages::number(c.margin) +
+            (c.decision_log.empty() ? "" : ", decision log " + c.decision_log));
   } catch (const std::exception& e) {
     log_once(LogLevel::kError, std::string("pacml: ") + e.what() + keep);
   }
@@ -207,16 +208,19 @@ SubmitResult Engine::submit(const SubmitInput& input, const SlurmView& view) {
     } catch (const InputError&) {
       wants = true;
     }
-    if (wants)
+    if (wants) {
       result = pass_through("pacml: no valid " + sched_.conf.value_or(config_path_) +
                                 "; job passed through unchanged",
                             true);
+      result.user_notice = messages::passed_through_notice("pacml is not configured here");
+    }
   } else {
     try {
       result = decide(input, view, *active_);
     } catch (const std::exception& e) {
       result = pass_through(
           std::string("pacml: internal error, job passed through unchanged: ") + e.what(), true);
+      result.user_notice = messages::passed_through_notice("pacml hit an internal error");
     }
   }
   result.log_message = slurm::escape_for_log(result.log_message);
@@ -238,9 +242,9 @@ struct Engine::Decision {
   const std::chrono::steady_clock::time_point t0;
 
   JobRequest req;
-  std::string who;                // "job 'NAME' of uid U", for the log
-  std::string partition;          // the managed partition the job runs in
-  std::string partition_rewrite;  // set on the job when it named none (or several)
+  std::string who;                 // "job 'NAME' of uid U", for the log
+  std::string partition;           // the managed partition the job runs in
+  std::string partition_rewrite;   // set on the job when it named none (or several)
   std::vector<std::string> names;  // server index → Slurm node
   JobGraphPtr graph;
   std::string graph_path;
@@ -267,8 +271,7 @@ struct Engine::Decision {
   std::string notice;
 
   double elapsed_ms() const {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-        .count();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }
   messages::Need need() const {
     return messages::Need{req_beta, deadline_s, seq_s, cfg.margin,
@@ -350,15 +353,21 @@ std::optional<SubmitResult> choose_partition(Engine::Decision& d) {
 // partition's nodes in Slurm's order).
 std::optional<SubmitResult> map_servers(Engine::Decision& d) {
   d.names = d.cfg.nodes;
-  if (d.names.empty() && !d.view.partition_nodes(d.partition, d.names))
-    return pass_through("pacml: the nodes of partition " + d.partition + " are not known yet; " +
-                            d.who + " passed through unchanged",
-                        true);
+  if (d.names.empty() && !d.view.partition_nodes(d.partition, d.names)) {
+    SubmitResult r = pass_through("pacml: the nodes of partition " + d.partition +
+                                      " are not known yet; " + d.who + " passed through unchanged",
+                                  true);
+    r.user_notice = messages::passed_through_notice("the nodes of partition " + d.partition +
+                                                    " are not known to pacml yet");
+    return r;
+  }
   d.names.resize(d.cfg.num_servers());
   return std::nullopt;
 }
 
-double positive_beta(double beta) { return beta > 0 ? beta : 1e-12; }
+double positive_beta(double beta) {
+  return beta > 0 ? beta : 1e-12;
+}
 
 // β from the job's deadline, β or --time, and the bound the predicted JCT
 // must meet: the admin's safety margin asks JCT × (1 + margin) ≤ requirement.
@@ -653,10 +662,9 @@ SubmitResult Engine::accept(Decision& d) {
   rec["latency_ms"] = latency;
   log_file_.add(r.decision_id, std::move(rec), d.cfg.resolve_job_ids, d.in.now, 60);
 
-  const std::string limit_text =
-      d.time_limit ? "time limit " + messages::minutes(d.time_limit) + " from " +
-                         d.time_limit_source
-                   : "time limit the job's own";
+  const std::string limit_text = d.time_limit ? "time limit " + messages::minutes(d.time_limit) +
+                                                    " from " + d.time_limit_source
+                                              : "time limit the job's own";
   r.log_message = "pacml: " + d.who + ": model " + d.graph->name() + ", " +
                   std::to_string(d.steps) + " steps, must " + messages::need(d.need()) + " -> " +
                   (queued ? "queued at degree " : "degree ") + std::to_string(d.est.degree) +
@@ -717,8 +725,7 @@ std::vector<std::string> Engine::check_against_slurm(const SlurmCatalog& slurm) 
     const size_t servers = static_cast<size_t>(cfg.num_servers());
     if (!what.empty() && mapped != servers)
       warnings.push_back("pacml: warning: " + conf + ": topology " + active_->topology.shape() +
-                         " has " + std::to_string(servers) + " servers but " + what +
-                         " nodes; " +
+                         " has " + std::to_string(servers) + " servers but " + what + " nodes; " +
                          (mapped < servers ? "servers without a node are never free, so "
                                              "predictions assume a cluster that does not exist"
                                            : "the nodes beyond the topology are never used"));

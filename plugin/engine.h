@@ -184,7 +184,7 @@ class Engine {
   std::map<std::string, Reservation> reservations_;  // by decision id
   std::uint64_t counter_ = 0;
   long start_time_ = 0;
-  std::uint64_t config_generation_ = 0;  // bumped on every load
+  std::uint64_t config_generation_ = 0;   // bumped on every load
   std::uint64_t checked_generation_ = 0;  // the one check_against_slurm saw
 };
 

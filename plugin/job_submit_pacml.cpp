@@ -114,7 +114,7 @@ struct Polled {
   bool loaded = false;
   std::string default_partition;
   std::map<std::string, std::vector<int>> partition_index;  // node indices, Slurm order
-  std::map<std::string, std::uint32_t> max_minutes;          // MaxTime of limited partitions
+  std::map<std::string, std::uint32_t> max_minutes;         // MaxTime of limited partitions
 };
 
 // slurmctld's node table by name (node index), rebuilt when it changes.

@@ -26,13 +26,17 @@ std::string minutes(std::uint32_t m) {
 
 std::string need(const Need& n) {
   std::string text =
-      n.deadline_s ? "finish within " + seconds(*n.deadline_s) + " (β " + number(n.req_beta, 3) +
-                         " of its sequential " + seconds(n.seq_s) + ")"
-                   : "reach β " + number(n.req_beta, 3) + " (JCT ≤ " +
-                         seconds(n.req_beta * n.seq_s) + ")";
+      n.deadline_s
+          ? "finish within " + seconds(*n.deadline_s) + " (β " + number(n.req_beta, 3) +
+                " of its sequential " + seconds(n.seq_s) + ")"
+          : "reach β " + number(n.req_beta, 3) + " (JCT ≤ " + seconds(n.req_beta * n.seq_s) + ")";
   if (n.margin > 0)
     text += " with margin " + number(n.margin, 3) + " (predicted JCT ≤ " + seconds(n.bound_s) + ")";
   return text;
+}
+
+std::string passed_through_notice(const std::string& why) {
+  return "pacml: " + why + ", so pacml left this job unchanged: Slurm places it as submitted";
 }
 
 std::string no_requirement_log(const std::string& who) {

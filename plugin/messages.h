@@ -27,6 +27,8 @@ struct Need {
 };
 std::string need(const Need& n);
 
+// What the user of a pacml job that passes through unchanged is told.
+std::string passed_through_notice(const std::string& why);
 std::string no_requirement_log(const std::string& who);
 std::string no_requirement_notice();
 std::string blocked(const std::string& reason);

@@ -61,8 +61,12 @@ int check_count(const char* option, const char* arg) {
   return 0;
 }
 
-int opt_steps(int, const char* arg, int) { return check_count("pacml-steps", arg); }
-int opt_iterations(int, const char* arg, int) { return check_count("pacml-iterations", arg); }
+int opt_steps(int, const char* arg, int) {
+  return check_count("pacml-steps", arg);
+}
+int opt_iterations(int, const char* arg, int) {
+  return check_count("pacml-iterations", arg);
+}
 
 int opt_deadline(int, const char* arg, int) {
   if (!arg || !*arg) return fail("pacml-deadline", "give a deadline (Slurm time syntax)");

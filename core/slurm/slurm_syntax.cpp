@@ -306,8 +306,9 @@ void set_request_field(RequestFields& r, const std::string& key, const std::stri
     r.model = value;
   } else if (key == "steps" || key == "iterations") {
     if (r.steps)
-      throw InputError(where, "the job's length is given twice (--pacml-steps and "
-                              "--pacml-iterations are the same thing: training steps)");
+      throw InputError(where,
+                       "the job's length is given twice (--pacml-steps and "
+                       "--pacml-iterations are the same thing: training steps)");
     r.steps = parse_integer(value, 1, 1000000000, where, key);
   } else if (key == "deadline") {
     if (trim(value).empty()) throw InputError(where, "the deadline is empty");
@@ -317,8 +318,7 @@ void set_request_field(RequestFields& r, const std::string& key, const std::stri
     if (!(b > 0 && b <= 1)) throw InputError(where, "beta must be in (0, 1], got " + value);
     r.beta = b;
   } else {
-    throw InputError(where,
-                     "unknown pacml option '" + key + "' (known: " + kRequestKeys + ")");
+    throw InputError(where, "unknown pacml option '" + key + "' (known: " + kRequestKeys + ")");
   }
 }
 
@@ -337,8 +337,7 @@ bool parse_comment(const std::string& comment, RequestFields& fields, const std:
         throw InputError(where, "comment entry '" + pair +
                                     "' is not key=value (e.g. pacml:model=gnmt,deadline=2:00:00)");
       const std::string key = pair.substr(0, eq);
-      set_request_field(fields, key, percent_decode(pair.substr(eq + 1)),
-                        where + " pacml:" + key);
+      set_request_field(fields, key, percent_decode(pair.substr(eq + 1)), where + " pacml:" + key);
     }
   }
   return found;

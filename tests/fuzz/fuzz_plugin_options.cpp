@@ -29,8 +29,7 @@ static void fuzz_plugin_options(const std::string& input) {
     } catch (const pacml::InputError&) {
     }
     try {
-      const double d =
-          pacml::slurm::parse_duration_seconds(value, "time_limit_extra", "duration");
+      const double d = pacml::slurm::parse_duration_seconds(value, "time_limit_extra", "duration");
       PACML_FUZZ_CHECK(std::isfinite(d) && d >= 0, "a duration is finite and >= 0");
     } catch (const pacml::InputError&) {
     }

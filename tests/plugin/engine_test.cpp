@@ -234,8 +234,7 @@ TEST(Engine, ControlCharactersNeverReachTheLogRaw) {
   r = f.engine->submit(in, f.view);
   EXPECT_EQ(r.outcome, Outcome::kRejected);
   for (char c : r.log_message) EXPECT_GE(static_cast<unsigned char>(c), 0x20) << r.log_message;
-  for (const std::string& line : f.logs)
-    EXPECT_EQ(line.find('\n'), std::string::npos) << line;
+  for (const std::string& line : f.logs) EXPECT_EQ(line.find('\n'), std::string::npos) << line;
 }
 
 TEST(Engine, WarnsAboutPacmlConfNamesSlurmDoesNotHave) {
@@ -315,7 +314,9 @@ TEST(Engine, DefaultMappingIsThePartitionsNodeOrder) {
   SubmitInput in;
   in.spank_env = {opt("model", "gnmt"), opt("beta", "1")};
   in.now = 1.7e9;
-  EXPECT_EQ(engine.submit(in, view).outcome, Outcome::kPassThrough);  // partition not known yet
+  const SubmitResult unknown = engine.submit(in, view);
+  EXPECT_EQ(unknown.outcome, Outcome::kPassThrough);  // partition not known yet …
+  EXPECT_NE(unknown.user_notice.find("not known to pacml yet"), std::string::npos);  // … said so
   view.partitions["main"] = {"z1", "z2", "z3", "z4", "z5", "z6", "z7", "z8", "z9"};
   const SubmitResult r = engine.submit(in, view);
   ASSERT_EQ(r.outcome, Outcome::kPlaced);
@@ -349,6 +350,9 @@ TEST(Engine, NeverAGoodConfigMeansPassThrough) {
   const SubmitResult r = engine.submit(in, view);
   EXPECT_EQ(r.outcome, Outcome::kPassThrough);
   EXPECT_NE(r.log_message.find("no valid"), std::string::npos);
+  EXPECT_NE(r.user_notice.find("pacml is not configured here, so pacml left this job unchanged"),
+            std::string::npos)
+      << r.user_notice;
   ASSERT_FALSE(logs.empty());
   EXPECT_NE(logs[0].find("jobs pass through unchanged until it is fixed"), std::string::npos);
   // a missing file says so too

@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <sstream>
 
+#include "core/slurm/slurm_syntax.h"
 #include "core/util/error.h"
 #include "sim/engine/episode.h"
-#include "core/slurm/slurm_syntax.h"
 #include "sim/engine/policy_factory.h"
 #include "sim/trace/trace_workload.h"
 #include "tests/sim/sim_test_util.h"
@@ -203,10 +203,10 @@ TEST(TraceReaders, SacctDefaultColumnsAreAccepted) {
   // sacct's own default columns (AllocCPUS, Account, ExitCode, …) are known;
   // the replay needs only JobID and Submit.
   TraceReport report;
-  const auto records =
-      read("JobID|JobName|Partition|Account|AllocCPUS|State|ExitCode|Submit\n"
-           "46|wrap|main|root|2|COMPLETED|0:0|2026-11-29T23:05:01\n",
-           TraceFormat::kSacct, report);
+  const auto records = read(
+      "JobID|JobName|Partition|Account|AllocCPUS|State|ExitCode|Submit\n"
+      "46|wrap|main|root|2|COMPLETED|0:0|2026-11-29T23:05:01\n",
+      TraceFormat::kSacct, report);
   ASSERT_EQ(records.size(), 1u);
   EXPECT_EQ(records[0].gpus, 1);
   // without a submit time: a clear error that says which columns to ask for
