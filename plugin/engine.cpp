@@ -683,52 +683,62 @@ bool Engine::needs_slurm_check() const {
   return active_ && checked_generation_ != config_generation_;
 }
 
+namespace {
+
+// The checks of pacml.conf against Slurm, each adding its warnings.
+void check_partitions(const PluginConfig& cfg, const SlurmCatalog& slurm,
+                      std::vector<std::string>& warnings) {
+  std::string known;
+  for (const auto& [name, nodes] : slurm.partitions) known += (known.empty() ? "" : ", ") + name;
+  for (const std::string& p : cfg.partitions)
+    if (!slurm.partitions.count(p))
+      warnings.push_back(messages::unknown_partition(cfg.source, p, known));
+}
+
+void check_nodes(const PluginConfig& cfg, const SlurmCatalog& slurm,
+                 std::vector<std::string>& warnings) {
+  const std::set<std::string> all(slurm.nodes.begin(), slurm.nodes.end());
+  std::vector<std::string> missing;
+  for (const std::string& n : cfg.nodes)
+    if (!n.empty() && !all.count(n)) missing.push_back(n);
+  if (!missing.empty())
+    warnings.push_back(messages::unknown_nodes(cfg.source, slurm::join_hostlist(missing),
+                                               static_cast<long>(missing.size())));
+}
+
+// The RAMP shape against the nodes it maps: pacml.conf's, else the managed
+// partition's.
+void check_shape(const PluginConfig& cfg, const std::string& shape, const SlurmCatalog& slurm,
+                 std::vector<std::string>& warnings) {
+  std::string what;
+  long mapped = 0;
+  if (!cfg.nodes.empty()) {
+    mapped = std::count_if(cfg.nodes.begin(), cfg.nodes.end(), [](auto& n) { return !n.empty(); });
+    what = "'nodes' names " + std::to_string(mapped);
+  } else {
+    const std::string part =
+        cfg.partitions.empty() ? slurm.default_partition : cfg.partitions.front();
+    auto it = slurm.partitions.find(part);
+    if (it == slurm.partitions.end()) return;
+    mapped = static_cast<long>(it->second.size());
+    what = "partition " + part + " has " + std::to_string(mapped);
+  }
+  if (mapped != cfg.num_servers())
+    warnings.push_back(
+        messages::shape_mismatch(cfg.source, shape, cfg.num_servers(), what, mapped));
+}
+
+}  // namespace
+
 std::vector<std::string> Engine::check_against_slurm(const SlurmCatalog& slurm) {
   std::vector<std::string> warnings;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!active_ || checked_generation_ == config_generation_) return warnings;
     checked_generation_ = config_generation_;
-    const PluginConfig& cfg = active_->cfg;
-    const std::string conf = cfg.source;
-    std::string known;
-    for (const auto& [name, nodes] : slurm.partitions) known += (known.empty() ? "" : ", ") + name;
-    for (const std::string& p : cfg.partitions)
-      if (!slurm.partitions.count(p))
-        warnings.push_back("pacml: warning: " + conf + ": partition '" + p +
-                           "' is not a Slurm partition (Slurm has: " + known +
-                           "); pacml jobs sent there will be refused by Slurm");
-    const std::set<std::string> all(slurm.nodes.begin(), slurm.nodes.end());
-    std::vector<std::string> missing;
-    for (const std::string& n : cfg.nodes)
-      if (!n.empty() && !all.count(n)) missing.push_back(n);
-    if (!missing.empty())
-      warnings.push_back("pacml: warning: " + conf + ": " + std::to_string(missing.size()) +
-                         " node(s) in 'nodes' are not Slurm nodes: " +
-                         slurm::join_hostlist(missing) + "; pacml will never place a job there");
-    // The RAMP shape against the nodes it maps.
-    std::string what;
-    size_t mapped = 0;
-    if (!cfg.nodes.empty()) {
-      mapped = static_cast<size_t>(
-          std::count_if(cfg.nodes.begin(), cfg.nodes.end(), [](auto& n) { return !n.empty(); }));
-      what = "'nodes' names " + std::to_string(mapped);
-    } else {
-      const std::string part =
-          cfg.partitions.empty() ? slurm.default_partition : cfg.partitions.front();
-      auto it = slurm.partitions.find(part);
-      if (it != slurm.partitions.end()) {
-        mapped = it->second.size();
-        what = "partition " + part + " has " + std::to_string(mapped);
-      }
-    }
-    const size_t servers = static_cast<size_t>(cfg.num_servers());
-    if (!what.empty() && mapped != servers)
-      warnings.push_back("pacml: warning: " + conf + ": topology " + active_->topology.shape() +
-                         " has " + std::to_string(servers) + " servers but " + what + " nodes; " +
-                         (mapped < servers ? "servers without a node are never free, so "
-                                             "predictions assume a cluster that does not exist"
-                                           : "the nodes beyond the topology are never used"));
+    check_partitions(active_->cfg, slurm, warnings);
+    check_nodes(active_->cfg, slurm, warnings);
+    check_shape(active_->cfg, active_->topology.shape(), slurm, warnings);
   }
   for (const std::string& w : warnings) log(LogLevel::kWarning, w);
   return warnings;

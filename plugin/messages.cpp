@@ -87,4 +87,26 @@ std::string limit_capped_notice(std::uint32_t limit, const std::string& partitio
   return "pacml: time limit capped at partition " + partition + "'s MaxTime, " + minutes(limit);
 }
 
+std::string unknown_partition(const std::string& conf, const std::string& partition,
+                              const std::string& known) {
+  return "pacml: warning: " + conf + ": partition '" + partition +
+         "' is not a Slurm partition (Slurm has: " + known +
+         "); pacml jobs sent there will be refused by Slurm";
+}
+
+std::string unknown_nodes(const std::string& conf, const std::string& nodes, long count) {
+  return "pacml: warning: " + conf + ": " + std::to_string(count) +
+         " node(s) in 'nodes' are not Slurm nodes: " + nodes +
+         "; pacml will never place a job there";
+}
+
+std::string shape_mismatch(const std::string& conf, const std::string& shape, long servers,
+                           const std::string& mapped_text, long mapped) {
+  return "pacml: warning: " + conf + ": topology " + shape + " has " + std::to_string(servers) +
+         " servers but " + mapped_text + " nodes; " +
+         (mapped < servers ? "servers without a node are never free, so predictions assume a "
+                             "cluster that does not exist"
+                           : "the nodes beyond the topology are never used");
+}
+
 }  // namespace pacml::plugin::messages

@@ -42,4 +42,11 @@ std::string jct_beyond_max_time(double jct_s, const std::string& partition,
                                 std::uint32_t max_minutes);
 std::string limit_capped_notice(std::uint32_t limit, const std::string& partition);
 
+// Warnings about pacml.conf (`conf`) against Slurm's partitions and nodes.
+std::string unknown_partition(const std::string& conf, const std::string& partition,
+                              const std::string& known);
+std::string unknown_nodes(const std::string& conf, const std::string& nodes, long count);
+std::string shape_mismatch(const std::string& conf, const std::string& shape, long servers,
+                           const std::string& mapped_text, long mapped);
+
 }  // namespace pacml::plugin::messages
