@@ -146,9 +146,11 @@ class Engine {
   std::vector<std::string> held_decisions() const;
 
   DecisionLog& decision_log() { return log_file_; }
-  // The state of one submission (engine.cpp: its steps are free functions there).
-  struct Decision;
   GraphSource& graphs() { return graphs_; }
+
+  // The state of one submission, as decide()'s steps fill it in (engine.cpp;
+  // the steps that need no engine state are free functions there).
+  struct Decision;
 
  private:
   struct Active;
