@@ -583,6 +583,17 @@ nlohmann::json log_record(const Engine::Decision& d, const std::string& id, Outc
   return rec;
 }
 
+// Whether a comment already holds pacml: words (its own, or unreadable
+// ones): a second request there would make the job's history ambiguous.
+bool has_pacml_words(const std::string& comment) {
+  try {
+    slurm::RequestFields ignored;
+    return slurm::parse_comment(comment, ignored, "--comment");
+  } catch (const InputError&) {
+    return true;
+  }
+}
+
 // The user's own request (not pacml's defaults) in the comment grammar.
 std::string request_comment(const Engine::Decision& d) {
   slurm::RequestFields f;
@@ -630,7 +641,8 @@ SubmitResult Engine::accept(Decision& d) {
   r.user_notice = d.notice;
   r.decision_id = next_decision_id();
   r.annotate_admin_comment = d.cfg.annotate == "admin_comment";
-  if (d.req.origin == "spank") r.request_comment = request_comment(d);
+  if (d.req.origin == "spank" && !has_pacml_words(d.in.comment))
+    r.request_comment = request_comment(d);
   const double jct_s = d.est.jct * d.unit;
   const bool queued = d.outcome == Outcome::kQueued;
   r.annotation = "pacml-decision:degree=" + std::to_string(d.est.degree) +

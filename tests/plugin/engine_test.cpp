@@ -219,6 +219,17 @@ TEST(Engine, TimeLimitsComeFromThePredictionOnlyForJobsThatStateTheirLength) {
   EXPECT_EQ(r.time_limit_minutes, 0u);
 }
 
+TEST(Engine, TheRequestGoesToTheCommentOnlyWhenItHasNone) {
+  Fixture f;
+  const std::vector<std::string> env = {opt("model", "gnmt"), opt("beta", "0.45"),
+                                        opt("steps", "50")};
+  EXPECT_EQ(f.submit(env).request_comment, "pacml:model=gnmt,beta=0.45,steps=50");
+  EXPECT_EQ(f.submit(env, 0, "run 7").request_comment, "pacml:model=gnmt,beta=0.45,steps=50");
+  EXPECT_EQ(f.submit(env, 0, "pacml:model=vgg16").request_comment, "");
+  // a request that came as a comment is already there
+  EXPECT_EQ(f.submit({}, 0, "pacml:model=gnmt,beta=0.45").request_comment, "");
+}
+
 TEST(Engine, ControlCharactersNeverReachTheLogRaw) {
   Fixture f;
   SubmitInput in;
