@@ -450,7 +450,7 @@ std::vector<TraceRecord> read_pacml_log(std::istream& in, const std::string& sou
       throw BadLine{"malformed line", "not a JSON object (a decision log has one per line)"};
     }
     if (!job.is_object()) throw BadLine{"malformed line", "not a JSON object"};
-    if (job.value("outcome", "") == "not_created") {
+    if (job.contains("outcome") && job["outcome"] == "not_created") {
       report.skip("not created by Slurm (--test-only, or refused after the decision)");
       return;
     }
