@@ -24,7 +24,9 @@ libpacml_core_la_SOURCES += \
 	core/jct/lookahead.h core/jct/lookahead.cpp \
 	core/jct/lookahead_cache.h core/jct/lookahead_cache.cpp \
 	core/jct/estimator.h core/jct/estimator.cpp \
-	core/policy/policy.h core/policy/baselines.h core/policy/baselines.cpp
+	core/policy/policy.h core/policy/baselines.h core/policy/baselines.cpp \
+	core/policy/policy_factory.h core/policy/policy_factory.cpp \
+	core/slurm/slurm_syntax.h core/slurm/slurm_syntax.cpp
 
 # The model zoo (issue: built-in model zoo) appends its own sources here.
 include core/zoo/local.mk

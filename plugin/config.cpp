@@ -7,13 +7,12 @@
 #include <set>
 #include <sstream>
 
+#include "core/policy/policy_factory.h"
 #include "core/profile.h"
+#include "core/slurm/slurm_syntax.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
 #include "core/util/yaml_input.h"
-#include "plugin/hostlist.h"
-#include "plugin/policy_factory.h"
-#include "plugin/slurm_time.h"
 
 namespace pacml::plugin {
 namespace {
@@ -118,7 +117,7 @@ std::vector<std::string> parse_nodes(const YAML::Node& node, const RampParams& r
   } else {
     std::vector<std::string> list;
     for (const std::string& item : strings(node, where, "nodes"))
-      for (std::string& n : expand_hostlist(item, where)) list.push_back(std::move(n));
+      for (std::string& n : slurm::expand_hostlist(item, where)) list.push_back(std::move(n));
     if (static_cast<int>(list.size()) > topo.num_servers())
       throw InputError(where, std::to_string(list.size()) + " nodes listed but the RAMP " +
                                   topo.shape() + " cluster has " +
@@ -151,7 +150,7 @@ PluginConfig parse_plugin_config(std::istream& in, const std::string& source) {
         continue;
       } else if (key == "policy") {
         cfg.policy = scalar(v, w, key);
-        check_plugin_policy(cfg.policy, w);
+        check_policy_name(cfg.policy, w);
       } else if (key == "profile") {
         cfg.profile = scalar(v, w, key);
         Profile::by_name(cfg.profile, w);
@@ -160,7 +159,7 @@ PluginConfig parse_plugin_config(std::istream& in, const std::string& source) {
       } else if (key == "partitions") {
         cfg.partitions.clear();
         for (const std::string& p : strings(v, w, key))
-          for (std::string& name : expand_hostlist(p, w)) cfg.partitions.push_back(name);
+          for (std::string& name : slurm::expand_hostlist(p, w)) cfg.partitions.push_back(name);
       } else if (key == "on_block") {
         cfg.on_block = parse_on_block(scalar(v, w, key), w);
       } else if (key == "margin") {
@@ -184,7 +183,7 @@ PluginConfig parse_plugin_config(std::istream& in, const std::string& source) {
         if (cfg.time_limit_factor < 1)
           throw InputError(w, "time_limit_factor must be at least 1, got " + v.Scalar());
       } else if (key == "time_limit_extra") {
-        cfg.time_limit_extra = parse_slurm_duration_seconds(scalar(v, w, key), w, key);
+        cfg.time_limit_extra = slurm::parse_duration_seconds(scalar(v, w, key), w, key);
       } else if (key == "default_steps") {
         cfg.default_steps = parse_integer(scalar(v, w, key), 1, 1000000000, w, key);
       } else if (key == "seed") {
@@ -272,7 +271,7 @@ SchedParams parse_sched_params(const std::string& text) {
     const std::string value = token.substr(eq + 1);
     const std::string where = std::string(kWhere) + ": " + token;
     if (key == "pacml_policy") {
-      check_plugin_policy(value, where);
+      check_policy_name(value, where);
       out.policy = value;
     } else if (key == "pacml_conf") {
       if (value[0] != '/') throw InputError(where, "pacml_conf must be an absolute path");

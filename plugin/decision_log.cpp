@@ -21,6 +21,15 @@ void DecisionLog::open(const std::string& path) {
   }
 }
 
+// A decision whose job never appeared in slurmctld's job table: Slurm refused
+// the job after pacml decided (e.g. a partition Slurm does not have) or it
+// was never meant to exist (sbatch --test-only runs job_submit too).
+void DecisionLog::mark_not_created(nlohmann::json& record) {
+  record["outcome"] = "not_created";
+  record["reason"] =
+      "Slurm created no job for this decision (refused after pacml decided, or --test-only)";
+}
+
 void DecisionLog::write_line(const nlohmann::json& record) {
   if (!out_.is_open()) return;
   out_ << record.dump() << '\n';
@@ -51,6 +60,7 @@ int DecisionLog::flush(double now, bool everything) {
   int n = 0;
   for (auto it = held_.begin(); it != held_.end();) {
     if (everything || it->second.resolved || now >= it->second.expires) {
+      if (!it->second.resolved && !everything) mark_not_created(it->second.record);
       write_line(it->second.record);
       ++n;
       it = held_.erase(it);

@@ -9,7 +9,8 @@
 //
 // slurmctld assigns the job id only after job_submit returns, so accepted
 // decisions wait (at most `wait_seconds`) until resolve() names their job id;
-// rejected ones have no job and are written at once with job_id null.
+// rejected ones have no job and are written at once with job_id null. A held
+// decision whose job never appears is written with outcome "not_created".
 #pragma once
 
 #include <cstdint>
@@ -47,6 +48,7 @@ class DecisionLog {
     bool resolved = false;
   };
   void write_line(const nlohmann::json& record);
+  static void mark_not_created(nlohmann::json& record);
 
   mutable std::mutex mutex_;
   std::string path_;

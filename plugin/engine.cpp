@@ -16,12 +16,12 @@
 #include "core/partition/split_counts.h"
 #include "core/placement/action_mask.h"
 #include "core/policy/policy.h"
+#include "core/policy/policy_factory.h"
 #include "core/profile.h"
+#include "core/slurm/slurm_syntax.h"
 #include "core/util/error.h"
-#include "plugin/hostlist.h"
-#include "plugin/policy_factory.h"
+#include "plugin/messages.h"
 #include "plugin/request.h"
-#include "plugin/slurm_time.h"
 
 namespace pacml::plugin {
 
@@ -50,24 +50,11 @@ struct Engine::Active {
       : cfg(std::move(c)),
         topology(cfg.ramp, cfg.source),
         profile(Profile::by_name(cfg.profile, cfg.source)),
-        policy(make_plugin_policy(cfg.policy, cfg.source)),
+        policy(make_policy(cfg.policy, cfg.source)),
         rng(static_cast<std::uint64_t>(cfg.seed)) {}
 };
 
 namespace {
-
-std::string fmt(double v, int digits = 4) {
-  std::ostringstream out;
-  out.precision(digits);
-  out << v;
-  return out.str();
-}
-
-std::string seconds_text(double s) {
-  if (s < 120) return fmt(s) + " s";
-  if (s < 7200) return fmt(s / 60) + " min";
-  return fmt(s / 3600) + " h";
-}
 
 SubmitResult rejection(RejectKind kind, const std::string& message) {
   SubmitResult r;
@@ -100,10 +87,16 @@ Engine::Engine(std::string config_path, LogFn log)
 
 Engine::~Engine() = default;
 
+// Every line reaches slurmctld's log escaped: user text (job names, model
+// names, paths) must not be able to forge a log line.
+void Engine::log(LogLevel level, const std::string& message) const {
+  if (log_) log_(level, slurm::escape_for_log(message));
+}
+
 void Engine::log_once(LogLevel level, const std::string& message) {
   if (message == last_logged_) return;
   last_logged_ = message;
-  if (log_) log_(level, message);
+  log(level, message);
 }
 
 bool Engine::has_config() const {
@@ -122,17 +115,16 @@ void Engine::set_sched_params(const std::string& text) {
   sched_text_ = text;
   try {
     SchedParams next = parse_sched_params(text);
-    if (next.text() != sched_.text() && log_)
-      log_(LogLevel::kInfo, "pacml: SchedulerParameters settings: " +
-                                (next.empty() ? std::string("none") : next.text()) +
-                                " (they take precedence over pacml.conf)");
+    if (next.text() != sched_.text())
+      log(LogLevel::kInfo, "pacml: SchedulerParameters settings: " +
+                               (next.empty() ? std::string("none") : next.text()) +
+                               " (they take precedence over pacml.conf)");
     sched_ = std::move(next);
   } catch (const std::exception& e) {
     const std::string kept = sched_.empty() ? "none" : sched_.text();
-    if (log_)
-      log_(LogLevel::kError, std::string("pacml: ") + e.what() +
-                                 "; keeping the last good SchedulerParameters settings (" + kept +
-                                 ")");
+    log(LogLevel::kError, std::string("pacml: ") + e.what() +
+                              "; keeping the last good SchedulerParameters settings (" + kept +
+                              ")");
   }
 }
 
@@ -168,23 +160,24 @@ bool Engine::refresh_config() {
     try {
       log_file_.open(c.decision_log);
     } catch (const InputError& e) {
-      if (log_) log_(LogLevel::kError, std::string("pacml: ") + e.what() + "; no decision log");
+      log(LogLevel::kError, std::string("pacml: ") + e.what() + "; no decision log");
     }
     std::string parts;
     for (const std::string& p : c.partitions) parts += (parts.empty() ? "" : ",") + p;
     active_ = std::move(next);
+    ++config_generation_;
     last_logged_.clear();
-    if (log_)
-      log_(LogLevel::kInfo,
-           "pacml: loaded " + path +
-               (sched_.empty() ? std::string() : " with SchedulerParameters " + sched_.text()) +
-               ": policy " + c.policy + ", profile " + c.profile + ", RAMP " +
-               active_->topology.shape() + ", nodes " +
-               (c.nodes.empty() ? std::string("from the partition")
-                                : c.nodes.front() + ".." + c.nodes.back()) +
-               ", partitions " + (parts.empty() ? "(default)" : parts) + ", on_block " +
-               (c.on_block == OnBlock::kReject ? "reject" : "queue") + ", margin " + fmt(c.margin) +
-               (c.decision_log.empty() ? "" : ", decision log " + c.decision_log));
+    log(LogLevel::kInfo,
+        "pacml: loaded " + path +
+            (sched_.empty() ? std::string() : " with SchedulerParameters " + sched_.text()) +
+            ": policy " + c.policy + ", profile " + c.profile + ", RAMP " +
+            active_->topology.shape() + ", nodes " +
+            (c.nodes.empty() ? std::string("from the partition")
+                             : c.nodes.front() + ".." + c.nodes.back()) +
+            ", partitions " + (parts.empty() ? "(default)" : parts) + ", on_block " +
+            (c.on_block == OnBlock::kReject ? "reject" : "queue") + ", margin " +
+            messages::number(c.margin) +
+            (c.decision_log.empty() ? "" : ", decision log " + c.decision_log));
   } catch (const std::exception& e) {
     log_once(LogLevel::kError, std::string("pacml: ") + e.what() + keep);
   }
@@ -215,333 +208,552 @@ SubmitResult Engine::submit(const SubmitInput& input, const SlurmView& view) {
     } catch (const InputError&) {
       wants = true;
     }
-    if (wants)
+    if (wants) {
       result = pass_through("pacml: no valid " + sched_.conf.value_or(config_path_) +
                                 "; job passed through unchanged",
                             true);
+      result.user_notice = messages::passed_through_notice("pacml is not configured here");
+    }
   } else {
     try {
       result = decide(input, view, *active_);
     } catch (const std::exception& e) {
       result = pass_through(
           std::string("pacml: internal error, job passed through unchanged: ") + e.what(), true);
+      result.user_notice = messages::passed_through_notice("pacml hit an internal error");
     }
   }
+  result.log_message = slurm::escape_for_log(result.log_message);
   result.latency_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return result;
 }
 
-SubmitResult Engine::decide(const SubmitInput& in, const SlurmView& view, Active& a) {
-  const auto t0 = std::chrono::steady_clock::now();
-  const PluginConfig& cfg = a.cfg;
+// ---- one decision -------------------------------------------------------------
+
+// The state of one submission as the steps of decide() fill it in.
+struct Engine::Decision {
+  Decision(const SubmitInput& i, const SlurmView& v, Active& act)
+      : in(i), view(v), a(act), cfg(act.cfg), t0(std::chrono::steady_clock::now()) {}
+  const SubmitInput& in;
+  const SlurmView& view;
+  Active& a;
+  const PluginConfig& cfg;
+  const std::chrono::steady_clock::time_point t0;
+
   JobRequest req;
+  std::string who;                 // "job 'NAME' of uid U", for the log
+  std::string partition;           // the managed partition the job runs in
+  std::string partition_rewrite;   // set on the job when it named none (or several)
+  std::vector<std::string> names;  // server index → Slurm node
+  JobGraphPtr graph;
+  std::string graph_path;
+  long steps = 0;
+  std::optional<JctEstimator> estimator;
+  double unit = 1;  // seconds per profile time unit
+  double seq_s = 0;
+  // The requirement: what the user asked (req_beta, deadline_s) and what the
+  // predicted JCT must meet once the admin's margin is applied (beta, bound_s).
+  std::string requirement;  // "beta", "deadline" or "time_limit"
+  double req_beta = 1, beta = 1;
+  std::optional<double> deadline_s, bound_s;
+  // The cluster now, and with only unusable nodes excluded (for queueing).
+  std::optional<ClusterState> now_state, idle_state;
+  std::set<int> queued_for;
+  int free_servers = 0;
+  // The choice.
+  int action = 0;
+  Estimate est;
+  Outcome outcome = Outcome::kPlaced;
+  std::string blocked_reason;
+  std::uint32_t time_limit = 0;  // 0: the job's own
+  std::string time_limit_source = "job";
+  std::string notice;
+
+  double elapsed_ms() const {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }
+  messages::Need need() const {
+    return messages::Need{req_beta, deadline_s, seq_s, cfg.margin,
+                          bound_s ? *bound_s : beta * seq_s};
+  }
+};
+
+namespace {
+
+constexpr JobId kHeld = 1;
+// The longest time limit pacml sets from a prediction: longer ones come from
+// crafted or mistyped step counts, and Slurm would print them as UNLIMITED
+// or thousands of days.
+constexpr double kMaxLimitDays = 365;
+
+bool listed(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+std::optional<SubmitResult> choose_partition(Engine::Decision& d);
+std::optional<SubmitResult> map_servers(Engine::Decision& d);
+std::optional<SubmitResult> set_requirement(Engine::Decision& d);
+std::optional<SubmitResult> set_time_limit(Engine::Decision& d);
+
+}  // namespace
+
+SubmitResult Engine::decide(const SubmitInput& in, const SlurmView& view, Active& a) {
+  Decision d(in, view, a);
   try {
-    req = extract_request(in.spank_env, in.comment);
+    d.req = extract_request(in.spank_env, in.comment);
   } catch (const InputError& e) {
     return rejection(RejectKind::kBadRequest, std::string("pacml: ") + e.what());
   }
-  if (!req.wants_pacml) return SubmitResult();
-  const std::string who = "job '" + in.job_name + "' of uid " + std::to_string(in.uid);
+  if (!d.req.wants_pacml) return SubmitResult();
+  d.who = "job '" + in.job_name + "' of uid " + std::to_string(in.uid);
+  if (auto done = choose_partition(d)) return *done;
+  if (auto done = map_servers(d)) return *done;
+  if (auto done = load_graph(d)) return *done;
+  if (auto done = set_requirement(d)) return *done;
+  read_cluster(d);
+  if (auto done = choose_placement(d)) return *done;
+  if (auto done = set_time_limit(d)) return *done;
+  return accept(d);
+}
 
-  // Partition.
-  std::string part = in.partition;
-  const std::string dflt = view.default_partition();
-  SubmitResult placed;
+namespace {
+
+// The partition the job runs in: the one it names, the managed one of a list
+// it names, or (none named) the default partition if pacml manages it, else
+// pacml's first.
+std::optional<SubmitResult> choose_partition(Engine::Decision& d) {
+  const std::vector<std::string>& managed = d.cfg.partitions;
+  std::string part = d.in.partition;
+  const std::string dflt = d.view.default_partition();
   if (part.find(',') != std::string::npos) {
-    std::string managed;
-    for (const std::string& p : expand_hostlist(part, "--partition"))
-      if (std::find(cfg.partitions.begin(), cfg.partitions.end(), p) != cfg.partitions.end())
-        managed = p;
-    if (!managed.empty()) part = managed, placed.partition = managed;
+    std::string chosen;
+    for (const std::string& p : slurm::expand_hostlist(part, "--partition"))
+      if (listed(managed, p)) chosen = p;
+    if (!chosen.empty()) part = d.partition_rewrite = chosen;
   }
-  const auto is_listed = [&](const std::string& p) {
-    return std::find(cfg.partitions.begin(), cfg.partitions.end(), p) != cfg.partitions.end();
-  };
-  if (part.empty() && in.partition.empty()) {
-    // No partition named: the default one if pacml manages it, else pacml's first.
-    part = cfg.partitions.empty() || is_listed(dflt) ? dflt : cfg.partitions.front();
-    placed.partition = part;
+  if (part.empty()) {
+    part = managed.empty() || listed(managed, dflt) ? dflt : managed.front();
+    d.partition_rewrite = part;
   }
-  const bool managed =
-      cfg.partitions.empty() ? (part.empty() || dflt.empty() || part == dflt) : is_listed(part);
-  if (!managed) {
+  const bool ok =
+      managed.empty() ? (part.empty() || dflt.empty() || part == dflt) : listed(managed, part);
+  if (!ok) {
     std::string list;
-    for (const std::string& p : cfg.partitions) list += (list.empty() ? "" : ", ") + p;
+    for (const std::string& p : managed) list += (list.empty() ? "" : ", ") + p;
     if (list.empty()) list = "the default partition " + dflt;
     return rejection(RejectKind::kUnmanagedPartition,
-                     "pacml: partition '" + (part.empty() ? in.partition : part) +
-                         "' is not managed by pacml (pacml manages " + list + ")");
+                     messages::unmanaged_partition(part.empty() ? d.in.partition : part, list));
   }
+  d.partition = part;
+  return std::nullopt;
+}
 
-  // The RAMP mapping: server index → node name.
-  std::vector<std::string> names = cfg.nodes;
-  if (names.empty()) {
-    std::vector<std::string> nodes;
-    if (!view.partition_nodes(part, nodes))
-      return pass_through("pacml: the nodes of partition " + part + " are not known yet; " + who +
-                              " passed through unchanged",
-                          true);
-    names = nodes;
-    if (static_cast<int>(names.size()) > cfg.num_servers()) names.resize(cfg.num_servers());
+// The RAMP mapping: server index → node name (pacml.conf's, else the
+// partition's nodes in Slurm's order).
+std::optional<SubmitResult> map_servers(Engine::Decision& d) {
+  d.names = d.cfg.nodes;
+  if (d.names.empty() && !d.view.partition_nodes(d.partition, d.names)) {
+    SubmitResult r = pass_through("pacml: the nodes of partition " + d.partition +
+                                      " are not known yet; " + d.who + " passed through unchanged",
+                                  true);
+    r.user_notice = messages::passed_through_notice("the nodes of partition " + d.partition +
+                                                    " are not known to pacml yet");
+    return r;
   }
-  names.resize(cfg.num_servers());
+  d.names.resize(d.cfg.num_servers());
+  return std::nullopt;
+}
 
-  // The graph.
-  JobGraphPtr graph;
-  std::string graph_path;
+double positive_beta(double beta) {
+  return beta > 0 ? beta : 1e-12;
+}
+
+// β from the job's deadline, β or --time, and the bound the predicted JCT
+// must meet: the admin's safety margin asks JCT × (1 + margin) ≤ requirement.
+std::optional<SubmitResult> set_requirement(Engine::Decision& d) {
+  const JobRequest& req = d.req;
+  if (req.beta && req.deadline)
+    return rejection(RejectKind::kBadRequest, messages::both_beta_and_deadline());
+  if (req.beta) {
+    d.req_beta = *req.beta;
+    d.requirement = "beta";
+  } else if (req.deadline) {
+    try {
+      d.deadline_s = slurm::parse_deadline_seconds(*req.deadline, d.in.now, "--pacml-deadline");
+    } catch (const InputError& e) {
+      return rejection(RejectKind::kBadTime, std::string("pacml: ") + e.what());
+    }
+    d.requirement = "deadline";
+  } else if (d.in.time_limit_minutes > 0) {
+    d.deadline_s = 60.0 * d.in.time_limit_minutes;
+    d.requirement = "time_limit";
+  } else {
+    SubmitResult r = pass_through(messages::no_requirement_log(d.who));
+    r.user_notice = messages::no_requirement_notice();
+    return r;
+  }
+  const double stretch = 1 + d.cfg.margin;
+  if (d.deadline_s) {
+    d.req_beta = d.seq_s > 0 ? positive_beta(std::min(1.0, *d.deadline_s / d.seq_s)) : 1.0;
+    d.bound_s = *d.deadline_s / stretch;
+    d.beta = d.seq_s > 0 ? positive_beta(std::min(1.0, *d.bound_s / d.seq_s)) : 1.0;
+  } else {
+    d.beta = d.req_beta / stretch;
+  }
+  return std::nullopt;
+}
+
+// The time limit never ends a job early (plugin/README.md, "Time limits"):
+// only a job that states its length gets one from the prediction; it is
+// never below the job's own --time, and is capped by the partition's
+// MaxTime. A job that gives no length keeps its own limit.
+std::optional<SubmitResult> set_time_limit(Engine::Decision& d) {
+  if (!d.req.steps || d.in.time_unlimited) return std::nullopt;
+  const double jct_s = d.est.jct * d.unit;
+  const double predicted_s = jct_s * d.cfg.time_limit_factor + d.cfg.time_limit_extra;
+  if (!(predicted_s <= kMaxLimitDays * 86400))
+    return rejection(RejectKind::kBadRequest,
+                     messages::limit_too_long(d.steps, predicted_s, kMaxLimitDays));
+  std::uint32_t limit = static_cast<std::uint32_t>(std::max(1.0, std::ceil(predicted_s / 60)));
+  d.time_limit_source = "prediction";
+  if (const auto max = d.view.partition_max_minutes(d.partition); max && limit > *max) {
+    if (jct_s > 60.0 * *max)
+      return rejection(RejectKind::kBadTime,
+                       messages::jct_beyond_max_time(jct_s, d.partition, *max));
+    limit = *max;
+    d.time_limit_source = "partition_max_time";
+    d.notice = messages::limit_capped_notice(limit, d.partition);
+  }
+  if (d.in.time_limit_minutes > limit) {
+    limit = d.in.time_limit_minutes;
+    d.time_limit_source = "job";
+  }
+  d.time_limit = limit;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<SubmitResult> Engine::load_graph(Decision& d) {
+  const JobRequest& req = d.req;
   try {
     if (!req.model.empty()) {
-      graph = graphs_.zoo_model(req.model);
+      d.graph = graphs_.zoo_model(req.model);
     } else if (!req.graph.empty()) {
       GraphSourceOptions options;
-      options.graph_dirs = cfg.graph_dirs;
-      options.user_graph_files = cfg.user_graph_files;
-      options.max_bytes = cfg.max_graph_bytes;
-      graph = graphs_.graph_file(req.graph, UserIdentity{in.uid, in.gid, in.work_dir}, options,
-                                 &graph_path);
+      options.graph_dirs = d.cfg.graph_dirs;
+      options.user_graph_files = d.cfg.user_graph_files;
+      options.max_bytes = d.cfg.max_graph_bytes;
+      d.graph = graphs_.graph_file(req.graph, UserIdentity{d.in.uid, d.in.gid, d.in.work_dir},
+                                   options, &d.graph_path);
     } else {
-      return rejection(RejectKind::kBadRequest,
-                       "pacml: name the job's model with --pacml-model=NAME (a built-in model, "
-                       "see `pacml graph zoo`) or --pacml-graph=FILE");
+      return rejection(RejectKind::kBadRequest, messages::missing_graph());
     }
   } catch (const InputError& e) {
     return rejection(
         RejectKind::kBadRequest,
         "pacml: " + user_facing(e, req.model.empty() ? "--pacml-graph" : "--pacml-model"));
   }
+  d.steps = req.steps.value_or(d.cfg.default_steps);
+  d.estimator.emplace(d.a.topology, d.a.profile, static_cast<int>(d.steps));
+  d.unit = d.a.profile.time_unit == "ms" ? 1e-3 : 1.0;
+  d.seq_s = d.estimator->sequential_jct(*d.graph) * d.unit;
+  return std::nullopt;
+}
 
-  const long steps = req.steps.value_or(cfg.default_steps);
-  const JctEstimator estimator(a.topology, a.profile, static_cast<int>(steps));
-  const double unit = a.profile.time_unit == "ms" ? 1e-3 : 1.0;
-  const double seq_s = estimator.sequential_jct(*graph) * unit;
-
-  // The requirement.
-  double beta = 1;
-  std::optional<double> deadline_s;
-  std::string requirement;
-  if (req.beta && req.deadline)
-    return rejection(RejectKind::kBadRequest,
-                     "pacml: give --pacml-deadline or --pacml-beta, not both");
-  if (req.beta) {
-    beta = *req.beta;
-    requirement = "beta";
-  } else {
-    if (req.deadline) {
-      try {
-        deadline_s = parse_deadline_seconds(*req.deadline, in.now, "--pacml-deadline");
-      } catch (const InputError& e) {
-        return rejection(RejectKind::kBadTime, std::string("pacml: ") + e.what());
-      }
-      requirement = "deadline";
-    } else if (in.time_limit_minutes > 0) {
-      deadline_s = 60.0 * in.time_limit_minutes;
-      requirement = "time_limit";
-    } else {
-      return pass_through("pacml: " + who +
-                          " gives no requirement (--pacml-deadline, --pacml-beta or --time); "
-                          "passed through unchanged");
-    }
-    beta = seq_s > 0 ? std::min(1.0, *deadline_s / seq_s) : 1.0;
-    if (!(beta > 0)) beta = 1e-12;
-  }
-  // The admin's safety margin: a degree meets the requirement only if its
-  // predicted JCT × (1 + margin) does, so the policy and the estimator judge
-  // against the requirement divided by (1 + margin).
-  const double req_beta = beta, stretch = 1 + cfg.margin;
-  std::optional<double> jct_bound_s;  // the deadline the predicted JCT must meet
-  if (deadline_s) {
-    jct_bound_s = *deadline_s / stretch;
-    beta = seq_s > 0 ? std::min(1.0, *jct_bound_s / seq_s) : 1.0;
-    if (!(beta > 0)) beta = 1e-12;
-  } else {
-    beta = req_beta / stretch;
-  }
-
-  // The cluster now, and the cluster with only unusable nodes excluded.
-  std::set<int> reserved, queued_for;
+// Free servers: idle, available nodes of the mapping that no recent decision
+// holds. Reservations whose job is seen running have done their work.
+void Engine::read_cluster(Decision& d) {
+  std::set<int> reserved;
   for (auto it = reservations_.begin(); it != reservations_.end();) {
-    if (it->second.until <= in.now) {
+    if (it->second.until <= d.in.now) {
       it = reservations_.erase(it);
       continue;
     }
-    for (int s : it->second.servers) (it->second.queued ? queued_for : reserved).insert(s);
+    for (int s : it->second.servers) (it->second.queued ? d.queued_for : reserved).insert(s);
     ++it;
   }
-  ClusterState now_state(a.topology), idle_state(a.topology);
-  constexpr JobId kHeld = 1;
-  int free_servers = 0;
-  for (int s = 0; s < a.topology.num_servers(); ++s) {
-    const NodeStatus status = names[s].empty() ? NodeStatus::kUnknown : view.node_status(names[s]);
+  d.now_state.emplace(d.a.topology);
+  d.idle_state.emplace(d.a.topology);
+  for (int s = 0; s < d.a.topology.num_servers(); ++s) {
+    const NodeStatus status =
+        d.names[s].empty() ? NodeStatus::kUnknown : d.view.node_status(d.names[s]);
     if (status == NodeStatus::kBusy && reserved.erase(s)) {
-      // its job (or another) runs there now: the reservation has done its work
       for (auto& [id, r] : reservations_)
         if (!r.queued)
           r.servers.erase(std::remove(r.servers.begin(), r.servers.end(), s), r.servers.end());
     }
     if (status != NodeStatus::kFree || reserved.count(s))
-      now_state.occupy(kHeld, {s});
+      d.now_state->occupy(kHeld, {s});
     else
-      ++free_servers;
+      ++d.free_servers;
     if (status == NodeStatus::kUnavailable || status == NodeStatus::kUnknown)
-      idle_state.occupy(kHeld, {s});
+      d.idle_state->occupy(kHeld, {s});
   }
+}
 
-  auto evaluate = [&](const ClusterState& cluster, Estimate& out) {
-    const std::vector<bool> mask = action_mask(cluster, kMaxAction);
-    DecisionContext ctx{*graph, beta, cluster, mask, estimator, &a.cache, a.rng};
-    const int action = a.policy->choose(ctx);
-    if (action > 0) out = estimator.estimate(*graph, action, beta, cluster, &a.cache);
-    return action;
-  };
-  auto meets = [&](const Estimate& e) {
-    if (!e.placed) return false;
-    if (jct_bound_s) return e.jct * unit <= *jct_bound_s;
-    return e.accepted();
-  };
-  const std::string need =
-      (deadline_s
-           ? "finish within " + seconds_text(*deadline_s) + " (β " + fmt(req_beta, 3) +
-                 " of its sequential " + seconds_text(seq_s) + ")"
-           : "reach β " + fmt(req_beta, 3) + " (JCT ≤ " + seconds_text(req_beta * seq_s) + ")") +
-      (cfg.margin > 0 ? " with margin " + fmt(cfg.margin, 3) + " (predicted JCT ≤ " +
-                            seconds_text(jct_bound_s ? *jct_bound_s : beta * seq_s) + ")"
-                      : std::string());
+namespace {
 
-  // The decision log line: the fields every outcome shares.
-  const auto record = [&](const std::string& decision_id, Outcome outcome, int chosen_action) {
-    nlohmann::json rec = {
-        {"job_id", nullptr},
-        {"decision", decision_id},
-        {"submit_time", static_cast<long>(in.now)},
-        {"user_id", in.uid},
-        {"name", in.job_name},
-        {"partition", part},
-        {"outcome", outcome_name(outcome)},
-        {"model", graph->name()},
-        {"steps", steps},
-        {"beta", req_beta},
-        {"margin", cfg.margin},
-        {"requirement", requirement},
-        {"policy", cfg.policy},
-        {"action", chosen_action},
-        {"free_servers", free_servers},
-        {"jct_seq", seq_s},
-        {"comment",
-         "pacml:" + (graph_path.empty() ? "model=" + graph->name() : "graph=" + graph_path) +
-             ",beta=" + fmt(req_beta, 6) + ",steps=" + std::to_string(steps)}};
-    if (deadline_s) rec["deadline_s"] = *deadline_s;
-    if (!graph_path.empty()) rec["graph"] = graph_path;
-    return rec;
-  };
-  const auto elapsed_ms = [&] {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  };
+// The policy's action on `cluster`, and its estimate.
+int evaluate(Engine::Decision& d, const ClusterState& cluster, Estimate& out) {
+  const std::vector<bool> mask = action_mask(cluster, kMaxAction);
+  DecisionContext ctx{*d.graph, d.beta, cluster, mask, *d.estimator, &d.a.cache, d.a.rng};
+  const int action = d.a.policy->choose(ctx);
+  if (action > 0) out = d.estimator->estimate(*d.graph, action, d.beta, cluster, &d.a.cache);
+  return action;
+}
 
-  Estimate est;
-  int action = evaluate(now_state, est);
-  Outcome outcome = Outcome::kPlaced;
-  std::string reason;
-  if (!(action > 0 && meets(est))) {
-    // Why not: the fastest degree that can be placed now.
-    double best = -1;
-    int best_action = 0, best_servers = 0;
-    for (int v : valid_actions(action_mask(now_state, kMaxAction))) {
-      if (v == 0) continue;
-      const Estimate e = estimator.estimate(*graph, v, beta, now_state, &a.cache);
-      if (e.placed && (best < 0 || e.jct < best))
-        best = e.jct, best_action = v, best_servers = e.servers_used();
-    }
-    reason = "model " + graph->name() + ", " + std::to_string(steps) + " steps, must " + need +
-             "; policy " + cfg.policy + " " +
-             (action > 0 ? "chose degree " + std::to_string(action) +
-                               (est.placed ? " (" + seconds_text(est.jct * unit) + ")"
-                                           : " (no free RAMP block)")
-                         : std::string("found no degree that meets it")) +
-             " with " + std::to_string(free_servers) + " of " +
-             std::to_string(a.topology.num_servers()) + " servers free";
-    if (best >= 0)
-      reason += "; the fastest placement now is degree " + std::to_string(best_action) + " on " +
-                std::to_string(best_servers) + " servers, " + seconds_text(best * unit);
-    if (cfg.on_block == OnBlock::kQueue) {
-      // Prefer servers no other queued job waits for, so that queued jobs
-      // spread over the cluster instead of all waiting for the first block.
-      ClusterState spread = idle_state;
-      for (int s : queued_for)
-        if (spread.is_free(s)) spread.occupy(kHeld, {s});
-      Estimate queued;
-      int qa = evaluate(spread, queued);
-      if (!(qa > 0 && meets(queued))) qa = evaluate(idle_state, queued);
-      if (qa > 0 && meets(queued)) {
-        outcome = Outcome::kQueued;
-        est = queued;
-        action = qa;
-      } else {
-        reason += "; it cannot be met on an idle cluster either";
-      }
-    }
-    if (outcome != Outcome::kQueued) {
-      SubmitResult r = rejection(RejectKind::kBlocked,
-                                 "pacml: the job cannot meet its requirement: " + reason +
-                                     ". Relax --pacml-deadline / --pacml-beta / --time, or "
-                                     "submit later.");
-      r.decision_id = std::to_string(start_time_) + "." + std::to_string(++counter_);
-      nlohmann::json rec = record(r.decision_id, Outcome::kRejected, action);
-      rec["reason"] = reason;
-      rec["latency_ms"] = elapsed_ms();
-      log_file_.add(r.decision_id, std::move(rec), false, in.now, 0);
-      return r;
-    }
+bool meets(const Engine::Decision& d, const Estimate& e) {
+  if (!e.placed) return false;
+  if (d.bound_s) return e.jct * d.unit <= *d.bound_s;
+  return e.accepted();
+}
+
+// Why a job is blocked: what the policy chose, and the fastest placement now.
+std::string blocked_reason(Engine::Decision& d) {
+  const ClusterState& now = *d.now_state;
+  double best = -1;
+  int best_action = 0, best_servers = 0;
+  for (int v : valid_actions(action_mask(now, kMaxAction))) {
+    if (v == 0) continue;
+    const Estimate e = d.estimator->estimate(*d.graph, v, d.beta, now, &d.a.cache);
+    if (e.placed && (best < 0 || e.jct < best))
+      best = e.jct, best_action = v, best_servers = e.servers_used();
   }
+  std::string reason =
+      "model " + d.graph->name() + ", " + std::to_string(d.steps) + " steps, must " +
+      messages::need(d.need()) + "; policy " + d.cfg.policy + " " +
+      (d.action > 0 ? "chose degree " + std::to_string(d.action) +
+                          (d.est.placed ? " (" + messages::seconds(d.est.jct * d.unit) + ")"
+                                        : " (no free RAMP block)")
+                    : std::string("found no degree that meets it")) +
+      " with " + std::to_string(d.free_servers) + " of " +
+      std::to_string(d.a.topology.num_servers()) + " servers free";
+  if (best >= 0)
+    reason += "; the fastest placement now is degree " + std::to_string(best_action) + " on " +
+              std::to_string(best_servers) + " servers, " + messages::seconds(best * d.unit);
+  return reason;
+}
 
-  // Accepted (or queued): rewrite the job.
-  SubmitResult r = placed;
-  r.outcome = outcome;
-  for (int s : est.placement.servers) r.nodes.push_back(names[s]);
+// Queue mode: the placement the policy picks on the idle cluster, preferring
+// servers no other queued job waits for so that queued jobs spread over the
+// cluster instead of all waiting for the first block.
+bool queue(Engine::Decision& d) {
+  ClusterState spread = *d.idle_state;
+  for (int s : d.queued_for)
+    if (spread.is_free(s)) spread.occupy(kHeld, {s});
+  Estimate queued;
+  int action = evaluate(d, spread, queued);
+  if (!(action > 0 && meets(d, queued))) action = evaluate(d, *d.idle_state, queued);
+  if (!(action > 0 && meets(d, queued))) return false;
+  d.outcome = Outcome::kQueued;
+  d.est = queued;
+  d.action = action;
+  return true;
+}
+
+// The decision log fields every outcome shares.
+nlohmann::json log_record(const Engine::Decision& d, const std::string& id, Outcome outcome) {
+  slurm::RequestFields request;
+  (d.graph_path.empty() ? request.model : request.graph) =
+      d.graph_path.empty() ? d.graph->name() : d.graph_path;
+  request.beta = d.req_beta;
+  request.steps = d.steps;
+  nlohmann::json rec = {{"job_id", nullptr},
+                        {"decision", id},
+                        {"submit_time", static_cast<long>(d.in.now)},
+                        {"user_id", d.in.uid},
+                        {"name", d.in.job_name},
+                        {"partition", d.partition},
+                        {"outcome", outcome_name(outcome)},
+                        {"model", d.graph->name()},
+                        {"steps", d.steps},
+                        {"steps_given", d.req.steps.has_value()},
+                        {"beta", d.req_beta},
+                        {"margin", d.cfg.margin},
+                        {"requirement", d.requirement},
+                        {"policy", d.cfg.policy},
+                        {"action", d.action},
+                        {"free_servers", d.free_servers},
+                        {"jct_seq", d.seq_s},
+                        {"comment", slurm::format_comment(request)}};
+  if (d.deadline_s) rec["deadline_s"] = *d.deadline_s;
+  if (!d.graph_path.empty()) rec["graph"] = d.graph_path;
+  return rec;
+}
+
+// Whether a comment already holds pacml: words (its own, or unreadable
+// ones): a second request there would make the job's history ambiguous.
+bool has_pacml_words(const std::string& comment) {
+  try {
+    slurm::RequestFields ignored;
+    return slurm::parse_comment(comment, ignored, "--comment");
+  } catch (const InputError&) {
+    return true;
+  }
+}
+
+// The user's own request (not pacml's defaults) in the comment grammar.
+std::string request_comment(const Engine::Decision& d) {
+  slurm::RequestFields f;
+  if (!d.req.graph.empty()) f.graph = d.graph_path.empty() ? d.req.graph : d.graph_path;
+  if (!d.req.model.empty()) f.model = d.req.model;
+  f.beta = d.req.beta;
+  f.deadline = d.req.deadline;
+  f.steps = d.req.steps;
+  return slurm::format_comment(f);
+}
+
+}  // namespace
+
+std::string Engine::next_decision_id() {
+  return std::to_string(start_time_) + "." + std::to_string(++counter_);
+}
+
+// The policy's choice on the cluster now; a blocked job is rejected, or
+// queued (on_block: queue) if the idle cluster could meet its requirement.
+std::optional<SubmitResult> Engine::choose_placement(Decision& d) {
+  d.action = evaluate(d, *d.now_state, d.est);
+  if (d.action > 0 && meets(d, d.est)) return std::nullopt;
+  d.blocked_reason = blocked_reason(d);
+  if (d.cfg.on_block == OnBlock::kQueue) {
+    if (queue(d)) return std::nullopt;
+    d.blocked_reason += "; it cannot be met on an idle cluster either";
+  }
+  SubmitResult r = rejection(RejectKind::kBlocked, messages::blocked(d.blocked_reason));
+  r.decision_id = next_decision_id();
+  nlohmann::json rec = log_record(d, r.decision_id, Outcome::kRejected);
+  rec["reason"] = d.blocked_reason;
+  rec["latency_ms"] = d.elapsed_ms();
+  log_file_.add(r.decision_id, std::move(rec), false, d.in.now, 0);
+  return r;
+}
+
+// Accepted (or queued): the rewrite, the reservation and the log line.
+SubmitResult Engine::accept(Decision& d) {
+  SubmitResult r;
+  r.outcome = d.outcome;
+  r.partition = d.partition_rewrite;
+  for (int s : d.est.placement.servers) r.nodes.push_back(d.names[s]);
   r.num_nodes = static_cast<int>(r.nodes.size());
-  const double jct_s = est.jct * unit;
-  const double limit_s = jct_s * cfg.time_limit_factor + cfg.time_limit_extra;
-  // Slurm's largest finite limit is INFINITE - 1 minutes; an enormous
-  // predicted JCT (possible with β = 1) must not wrap around in the cast.
-  constexpr double kMaxLimitMinutes = 0xfffffffe;
-  r.time_limit_minutes = static_cast<std::uint32_t>(
-      std::min(kMaxLimitMinutes, std::max(1.0, std::ceil(limit_s / 60.0))));
-  r.decision_id = std::to_string(start_time_) + "." + std::to_string(++counter_);
-  r.annotate_admin_comment = cfg.annotate == "admin_comment";
-  r.annotation = "pacml-decision:degree=" + std::to_string(est.degree) +
-                 ",action=" + std::to_string(action) + ",servers=" + std::to_string(r.num_nodes) +
-                 ",jct=" + fmt(jct_s, 6) + "s,beta=" + fmt(req_beta, 4) + ",policy=" + cfg.policy +
-                 (outcome == Outcome::kQueued ? ",queued" : "") + ",decision=" + r.decision_id;
-  if (cfg.reservation_ttl > 0)
-    reservations_[r.decision_id] = Reservation{est.placement.servers, in.now + cfg.reservation_ttl,
-                                               outcome == Outcome::kQueued};
+  r.time_limit_minutes = d.time_limit;
+  r.user_notice = d.notice;
+  r.decision_id = next_decision_id();
+  r.annotate_admin_comment = d.cfg.annotate == "admin_comment";
+  if (d.req.origin == "spank" && !has_pacml_words(d.in.comment))
+    r.request_comment = request_comment(d);
+  const double jct_s = d.est.jct * d.unit;
+  const bool queued = d.outcome == Outcome::kQueued;
+  r.annotation = "pacml-decision:degree=" + std::to_string(d.est.degree) +
+                 ",action=" + std::to_string(d.action) + ",servers=" + std::to_string(r.num_nodes) +
+                 ",jct=" + messages::number(jct_s, 6) + "s,beta=" + messages::number(d.req_beta) +
+                 ",policy=" + d.cfg.policy + (queued ? ",queued" : "") +
+                 ",decision=" + r.decision_id;
+  if (d.cfg.reservation_ttl > 0)
+    reservations_[r.decision_id] =
+        Reservation{d.est.placement.servers, d.in.now + d.cfg.reservation_ttl, queued};
 
   nlohmann::json coords = nlohmann::json::array();
-  for (int s : est.placement.servers) {
-    const ServerCoord c = a.topology.coord(s);
+  for (int s : d.est.placement.servers) {
+    const ServerCoord c = d.a.topology.coord(s);
     coords.push_back({c.c, c.r, c.s});
   }
-  const double latency = elapsed_ms();
-  nlohmann::json rec = record(r.decision_id, outcome, action);
-  rec["degree"] = est.degree;
+  const double latency = d.elapsed_ms();
+  nlohmann::json rec = log_record(d, r.decision_id, d.outcome);
+  rec["degree"] = d.est.degree;
   rec["node_count"] = r.num_nodes;
-  rec["nodes"] = join_hostlist(r.nodes);
-  rec["servers"] = est.placement.servers;
+  rec["nodes"] = slurm::join_hostlist(r.nodes);
+  rec["servers"] = d.est.placement.servers;
   rec["coords"] = coords;
   rec["jct"] = jct_s;
-  rec["time_limit"] = r.time_limit_minutes;
+  // squeue's time_limit: the limit in force (pacml's, else the job's own)
+  const std::uint32_t in_force = d.time_limit ? d.time_limit : d.in.time_limit_minutes;
+  rec["time_limit"] = in_force ? nlohmann::json(in_force) : nlohmann::json(nullptr);
+  rec["time_limit_source"] = in_force ? d.time_limit_source : std::string("none");
   rec["latency_ms"] = latency;
-  log_file_.add(r.decision_id, std::move(rec), cfg.resolve_job_ids, in.now, 60);
+  log_file_.add(r.decision_id, std::move(rec), d.cfg.resolve_job_ids, d.in.now, 60);
 
-  r.log_message = "pacml: " + who + ": model " + graph->name() + ", " + std::to_string(steps) +
-                  " steps, must " + need + " -> " +
-                  (outcome == Outcome::kQueued ? "queued at degree " : "degree ") +
-                  std::to_string(est.degree) + " on " + join_hostlist(r.nodes) + " (" +
-                  std::to_string(r.num_nodes) + " servers), predicted JCT " + seconds_text(jct_s) +
-                  ", time limit " + std::to_string(r.time_limit_minutes) + " min, policy " +
-                  cfg.policy + ", " + fmt(latency, 3) + " ms [decision " + r.decision_id + "]";
-  if (outcome == Outcome::kQueued) r.log_message += "; was blocked: " + reason;
+  const std::string limit_text = d.time_limit ? "time limit " + messages::minutes(d.time_limit) +
+                                                    " from " + d.time_limit_source
+                                              : "time limit the job's own";
+  r.log_message = "pacml: " + d.who + ": model " + d.graph->name() + ", " +
+                  std::to_string(d.steps) + " steps, must " + messages::need(d.need()) + " -> " +
+                  (queued ? "queued at degree " : "degree ") + std::to_string(d.est.degree) +
+                  " on " + slurm::join_hostlist(r.nodes) + " (" + std::to_string(r.num_nodes) +
+                  " servers), predicted JCT " + messages::seconds(jct_s) + ", " + limit_text +
+                  ", policy " + d.cfg.policy + ", " + messages::number(latency, 3) +
+                  " ms [decision " + r.decision_id + "]";
+  if (queued) r.log_message += "; was blocked: " + d.blocked_reason;
   return r;
+}
+
+// ---- pacml.conf against Slurm -------------------------------------------------
+
+bool Engine::needs_slurm_check() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return active_ && checked_generation_ != config_generation_;
+}
+
+namespace {
+
+// The checks of pacml.conf against Slurm, each adding its warnings.
+void check_partitions(const PluginConfig& cfg, const SlurmCatalog& slurm,
+                      std::vector<std::string>& warnings) {
+  std::string known;
+  for (const auto& [name, nodes] : slurm.partitions) known += (known.empty() ? "" : ", ") + name;
+  for (const std::string& p : cfg.partitions)
+    if (!slurm.partitions.count(p))
+      warnings.push_back(messages::unknown_partition(cfg.source, p, known));
+}
+
+void check_nodes(const PluginConfig& cfg, const SlurmCatalog& slurm,
+                 std::vector<std::string>& warnings) {
+  const std::set<std::string> all(slurm.nodes.begin(), slurm.nodes.end());
+  std::vector<std::string> missing;
+  for (const std::string& n : cfg.nodes)
+    if (!n.empty() && !all.count(n)) missing.push_back(n);
+  if (!missing.empty())
+    warnings.push_back(messages::unknown_nodes(cfg.source, slurm::join_hostlist(missing),
+                                               static_cast<long>(missing.size())));
+}
+
+// The RAMP shape against the nodes it maps: pacml.conf's, else the managed
+// partition's.
+void check_shape(const PluginConfig& cfg, const std::string& shape, const SlurmCatalog& slurm,
+                 std::vector<std::string>& warnings) {
+  std::string what;
+  long mapped = 0;
+  if (!cfg.nodes.empty()) {
+    mapped = std::count_if(cfg.nodes.begin(), cfg.nodes.end(), [](auto& n) { return !n.empty(); });
+    what = "'nodes' names " + std::to_string(mapped);
+  } else {
+    const std::string part =
+        cfg.partitions.empty() ? slurm.default_partition : cfg.partitions.front();
+    auto it = slurm.partitions.find(part);
+    if (it == slurm.partitions.end()) return;
+    mapped = static_cast<long>(it->second.size());
+    what = "partition " + part + " has " + std::to_string(mapped);
+  }
+  if (mapped != cfg.num_servers())
+    warnings.push_back(
+        messages::shape_mismatch(cfg.source, shape, cfg.num_servers(), what, mapped));
+}
+
+}  // namespace
+
+std::vector<std::string> Engine::check_against_slurm(const SlurmCatalog& slurm) {
+  std::vector<std::string> warnings;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!active_ || checked_generation_ == config_generation_) return warnings;
+    checked_generation_ = config_generation_;
+    check_partitions(active_->cfg, slurm, warnings);
+    check_nodes(active_->cfg, slurm, warnings);
+    check_shape(active_->cfg, active_->topology.shape(), slurm, warnings);
+  }
+  for (const std::string& w : warnings) log(LogLevel::kWarning, w);
+  return warnings;
 }
 
 }  // namespace pacml::plugin

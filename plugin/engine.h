@@ -11,9 +11,12 @@
 //      recent pacml decision has reserved;
 //   5. the policy picks an action, the estimator places it (RAMP first fit)
 //      and predicts its JCT;
-//   6. accepted → exact node list, node count, exclusive, time limit, an
-//      annotation; blocked → reject with a message, or queue at the degree
-//      the policy picks on the idle cluster.
+//   6. accepted → exact node list, node count, exclusive, an annotation and
+//      a time limit that never ends the job early (plugin/README.md, "Time
+//      limits"); blocked → reject with a message, or queue at the degree the
+//      policy picks on the idle cluster.
+// Each step is one function of engine.cpp around a Decision (the state of
+// one submission); what users and admins read is worded in messages.h.
 #pragma once
 
 #include <sys/types.h>
@@ -23,6 +26,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +48,19 @@ class SlurmView {
   // The default partition ("" if unknown).
   virtual std::string default_partition() const = 0;
   virtual NodeStatus node_status(const std::string& node) const = 0;
+  // The partition's MaxTime in minutes; nullopt when unlimited or unknown.
+  virtual std::optional<std::uint32_t> partition_max_minutes(const std::string& partition) const {
+    (void)partition;
+    return std::nullopt;
+  }
+};
+
+// Slurm's partitions and nodes as the background thread read them, to check
+// pacml.conf against (Engine::check_against_slurm).
+struct SlurmCatalog {
+  std::map<std::string, std::vector<std::string>> partitions;  // nodes in Slurm's order
+  std::vector<std::string> nodes;                              // every node
+  std::string default_partition;
 };
 
 struct SubmitInput {
@@ -52,7 +69,8 @@ struct SubmitInput {
   std::vector<std::string> spank_env;  // "KEY=VALUE"
   std::string comment;
   std::string partition;                 // as requested; "" = default
-  std::uint32_t time_limit_minutes = 0;  // --time; 0 = not given
+  std::uint32_t time_limit_minutes = 0;  // --time; 0 = not given (or UNLIMITED)
+  bool time_unlimited = false;           // --time=UNLIMITED: pacml never shortens it
   std::string work_dir;
   std::string job_name;
   double now = 0;  // epoch seconds
@@ -66,20 +84,27 @@ struct SubmitResult {
   Outcome outcome = Outcome::kPassThrough;
   RejectKind reject = RejectKind::kNone;
   std::string user_message;  // for err_msg (rejections)
+  // Told to the user of an accepted or passed-through job (sbatch prints a
+  // job_submit plugin's err_msg on success too); "" = nothing.
+  std::string user_notice;
   std::string log_message;   // one slurmctld log line ("" = nothing to say)
   bool log_is_error = false;
   // The rewrite (placed / queued).
   int num_nodes = 0;
   std::vector<std::string> nodes;
   std::string partition;  // set when the job named none
-  std::uint32_t time_limit_minutes = 0;
+  std::uint32_t time_limit_minutes = 0;  // 0: keep the job's own (its --time or Slurm's default)
   std::string annotation;  // "pacml-decision:degree=…"
+  // The request in --comment form ("pacml:model=gnmt,beta=0.45"), added to
+  // the job's Comment when it came as --pacml-* options, so that squeue
+  // --json and sacct (AccountingStoreFlags=job_comment) keep it for replays.
+  std::string request_comment;
   bool annotate_admin_comment = true;
   std::string decision_id;
   double latency_ms = 0;
 };
 
-enum class LogLevel { kInfo, kError, kDebug };
+enum class LogLevel { kInfo, kWarning, kError, kDebug };
 using LogFn = std::function<void(LogLevel, const std::string&)>;
 
 class Engine {
@@ -106,6 +131,14 @@ class Engine {
 
   SubmitResult submit(const SubmitInput& input, const SlurmView& view);
 
+  // Whether the configuration in force has not yet been checked against
+  // Slurm's partitions and nodes. Thread-safe.
+  bool needs_slurm_check() const;
+  // Logs a warning for each partition or node pacml.conf names that Slurm
+  // does not have, and for a RAMP shape whose size differs from the nodes it
+  // maps; once per configuration. Returns the warnings. Thread-safe.
+  std::vector<std::string> check_against_slurm(const SlurmCatalog& slurm);
+
   // The job of a decision has left PENDING (started, ended or was cancelled):
   // its servers are no longer held for it. Thread-safe.
   void release(const std::string& decision_id);
@@ -115,9 +148,21 @@ class Engine {
   DecisionLog& decision_log() { return log_file_; }
   GraphSource& graphs() { return graphs_; }
 
+  // The state of one submission, as decide()'s steps fill it in (engine.cpp;
+  // the steps that need no engine state are free functions there).
+  struct Decision;
+
  private:
   struct Active;
   SubmitResult decide(const SubmitInput& input, const SlurmView& view, Active& active);
+  // The steps of decide() that need the engine's state; a returned result
+  // ends the decision.
+  std::optional<SubmitResult> load_graph(Decision& d);
+  void read_cluster(Decision& d);
+  std::optional<SubmitResult> choose_placement(Decision& d);
+  SubmitResult accept(Decision& d);
+  std::string next_decision_id();
+  void log(LogLevel level, const std::string& message) const;
   void log_once(LogLevel level, const std::string& message);
 
   std::string config_path_;  // the default path (next to slurm.conf)
@@ -141,6 +186,8 @@ class Engine {
   std::map<std::string, Reservation> reservations_;  // by decision id
   std::uint64_t counter_ = 0;
   long start_time_ = 0;
+  std::uint64_t config_generation_ = 0;   // bumped on every load
+  std::uint64_t checked_generation_ = 0;  // the one check_against_slurm saw
 };
 
 }  // namespace pacml::plugin

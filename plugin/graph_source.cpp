@@ -115,7 +115,24 @@ std::uint64_t fnv1a(const std::string& data) {
   return h;
 }
 
-// Parses graph text; errors keep only the location, never the file's text.
+// The problems of a graph's shape (core/graph/layer_graph.cpp's checks),
+// which name only layers, never values: told to the user as they are, so a
+// cycle says which layers form it. "" for any other error.
+std::string structural_problem(const InputError& e) {
+  std::string text = e.what();
+  if (!e.where().empty() && text.rfind(e.where() + ": ", 0) == 0)
+    text = text.substr(e.where().size() + 2);
+  for (const char* kind : {"graph has a cycle: ", "self loop on ", "duplicate edge ",
+                           "edge from unknown node ", "edge to unknown node ",
+                           "edge refers to a layer that does not exist", "output layer is not set"})
+    if (text.rfind(kind, 0) == 0)
+      return text + " (the graph must be acyclic: see the plugin README for the formats)";
+  return "";
+}
+
+// Parses graph text; errors keep only the location, never the file's text
+// (values could be anything the user's file holds), except the shape
+// problems above.
 JobGraphPtr parse_graph_text(const std::string& text, const std::string& path) {
   bool native = false;
   for (const char* ext : {".yaml", ".yml"})
@@ -139,6 +156,8 @@ JobGraphPtr parse_graph_text(const std::string& text, const std::string& path) {
     return make_job_graph(std::move(g));
   } catch (const InputError& e) {
     const std::string& where = e.where().empty() ? path : e.where();
+    if (const std::string shape = structural_problem(e); !shape.empty())
+      throw InputError(where, shape);
     throw InputError(where, std::string("not a valid ") +
                                 (native ? "native (YAML) graph" : "PipeDream graph") +
                                 " file (see the plugin README for the formats)");

@@ -24,6 +24,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -35,6 +36,7 @@ extern "C" {
 #include <slurm/spank.h>  // slurm_info / slurm_error
 }
 
+#include "core/slurm/slurm_syntax.h"
 #include "plugin/engine.h"
 #include "plugin/request.h"
 
@@ -90,7 +92,10 @@ double now_seconds() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-void log_line(LogLevel level, const std::string& message) {
+// Every line is escaped here too (idempotent), so that no text from a user
+// or an exception reaches slurmctld's log with a raw newline.
+void log_line(LogLevel level, const std::string& raw) {
+  const std::string message = pacml::slurm::escape_for_log(raw);
   switch (level) {
     case LogLevel::kError:
       slurm_error("%s", message.c_str());
@@ -98,7 +103,7 @@ void log_line(LogLevel level, const std::string& message) {
     case LogLevel::kDebug:
       slurm_debug("%s", message.c_str());
       break;
-    default:
+    default:  // info and warning (Slurm's API has no warning level)
       slurm_info("%s", message.c_str());
   }
 }
@@ -109,6 +114,7 @@ struct Polled {
   bool loaded = false;
   std::string default_partition;
   std::map<std::string, std::vector<int>> partition_index;  // node indices, Slurm order
+  std::map<std::string, std::uint32_t> max_minutes;         // MaxTime of limited partitions
 };
 
 // slurmctld's node table by name (node index), rebuilt when it changes.
@@ -170,6 +176,12 @@ class CtldView : public pacml::plugin::SlurmView {
     std::lock_guard<std::mutex> lock(s_.polled.mutex);
     return s_.polled.default_partition;
   }
+  std::optional<std::uint32_t> partition_max_minutes(const std::string& partition) const override {
+    std::lock_guard<std::mutex> lock(s_.polled.mutex);
+    auto it = s_.polled.max_minutes.find(partition);
+    if (it == s_.polled.max_minutes.end()) return std::nullopt;
+    return it->second;
+  }
   NodeStatus node_status(const std::string& node) const override {
     if (!live_) return NodeStatus::kFree;  // unit-test host: nothing runs
     auto it = table_.index_of.find(node);
@@ -186,6 +198,28 @@ class CtldView : public pacml::plugin::SlurmView {
   const NodeTable& table_;
 };
 
+// Tells the engine Slurm's partitions and nodes (public API, outside the
+// locks) so that it can warn about pacml.conf names Slurm does not have.
+void check_config_against_slurm(State& s) {
+  node_info_msg_t* nodes = nullptr;
+  if (slurm_load_node(0, &nodes, SHOW_ALL) != SLURM_SUCCESS || !nodes) return;
+  pacml::plugin::SlurmCatalog catalog;
+  for (uint32_t i = 0; i < nodes->record_count; ++i)
+    catalog.nodes.push_back(nodes->node_array[i].name ? nodes->node_array[i].name : "");
+  slurm_free_node_info_msg(nodes);
+  {
+    std::lock_guard<std::mutex> lock(s.polled.mutex);
+    if (!s.polled.loaded) return;
+    catalog.default_partition = s.polled.default_partition;
+    for (const auto& [name, index] : s.polled.partition_index) {
+      std::vector<std::string>& list = catalog.partitions[name];
+      for (int i : index)
+        if (i >= 0 && i < static_cast<int>(catalog.nodes.size())) list.push_back(catalog.nodes[i]);
+    }
+  }
+  s.engine->check_against_slurm(catalog);
+}
+
 // Background thread: partitions every few seconds, job ids of decisions.
 void poll_loop(State* s) {
   double next_partitions = 0;
@@ -201,11 +235,13 @@ void poll_loop(State* s) {
         partition_info_msg_t* parts = nullptr;
         if (slurm_load_partitions(0, &parts, SHOW_ALL) == SLURM_SUCCESS && parts) {
           std::map<std::string, std::vector<int>> index;
+          std::map<std::string, std::uint32_t> max_minutes;
           std::string dflt;
           for (uint32_t i = 0; i < parts->record_count; ++i) {
             const partition_info_t& p = parts->partition_array[i];
             if (!p.name) continue;
             if (p.flags & PART_FLAG_DEFAULT) dflt = p.name;
+            if (p.max_time != INFINITE && p.max_time != NO_VAL) max_minutes[p.name] = p.max_time;
             std::vector<int>& list = index[p.name];
             for (int k = 0; p.node_inx && p.node_inx[k] >= 0; k += 2)
               for (int n = p.node_inx[k]; n <= p.node_inx[k + 1]; ++n) list.push_back(n);
@@ -217,6 +253,7 @@ void poll_loop(State* s) {
             std::lock_guard<std::mutex> lock(s->polled.mutex);
             first = !s->polled.loaded;
             s->polled.partition_index = std::move(index);
+            s->polled.max_minutes = std::move(max_minutes);
             s->polled.default_partition = dflt;
             s->polled.loaded = true;
           }
@@ -226,6 +263,7 @@ void poll_loop(State* s) {
           next_partitions = now + 1;
         }
       }
+      if (s->engine->needs_slurm_check()) check_config_against_slurm(*s);
       // Job ids for the decision log; reservations end once a job leaves PENDING.
       pacml::plugin::DecisionLog& log = s->engine->decision_log();
       if (!log.unresolved().empty() || !s->engine->held_decisions().empty()) {
@@ -291,6 +329,7 @@ int submit(job_desc_msg_t* d, char** err_msg) {
   in.partition = d->partition ? d->partition : "";
   in.time_limit_minutes =
       (d->time_limit == NO_VAL || d->time_limit == INFINITE) ? 0 : d->time_limit;
+  in.time_unlimited = d->time_limit == INFINITE;
   in.work_dir = d->work_dir ? d->work_dir : "";
   in.job_name = d->name ? d->name : "";
   in.now = now_seconds();
@@ -315,6 +354,9 @@ int submit(job_desc_msg_t* d, char** err_msg) {
   const pacml::plugin::SubmitResult r = s.engine->submit(in, view);
   if (!r.log_message.empty())
     log_line(r.log_is_error ? LogLevel::kError : LogLevel::kInfo, r.log_message);
+  // sbatch, srun and salloc print a job_submit plugin's message on success too.
+  if (r.outcome != Outcome::kRejected && !r.user_notice.empty())
+    *err_msg = slurm_xstrdup(r.user_notice.c_str());
   switch (r.outcome) {
     case Outcome::kPassThrough:
       return SLURM_SUCCESS;
@@ -330,8 +372,13 @@ int submit(job_desc_msg_t* d, char** err_msg) {
   d->min_nodes = d->max_nodes = static_cast<uint32_t>(r.num_nodes);
   replace_string(&d->req_nodes, list);
   d->shared = JOB_SHARED_NONE;  // exclusive nodes: the RAMP rule
-  d->time_limit = r.time_limit_minutes;
+  if (r.time_limit_minutes > 0) d->time_limit = r.time_limit_minutes;  // else the job's own
   if (!r.partition.empty()) replace_string(&d->partition, r.partition);
+  if (!r.request_comment.empty()) {
+    const std::string comment = d->comment ? d->comment : "";
+    replace_string(&d->comment,
+                   comment.empty() ? r.request_comment : comment + " " + r.request_comment);
+  }
   char** field = r.annotate_admin_comment ? &d->admin_comment : &d->comment;
   const std::string old = *field ? *field : "";
   replace_string(field, old.empty() ? r.annotation : old + " " + r.annotation);

@@ -10,13 +10,11 @@
 # slurmctld (default LIBDIR/slurm-wlm), or add that directory to PluginDir=.
 noinst_LTLIBRARIES += libpacml_plugin.la
 libpacml_plugin_la_SOURCES = \
-	plugin/hostlist.h plugin/hostlist.cpp \
-	plugin/slurm_time.h plugin/slurm_time.cpp \
-	plugin/policy_factory.h plugin/policy_factory.cpp \
 	plugin/config.h plugin/config.cpp \
 	plugin/request.h plugin/request.cpp \
 	plugin/graph_source.h plugin/graph_source.cpp \
 	plugin/decision_log.h plugin/decision_log.cpp \
+	plugin/messages.h plugin/messages.cpp \
 	plugin/engine.h plugin/engine.cpp
 
 # slurmplugindir comes from configure (--with-slurm-plugindir).

@@ -1,7 +1,8 @@
 // What a job asks of pacml: its graph or zoo model, training steps and its
 // requirement. Read from the SPANK options (--pacml-*), which reach
 // slurmctld in the job's SPANK environment, or from the --comment=pacml:…
-// fallback for sites without the SPANK plugin.
+// fallback for sites without the SPANK plugin. The syntax of both is
+// core/slurm/slurm_syntax.h's, shared with the trace readers.
 #pragma once
 
 #include <optional>
@@ -14,6 +15,8 @@ struct JobRequest {
   bool wants_pacml = false;  // any pacml option was given
   std::string graph;         // --pacml-graph / pacml:graph=
   std::string model;         // --pacml-model / pacml:model=
+  // --pacml-steps / --pacml-iterations: the job states its length, so its
+  // time limit may come from the prediction (see plugin/README.md).
   std::optional<long> steps;
   std::optional<std::string> deadline;  // raw text, parsed against the submit time
   std::optional<double> beta;
@@ -25,12 +28,9 @@ struct JobRequest {
 // directory), which takes precedence over the raw option.
 constexpr const char* kSpankOptionPrefix = "_SLURM_SPANK_OPTION_pacml_pacml_";
 
-// Reads the request; throws InputError("--pacml-X" or "--comment", ...) for
+// Reads the request; throws InputError("--pacml-X" or "--comment …", ...) for
 // malformed values (steps not a positive integer, β outside (0, 1], unknown
 // comment keys, both graph and model).
 JobRequest extract_request(const std::vector<std::string>& spank_env, const std::string& comment);
-
-// Parses the "pacml:key=value,…" words of a comment into `request`.
-void parse_comment_request(const std::string& comment, JobRequest& request);
 
 }  // namespace pacml::plugin

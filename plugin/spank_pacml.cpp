@@ -1,7 +1,8 @@
 // spank_pacml — the users' options for pacml:
 //
 //   sbatch|srun|salloc --pacml-graph=FILE | --pacml-model=NAME
-//                      [--pacml-steps=N] [--pacml-deadline=TIME | --pacml-beta=F]
+//                      [--pacml-steps=N | --pacml-iterations=N]
+//                      [--pacml-deadline=TIME | --pacml-beta=F]
 //
 // Slurm hands the options to slurmctld in the job's SPANK environment
 // (_SLURM_SPANK_OPTION_pacml_pacml_*), where job_submit/pacml reads them. This
@@ -51,14 +52,20 @@ int opt_model(int, const char* arg, int) {
   return 0;
 }
 
-int opt_steps(int, const char* arg, int) {
+int check_count(const char* option, const char* arg) {
   char* end = nullptr;
   errno = 0;
   const long n = arg ? std::strtol(arg, &end, 10) : 0;
   if (!arg || end == arg || *end || errno || n < 1 || n > 1000000000)
-    return fail("pacml-steps",
-                std::string("expected a positive integer, got '") + (arg ? arg : "") + "'");
+    return fail(option, std::string("expected a positive integer, got '") + (arg ? arg : "") + "'");
   return 0;
+}
+
+int opt_steps(int, const char* arg, int) {
+  return check_count("pacml-steps", arg);
+}
+int opt_iterations(int, const char* arg, int) {
+  return check_count("pacml-iterations", arg);
 }
 
 int opt_deadline(int, const char* arg, int) {
@@ -85,7 +92,10 @@ struct spank_option g_options[] = {
      const_cast<char*>("pacml: a built-in model instead of a graph file (pacml graph zoo)"), 1, 0,
      opt_model},
     {const_cast<char*>("pacml-steps"), const_cast<char*>("N"),
-     const_cast<char*>("pacml: training steps the job runs"), 1, 0, opt_steps},
+     const_cast<char*>("pacml: training steps the job runs (sets its time limit)"), 1, 0,
+     opt_steps},
+    {const_cast<char*>("pacml-iterations"), const_cast<char*>("N"),
+     const_cast<char*>("pacml: the same as --pacml-steps"), 1, 0, opt_iterations},
     {const_cast<char*>("pacml-deadline"), const_cast<char*>("TIME"),
      const_cast<char*>(
          "pacml: finish by TIME (duration like --time, or YYYY-MM-DDTHH:MM, now+1hour)"),

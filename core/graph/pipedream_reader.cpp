@@ -99,6 +99,21 @@ long numeric_id(const std::string& name) {
   return std::stol(name.substr(i));
 }
 
+// The file:line of the edge that closes a cycle "a -> b -> … -> a" (its
+// last step), so that the user sees where to look.
+std::string closing_edge_where(const std::string& cycle, const std::vector<PendingEdge>& edges,
+                               const std::string& source) {
+  const std::string arrow = " -> ";
+  const size_t last = cycle.rfind(arrow);
+  if (last == std::string::npos || last == 0) return source;
+  const size_t before = cycle.rfind(arrow, last - 1);
+  const size_t from = before == std::string::npos ? 0 : before + arrow.size();
+  const std::string src = cycle.substr(from, last - from), dst = cycle.substr(last + arrow.size());
+  for (const PendingEdge& e : edges)
+    if (e.src == src && e.dst == dst) return file_line(source, e.line);
+  return source;
+}
+
 }  // namespace
 
 LayerGraph read_pipedream(std::istream& in, const std::string& source) {
@@ -156,6 +171,8 @@ LayerGraph read_pipedream(std::istream& in, const std::string& source) {
     long id = numeric_id(graph.layers[i].name);
     if (id >= best) best = id, graph.output_layer = i;
   }
+  if (const std::string cycle = find_cycle(graph); !cycle.empty())
+    throw InputError(closing_edge_where(cycle, pending, source), "graph has a cycle: " + cycle);
   graph.validate(source);
   return graph;
 }

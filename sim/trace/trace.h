@@ -38,6 +38,7 @@ struct TraceRecord {
   int batch = 0;                 // global batch size (ElasticFlow), 0 = unknown
   double beta = kUnknown;        // explicit β (Slurm comment "pacml:beta=0.4")
   long steps = -1;               // explicit N (Slurm comment "pacml:steps=100")
+  // (a comment's "deadline=" sets `deadline`, relative to `submit`)
   std::string executable;        // SWF field 14 (application number), for model rules
 };
 
@@ -63,15 +64,10 @@ std::vector<TraceRecord> read_trace_file(const std::string& path, TraceFormat fo
 std::vector<TraceRecord> read_trace(std::istream& in, const std::string& source, TraceFormat format,
                                     const TraceReadOptions& options, TraceReport& report);
 
-// Parses "2026-11-29T23:05:01" (taken as UTC) to seconds since the epoch;
-// throws InputError(where, ...). Slurm's "Unknown"/"None" are not times.
-double parse_slurm_time(const std::string& text, const std::string& where);
-// Slurm time limits: "UNLIMITED"/"Partition_Limit" → kUnknown; "MM", "MM:SS",
-// "HH:MM:SS", "D-HH", "D-HH:MM", "D-HH:MM:SS" → seconds. The sacct
-// Timelimit column in minutes is the plain "MM" form.
-double parse_slurm_duration(const std::string& text, const std::string& where);
-// "pacml:model=resnet50,beta=0.4,steps=100" (also "pacml:graph=..."), possibly
-// among other words; fills model/beta/steps of `record`. Unknown pacml keys throw.
-void parse_pacml_comment(const std::string& comment, TraceRecord& record, const std::string& where);
+// Reads the "pacml:model=…,beta=…,deadline=…,steps=…" words of a Slurm job
+// comment (core/slurm/slurm_syntax.h's grammar, the one job_submit/pacml
+// reads) into `record`: model or graph → model, beta, steps (or iterations),
+// and a deadline taken from record.submit. Throws InputError(where, ...).
+void apply_pacml_comment(const std::string& comment, TraceRecord& record, const std::string& where);
 
 }  // namespace pacml::sim

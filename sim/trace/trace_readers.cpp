@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/slurm/slurm_syntax.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
 #include "sim/trace/trace.h"
@@ -207,17 +208,38 @@ std::vector<TraceRecord> read_swf(std::istream& in, const std::string& source,
 
 // ---- Slurm ----------------------------------------------------------------
 
+// Every column `sacct --helpformat` lists (Slurm 22.05): any of them may be in
+// a trace; pacml reads the ones named in sim/README.md and ignores the rest.
+const std::vector<std::string>& sacct_columns() {
+  static const std::vector<std::string> columns = split_blanks(
+      "Account AdminComment AllocCPUS AllocNodes AllocTRES AssocID AveCPU AveCPUFreq "
+      "AveDiskRead AveDiskWrite AvePages AveRSS AveVMSize BlockID Cluster Comment Constraints "
+      "ConsumedEnergy ConsumedEnergyRaw Container CPUTime CPUTimeRAW DBIndex DerivedExitCode "
+      "Elapsed ElapsedRaw Eligible End ExitCode Flags GID Group JobID JobIDRaw JobName Layout "
+      "MaxDiskRead MaxDiskReadNode MaxDiskReadTask MaxDiskWrite MaxDiskWriteNode "
+      "MaxDiskWriteTask MaxPages MaxPagesNode MaxPagesTask MaxRSS MaxRSSNode MaxRSSTask "
+      "MaxVMSize MaxVMSizeNode MaxVMSizeTask McsLabel MinCPU MinCPUNode MinCPUTask NCPUS NNodes "
+      "NodeList NTasks Partition Priority QOS QOSRAW Reason ReqCPUFreq ReqCPUFreqGov "
+      "ReqCPUFreqMax ReqCPUFreqMin ReqCPUS ReqMem ReqNodes ReqTRES Reservation ReservationId "
+      "Reserved ResvCPU ResvCPURAW Start State Submit SubmitLine Suspended SystemCPU "
+      "SystemComment Timelimit TimelimitRaw TotalCPU TRESUsageInAve TRESUsageInMax "
+      "TRESUsageInMaxNode TRESUsageInMaxTask TRESUsageInMin TRESUsageInMinNode "
+      "TRESUsageInMinTask TRESUsageInTot TRESUsageOutAve TRESUsageOutMax TRESUsageOutMaxNode "
+      "TRESUsageOutMaxTask TRESUsageOutMin TRESUsageOutMinNode TRESUsageOutMinTask "
+      "TRESUsageOutTot UID User UserCPU WCKey WCKeyID WorkDir");
+  return columns;
+}
+
+constexpr const char* kSacctFormat =
+    "sacct --parsable2 --format=JobID,Submit,Start,End,NNodes,AllocTRES,Timelimit,State,Comment";
+
 bool is_slurm_non_time(const std::string& t) {
   return t.empty() || t == "Unknown" || t == "None" || t == "N/A" || t == "0";
 }
 
 std::vector<TraceRecord> read_sacct(std::istream& in, const std::string& source,
                                     const TraceReadOptions& options, TraceReport& report) {
-  static const std::vector<std::string> known = {
-      "JobID",     "JobIDRaw", "JobName",  "Submit",     "Eligible",  "Start",
-      "End",       "Elapsed",  "NNodes",   "NCPUS",      "AllocTRES", "ReqTRES",
-      "Timelimit", "State",    "Comment",  "Partition",  "User",      "UID",
-      "Account",   "NodeList", "ExitCode", "AllocNodes", "ReqNodes",  "QOS"};
+  static const std::vector<std::string>& known = sacct_columns();
   std::vector<TraceRecord> out;
   std::vector<std::string> header;
   std::map<std::string, int> col;
@@ -226,9 +248,15 @@ std::vector<TraceRecord> read_sacct(std::istream& in, const std::string& source,
     const std::string where = file_line(source, number);
     if (header.empty()) {
       header = split(line, '|');
-      col = read_header(header, known, {"JobID", "Submit", "NNodes"}, where,
-                        "sacct columns pacml reads: " + join(known) +
-                            "; was the output made with --parsable2 and a header?");
+      col = read_header(header, known, {}, where,
+                        "not a column sacct prints; was the output made with --parsable2 and a "
+                        "header?");
+      for (const char* need : {"JobID", "Submit"})
+        if (!col.count(need))
+          throw InputError(where, std::string("missing column '") + need +
+                                      "': a replay needs each job's id and submit time "
+                                      "(sacct's default columns have no times); use " +
+                                      kSacctFormat);
       return;
     }
     ++report.lines;
@@ -249,7 +277,7 @@ std::vector<TraceRecord> read_sacct(std::istream& in, const std::string& source,
       return;
     }
     try {
-      r.submit = parse_slurm_time(get("Submit"), where);
+      r.submit = slurm::parse_timestamp(get("Submit"), where);
     } catch (const InputError& e) {
       throw BadLine{"malformed Submit", std::string("Submit: ") + e.what()};
     }
@@ -257,17 +285,21 @@ std::vector<TraceRecord> read_sacct(std::istream& in, const std::string& source,
     if (!is_slurm_non_time(start) && !is_slurm_non_time(end)) {
       double s, e;
       try {
-        s = parse_slurm_time(start, where);
-        e = parse_slurm_time(end, where);
+        s = slurm::parse_timestamp(start, where);
+        e = slurm::parse_timestamp(end, where);
       } catch (const InputError& err) {
         throw BadLine{"malformed Start/End", err.what()};
       }
       if (e < s) throw BadLine{"negative run time", "End is before Start"};
       r.duration = e - s;
     }
-    const long nodes = non_negative_integer(get("NNodes"), "NNodes");
-    if (nodes < 1) throw BadLine{"no workers", "NNodes must be at least 1"};
-    r.gpus = static_cast<int>(std::min(nodes, 1L << 20));
+    for (const char* count : {"NNodes", "AllocNodes", "ReqNodes"}) {
+      if (!col.count(count)) continue;
+      const long nodes = non_negative_integer(get(count), count);
+      if (nodes < 1) throw BadLine{"no workers", std::string(count) + " must be at least 1"};
+      r.gpus = static_cast<int>(std::min(nodes, 1L << 20));
+      break;
+    }
     for (const char* tres : {"AllocTRES", "ReqTRES"}) {
       const std::string t = get(tres);
       const size_t at = t.find("gres/gpu=");
@@ -280,13 +312,13 @@ std::vector<TraceRecord> read_sacct(std::istream& in, const std::string& source,
     }
     if (col.count("Timelimit")) {
       try {
-        r.time_limit = parse_slurm_duration(get("Timelimit"), where);
+        r.time_limit = slurm::parse_time_limit_seconds(get("Timelimit"), where).value_or(kUnknown);
       } catch (const InputError& e) {
         throw BadLine{"malformed Timelimit", e.what()};
       }
     }
     try {
-      parse_pacml_comment(get("Comment"), r, where);
+      apply_pacml_comment(get("Comment"), r, where);
     } catch (const InputError& e) {
       throw BadLine{"malformed pacml comment", e.what()};
     }
@@ -348,7 +380,7 @@ TraceRecord squeue_job_record(const nlohmann::json& j, const std::string& where)
   if (j.contains("time_limit") && json_number(j["time_limit"], v) && v > 0) r.time_limit = v * 60;
   if (j.contains("comment") && j["comment"].is_string()) {
     try {
-      parse_pacml_comment(j["comment"].get<std::string>(), r, where);
+      apply_pacml_comment(j["comment"].get<std::string>(), r, where);
     } catch (const InputError& e) {
       throw BadLine{"malformed pacml comment", e.what()};
     }
@@ -384,6 +416,28 @@ std::vector<TraceRecord> read_squeue_json(std::istream& in, const std::string& s
   return out;
 }
 
+// One decision of the log: squeue-shaped, but the request is read from its
+// own fields rather than its comment (a graph path may hold blanks, and logs
+// written before comments were percent-encoded kept them raw).
+TraceRecord pacml_log_record(nlohmann::json job, const std::string& where) {
+  const bool structured = job.contains("model") && job["model"].is_string();
+  if (structured) job.erase("comment");
+  TraceRecord r = squeue_job_record(job, where);
+  if (!structured) return r;
+  r.model = job.contains("graph") && job["graph"].is_string() ? job["graph"].get<std::string>()
+                                                              : job["model"].get<std::string>();
+  double v;
+  if (job.contains("beta") && json_number(job["beta"], v)) {
+    if (!(v > 0 && v <= 1)) throw BadLine{"malformed beta", "beta must be in (0, 1]"};
+    r.beta = v;
+  }
+  if (job.contains("steps") && json_number(job["steps"], v)) {
+    if (!(v >= 1 && v <= 1e9)) throw BadLine{"malformed steps", "steps must be in [1, 1e9]"};
+    r.steps = static_cast<long>(v);
+  }
+  return r;
+}
+
 // job_submit/pacml's JSON-lines decision log: one squeue-shaped job per line.
 // Decisions without a Slurm job id (rejected jobs, ids not yet known) get
 // ids from 1000000000 up, so every decision is an arrival of the replay.
@@ -401,9 +455,13 @@ std::vector<TraceRecord> read_pacml_log(std::istream& in, const std::string& sou
       throw BadLine{"malformed line", "not a JSON object (a decision log has one per line)"};
     }
     if (!job.is_object()) throw BadLine{"malformed line", "not a JSON object"};
+    if (job.contains("outcome") && job["outcome"] == "not_created") {
+      report.skip("not created by Slurm (--test-only, or refused after the decision)");
+      return;
+    }
     if (!job.contains("job_id") || job["job_id"].is_null()) job["job_id"] = synthetic_id++;
     try {
-      out.push_back(squeue_job_record(job, file_line(source, number)));
+      out.push_back(pacml_log_record(job, file_line(source, number)));
     } catch (const nlohmann::json::exception& e) {
       throw BadLine{"malformed job", e.what()};
     }
@@ -439,79 +497,17 @@ const char* trace_format_name(TraceFormat format) {
   return "?";
 }
 
-double parse_slurm_time(const std::string& text, const std::string& where) {
-  std::tm tm{};
-  int consumed = 0;
-  if (std::sscanf(text.c_str(), "%d-%d-%dT%d:%d:%d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-                  &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &consumed) != 6 ||
-      consumed != static_cast<int>(text.size()) || tm.tm_year < 1970 || tm.tm_year > 9999 ||
-      tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 ||
-      tm.tm_min > 59 || tm.tm_sec > 60)
-    throw InputError(where, "'" + text + "' is not a time like 2026-11-29T23:05:01");
-  tm.tm_year -= 1900;
-  tm.tm_mon -= 1;
-  return static_cast<double>(timegm(&tm));
-}
-
-double parse_slurm_duration(const std::string& raw, const std::string& where) {
-  const std::string text(trim(raw));
-  if (text.empty() || text == "UNLIMITED" || text == "Partition_Limit" || text == "INVALID")
-    return kUnknown;
-  long days = 0;
-  std::string rest = text;
-  const size_t dash = text.find('-');
-  if (dash != std::string::npos) {
-    days = parse_integer(text.substr(0, dash), 0, 100000, where, "time limit days");
-    rest = text.substr(dash + 1);
-  }
-  std::vector<long> parts;
-  for (const std::string& p : split(rest, ':'))
-    parts.push_back(parse_integer(p, 0, 10000000, where, "time limit"));
-  double seconds;
-  if (dash != std::string::npos) {  // D-HH[:MM[:SS]]
-    if (parts.size() > 3) throw InputError(where, "time limit '" + text + "' has too many fields");
-    seconds = days * 86400.0 + parts[0] * 3600.0 + (parts.size() > 1 ? parts[1] * 60.0 : 0) +
-              (parts.size() > 2 ? parts[2] : 0);
-  } else if (parts.size() == 1) {
-    seconds = parts[0] * 60.0;  // minutes
-  } else if (parts.size() == 2) {
-    seconds = parts[0] * 60.0 + parts[1];  // MM:SS
-  } else if (parts.size() == 3) {
-    seconds = parts[0] * 3600.0 + parts[1] * 60.0 + parts[2];
-  } else {
-    throw InputError(where, "time limit '" + text + "' has too many fields");
-  }
-  return seconds;
-}
-
-void parse_pacml_comment(const std::string& comment, TraceRecord& record,
+void apply_pacml_comment(const std::string& comment, TraceRecord& record,
                          const std::string& where) {
-  std::string text = comment;
-  for (char& c : text)
-    if (c == ';') c = ' ';
-  for (const std::string& word : split_blanks(text)) {
-    if (word.rfind("pacml:", 0) != 0) continue;
-    for (const std::string& pair : split(word.substr(6), ',')) {
-      if (pair.empty()) continue;
-      const size_t eq = pair.find('=');
-      if (eq == std::string::npos)
-        throw InputError(where, "comment entry '" + pair + "' is not key=value");
-      const std::string key = pair.substr(0, eq), value = pair.substr(eq + 1);
-      if (key == "model" || key == "graph") {
-        record.model = value;
-      } else if (key == "beta") {
-        const double b = parse_finite_double(value, where, "pacml:beta");
-        if (!(b > 0 && b <= 1))
-          throw InputError(where, "pacml:beta must be in (0, 1], got " + value);
-        record.beta = b;
-      } else if (key == "steps") {
-        record.steps = parse_integer(value, 1, 1000000000, where, "pacml:steps");
-      } else {
-        throw InputError(
-            where, "unknown pacml comment key '" + key + "' (known: model, graph, beta, steps)");
-      }
-    }
-  }
+  slurm::RequestFields f;
+  if (!slurm::parse_comment(comment, f, where)) return;
+  if (f.graph) record.model = *f.graph;
+  if (f.model) record.model = *f.model;
+  if (f.beta) record.beta = *f.beta;
+  if (f.steps) record.steps = *f.steps;
+  if (f.deadline)
+    record.deadline =
+        record.submit + slurm::parse_deadline_seconds(*f.deadline, record.submit, where);
 }
 
 std::vector<TraceRecord> read_trace(std::istream& in, const std::string& source, TraceFormat format,

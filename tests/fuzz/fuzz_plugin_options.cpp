@@ -1,5 +1,5 @@
 // The users' --pacml-* option values as the job_submit plugin reads them
-// (plugin/request.h, plugin/slurm_time.h). Each input line "KEY=VALUE" becomes
+// (plugin/request.h, core/slurm/slurm_syntax.h). Each input line "KEY=VALUE" becomes
 // the SPANK environment entry of --pacml-KEY, except a line starting with '#',
 // which is the job's --comment (the pacml:… fallback); every value is also
 // tried as a deadline and as a Slurm duration.
@@ -7,9 +7,9 @@
 #include <sstream>
 #include <vector>
 
+#include "core/slurm/slurm_syntax.h"
 #include "core/util/error.h"
 #include "plugin/request.h"
-#include "plugin/slurm_time.h"
 #include "tests/fuzz/fuzz_target.h"
 
 static void fuzz_plugin_options(const std::string& input) {
@@ -24,13 +24,12 @@ static void fuzz_plugin_options(const std::string& input) {
     env.push_back(pacml::plugin::kSpankOptionPrefix + line);
     const std::string value = line.substr(line.find('=') + 1);
     try {
-      const double left = pacml::plugin::parse_deadline_seconds(value, 1.8e9, "--pacml-deadline");
+      const double left = pacml::slurm::parse_deadline_seconds(value, 1.8e9, "--pacml-deadline");
       PACML_FUZZ_CHECK(std::isfinite(left) && left > 0, "a deadline is in the future");
     } catch (const pacml::InputError&) {
     }
     try {
-      const double d =
-          pacml::plugin::parse_slurm_duration_seconds(value, "time_limit_extra", "duration");
+      const double d = pacml::slurm::parse_duration_seconds(value, "time_limit_extra", "duration");
       PACML_FUZZ_CHECK(std::isfinite(d) && d >= 0, "a duration is finite and >= 0");
     } catch (const pacml::InputError&) {
     }

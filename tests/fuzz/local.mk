@@ -18,6 +18,7 @@ tests_fuzz_pacml_fuzz_SOURCES = \
 	tests/fuzz/fuzz_trace_swf.cpp \
 	tests/fuzz/fuzz_trace_sacct.cpp \
 	tests/fuzz/fuzz_trace_squeue_json.cpp \
+	tests/fuzz/fuzz_trace_pacml_log.cpp \
 	tests/fuzz/fuzz_slurm_fields.cpp \
 	tests/fuzz/fuzz_experiment.cpp \
 	tests/fuzz/fuzz_device_model.cpp \

@@ -79,8 +79,8 @@ TEST(Engine, PlacesOnAFreeRampBlockWithTimeLimitAndAnnotation) {
   EXPECT_EQ(r.num_nodes, 4);  // gnmt: degree 4 is the smallest that meets β 0.45
   EXPECT_EQ(r.nodes, (std::vector<std::string>{"n1", "n3", "n9", "n11"}));
   EXPECT_TRUE(is_box(r.nodes));
-  // JCT 3.9 s × 1.2 + 60 s → 2 minutes
-  EXPECT_EQ(r.time_limit_minutes, 2u);
+  // no --pacml-steps: the job keeps its own time limit
+  EXPECT_EQ(r.time_limit_minutes, 0u);
   EXPECT_NE(r.annotation.find("pacml-decision:degree=4"), std::string::npos) << r.annotation;
   EXPECT_NE(r.annotation.find("decision=" + r.decision_id), std::string::npos);
   EXPECT_TRUE(r.annotate_admin_comment);
@@ -165,6 +165,122 @@ TEST(Engine, DeadlinesAndTimeLimitsBecomeBeta) {
   const SubmitResult n = f.submit({opt("model", "gnmt")});
   EXPECT_EQ(n.outcome, Outcome::kPassThrough);
   EXPECT_NE(n.log_message.find("gives no requirement"), std::string::npos);
+  // … and its user is told so (sbatch prints the notice)
+  EXPECT_NE(n.user_notice.find("gives no requirement"), std::string::npos) << n.user_notice;
+  EXPECT_NE(n.user_notice.find("left it unchanged"), std::string::npos) << n.user_notice;
+}
+
+TEST(Engine, TimeLimitsComeFromThePredictionOnlyForJobsThatStateTheirLength) {
+  Fixture f;
+  f.view.default_part = "main";
+  const std::vector<std::string> gnmt = {opt("model", "gnmt"), opt("beta", "0.45")};
+  auto with = [&](std::vector<std::string> env, const std::string& key, const std::string& v) {
+    env.push_back(opt(key, v));
+    return env;
+  };
+  // steps given: JCT 3.9 s × 1.2 + 60 s → 2 minutes
+  SubmitResult r = f.submit(with(gnmt, "steps", "50"));
+  ASSERT_EQ(r.outcome, Outcome::kPlaced) << r.user_message;
+  EXPECT_EQ(r.time_limit_minutes, 2u);
+  // --pacml-iterations is the same statement
+  EXPECT_EQ(f.submit(with(gnmt, "iterations", "50")).time_limit_minutes, 2u);
+  // never below the user's --time (the README's bert-large --time=30 case)
+  r = f.submit(with(gnmt, "steps", "50"), 30);
+  EXPECT_EQ(r.time_limit_minutes, 30u);
+  r = f.submit({opt("model", "bert-large")}, 30);
+  ASSERT_EQ(r.outcome, Outcome::kPlaced) << r.user_message;
+  EXPECT_EQ(r.time_limit_minutes, 0u);  // no length given: its own 30 minutes stay
+  // 100000 steps at degree 4: JCT ≈ 130 min → 157 min, capped by MaxTime 150
+  f.view.max_minutes["main"] = 150;
+  r = f.submit(with(gnmt, "steps", "100000"));
+  ASSERT_EQ(r.outcome, Outcome::kPlaced) << r.user_message;
+  EXPECT_EQ(r.time_limit_minutes, 150u);
+  EXPECT_NE(r.user_notice.find("capped at partition main's MaxTime"), std::string::npos);
+  // a MaxTime below the predicted JCT itself: Slurm would kill it, so refuse
+  f.view.max_minutes["main"] = 100;
+  r = f.submit(with(gnmt, "steps", "100000"));
+  EXPECT_EQ(r.outcome, Outcome::kRejected);
+  EXPECT_NE(r.user_message.find("exceeds partition main's MaxTime of 100 min (01:40:00)"),
+            std::string::npos)
+      << r.user_message;
+  f.view.max_minutes.clear();
+  // crafted steps: a clear rejection, never UNLIMITED or thousands of days
+  r = f.submit(with(gnmt, "steps", "1000000000"));
+  EXPECT_EQ(r.outcome, Outcome::kRejected);
+  EXPECT_NE(r.user_message.find("beyond the 365 days"), std::string::npos) << r.user_message;
+  // --time=UNLIMITED is never shortened
+  SubmitInput in;
+  in.uid = in.gid = 1000;
+  in.now = 1.7e9;
+  in.spank_env = with(gnmt, "steps", "50");
+  in.time_unlimited = true;
+  r = f.engine->submit(in, f.view);
+  ASSERT_EQ(r.outcome, Outcome::kPlaced) << r.user_message;
+  EXPECT_EQ(r.time_limit_minutes, 0u);
+}
+
+TEST(Engine, TheRequestGoesToTheCommentOnlyWhenItHasNone) {
+  Fixture f;
+  const std::vector<std::string> env = {opt("model", "gnmt"), opt("beta", "0.45"),
+                                        opt("steps", "50")};
+  EXPECT_EQ(f.submit(env).request_comment, "pacml:model=gnmt,beta=0.45,steps=50");
+  EXPECT_EQ(f.submit(env, 0, "run 7").request_comment, "pacml:model=gnmt,beta=0.45,steps=50");
+  EXPECT_EQ(f.submit(env, 0, "pacml:model=vgg16").request_comment, "");
+  // a request that came as a comment is already there
+  EXPECT_EQ(f.submit({}, 0, "pacml:model=gnmt,beta=0.45").request_comment, "");
+}
+
+TEST(Engine, ControlCharactersNeverReachTheLogRaw) {
+  Fixture f;
+  SubmitInput in;
+  in.uid = in.gid = 1000;
+  in.now = 1.7e9;
+  in.job_name = "x\nerror: forged line";
+  in.spank_env = {opt("model", "gnmt"), opt("beta", "0.45")};
+  SubmitResult r = f.engine->submit(in, f.view);
+  ASSERT_EQ(r.outcome, Outcome::kPlaced);
+  EXPECT_EQ(r.log_message.find('\n'), std::string::npos);
+  EXPECT_NE(r.log_message.find("x\\nerror: forged line"), std::string::npos) << r.log_message;
+  in.spank_env = {opt("model", "gnmt\r\nerror: forged\x1b[2J"), opt("beta", "0.45")};
+  r = f.engine->submit(in, f.view);
+  EXPECT_EQ(r.outcome, Outcome::kRejected);
+  for (char c : r.log_message) EXPECT_GE(static_cast<unsigned char>(c), 0x20) << r.log_message;
+  for (const std::string& line : f.logs) EXPECT_EQ(line.find('\n'), std::string::npos) << line;
+}
+
+TEST(Engine, WarnsAboutPacmlConfNamesSlurmDoesNotHave) {
+  TempDir dir;
+  std::vector<std::string> logs;
+  dir.write("pacml.conf", "topology: 8x4x2\nnodes: n[1-30],x9\npartitions: [ramp]\n");
+  Engine engine(dir.file("pacml.conf"), [&](LogLevel, const std::string& m) { logs.push_back(m); });
+  ASSERT_TRUE(engine.refresh_config());
+  EXPECT_TRUE(engine.needs_slurm_check());
+  SlurmCatalog slurm;
+  slurm.nodes = node_range(1, 32);
+  slurm.partitions["main"] = slurm.nodes;
+  slurm.default_partition = "main";
+  const std::vector<std::string> w = engine.check_against_slurm(slurm);
+  ASSERT_EQ(w.size(), 3u);
+  EXPECT_NE(w[0].find("partition 'ramp' is not a Slurm partition (Slurm has: main)"),
+            std::string::npos)
+      << w[0];
+  EXPECT_NE(w[1].find("not Slurm nodes: x9"), std::string::npos) << w[1];
+  EXPECT_NE(w[2].find("topology 8x4x2 has 64 servers but 'nodes' names 31 nodes"),
+            std::string::npos)
+      << w[2];
+  EXPECT_FALSE(engine.needs_slurm_check());  // once per configuration
+  EXPECT_TRUE(engine.check_against_slurm(slurm).empty());
+  // the default mapping: the default partition's nodes against the shape
+  dir.write("pacml.conf", "topology: 8x4x2\n# changed\n");
+  ASSERT_TRUE(engine.refresh_config());
+  const std::vector<std::string> w2 = engine.check_against_slurm(slurm);
+  ASSERT_EQ(w2.size(), 1u);
+  EXPECT_NE(w2[0].find("has 64 servers but partition main has 32 nodes"), std::string::npos)
+      << w2[0];
+  // a matching configuration: silence
+  dir.write("pacml.conf", "topology: 4x4x2\n# changed again\n");
+  ASSERT_TRUE(engine.refresh_config());
+  EXPECT_TRUE(engine.check_against_slurm(slurm).empty());
 }
 
 TEST(Engine, UserErrorsAreRejectedWithClearMessages) {
@@ -209,7 +325,9 @@ TEST(Engine, DefaultMappingIsThePartitionsNodeOrder) {
   SubmitInput in;
   in.spank_env = {opt("model", "gnmt"), opt("beta", "1")};
   in.now = 1.7e9;
-  EXPECT_EQ(engine.submit(in, view).outcome, Outcome::kPassThrough);  // partition not known yet
+  const SubmitResult unknown = engine.submit(in, view);
+  EXPECT_EQ(unknown.outcome, Outcome::kPassThrough);  // partition not known yet …
+  EXPECT_NE(unknown.user_notice.find("not known to pacml yet"), std::string::npos);  // … said so
   view.partitions["main"] = {"z1", "z2", "z3", "z4", "z5", "z6", "z7", "z8", "z9"};
   const SubmitResult r = engine.submit(in, view);
   ASSERT_EQ(r.outcome, Outcome::kPlaced);
@@ -243,6 +361,9 @@ TEST(Engine, NeverAGoodConfigMeansPassThrough) {
   const SubmitResult r = engine.submit(in, view);
   EXPECT_EQ(r.outcome, Outcome::kPassThrough);
   EXPECT_NE(r.log_message.find("no valid"), std::string::npos);
+  EXPECT_NE(r.user_notice.find("pacml is not configured here, so pacml left this job unchanged"),
+            std::string::npos)
+      << r.user_notice;
   ASSERT_FALSE(logs.empty());
   EXPECT_NE(logs[0].find("jobs pass through unchanged until it is fixed"), std::string::npos);
   // a missing file says so too
@@ -322,7 +443,7 @@ TEST(Engine, PacmlConfChoosesTheFile) {
 
 TEST(Engine, DecisionLogHasOneJsonLinePerDecision) {
   Fixture f;
-  f.submit({opt("model", "gnmt"), opt("beta", "0.45")});
+  const SubmitResult placed = f.submit({opt("model", "gnmt"), opt("beta", "0.45")});
   f.submit({opt("model", "gnmt"), opt("beta", "0.1")});  // rejected
   f.submit({"X=1"});                                     // not a decision
   std::ifstream in(f.dir.file("decisions.jsonl"));
@@ -337,7 +458,9 @@ TEST(Engine, DecisionLogHasOneJsonLinePerDecision) {
   EXPECT_EQ(a["nodes"], "n1,n3,n9,n11");
   EXPECT_EQ(a["servers"].size(), 4u);
   EXPECT_GT(a["jct"].get<double>(), 0);
-  EXPECT_GE(a["latency_ms"].get<double>(), 0);
+  // the decision's own latency: measured (not 0) and part of the submission's
+  EXPECT_GT(a["latency_ms"].get<double>(), 0);
+  EXPECT_LE(a["latency_ms"].get<double>(), placed.latency_ms);
   EXPECT_TRUE(a["job_id"].is_null());
   EXPECT_EQ(a["comment"].get<std::string>().rfind("pacml:model=gnmt,beta=0.45", 0), 0u);
   EXPECT_EQ(lines[1]["outcome"], "rejected");
@@ -355,9 +478,13 @@ TEST(Engine, HeldLogLinesWaitForTheirJobId) {
   EXPECT_EQ(log.unresolved(), (std::vector<std::string>{"1.2"}));
   EXPECT_EQ(log.flush(161), 1);  // expired: written with job_id null
   std::ifstream in(dir.file("d.jsonl"));
-  std::string first;
+  std::string first, second;
   std::getline(in, first);
+  std::getline(in, second);
   EXPECT_EQ(nlohmann::json::parse(first)["job_id"], 42);
+  // a job Slurm never created (refused after the decision, --test-only)
+  EXPECT_TRUE(nlohmann::json::parse(second)["job_id"].is_null());
+  EXPECT_EQ(nlohmann::json::parse(second)["outcome"], "not_created");
 }
 
 }  // namespace

@@ -133,5 +133,22 @@ TEST(GraphSource, MalformedGraphsNameTheLineNotTheContents) {
   EXPECT_EQ(m2.find("TOPSECRET43"), std::string::npos) << m2;
 }
 
+TEST(GraphSource, ACycleIsNamedWithItsFileAndLine) {
+  TempDir dir;
+  const std::string node =
+      " -- L -- forward_compute_time=1, backward_compute_time=1, "
+      "activation_size=1, parameter_size=0\n";
+  const std::string cyclic =
+      dir.write("cyclic.txt", "node1" + node + "node2" + node + "node3" + node +
+                                  "\tnode1 -- node2\n\tnode2 -- node3\n\tnode3 -- node2\n");
+  GraphSource g;
+  const std::string msg = error_of([&] {
+    g.graph_file(cyclic, UserIdentity{::getuid(), ::getgid(), ""}, {});
+  });
+  EXPECT_NE(msg.find(cyclic + ":6: graph has a cycle: node2 -> node3 -> node2"), std::string::npos)
+      << msg;
+  EXPECT_EQ(msg.find("not a valid PipeDream graph"), std::string::npos) << msg;
+}
+
 }  // namespace
 }  // namespace pacml::plugin

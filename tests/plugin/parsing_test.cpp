@@ -4,18 +4,25 @@
 #include <ctime>
 #include <sstream>
 
+#include "core/slurm/slurm_syntax.h"
 #include "core/util/error.h"
 #include "plugin/config.h"
-#include "plugin/hostlist.h"
 #include "plugin/request.h"
-#include "plugin/slurm_time.h"
 #include "tests/plugin/plugin_test_util.h"
 
 namespace pacml::plugin {
 namespace {
 
+using slurm::expand_hostlist;
+using slurm::join_hostlist;
+using slurm::parse_deadline_seconds;
 using testing::error_of;
 using testing::TempDir;
+
+double parse_slurm_duration_seconds(const std::string& text, const std::string& where,
+                                    const std::string& what) {
+  return slurm::parse_duration_seconds(text, where, what);
+}
 
 TEST(Hostlist, ExpandsRangesPaddingAndLists) {
   EXPECT_EQ(expand_hostlist("n[1-3]", "x"), (std::vector<std::string>{"n1", "n2", "n3"}));
@@ -152,9 +159,12 @@ TEST(PluginConfig, LoadsFromAFile) {
 TEST(PluginConfig, TheShippedExampleIsValid) {
   const PluginConfig c =
       load_plugin_config(std::string(PACML_SOURCE_DIR) + "/contrib/slurm/pacml.conf");
-  EXPECT_EQ(c.partitions, (std::vector<std::string>{"ramp"}));
-  EXPECT_EQ(c.nodes.size(), 32u);
-  EXPECT_EQ(c.decision_log, "/var/log/slurm/pacml-decisions.jsonl");
+  // it names no partition and no nodes, so it fits any cluster laid out as
+  // `pacml topology --slurm-nodes` prints it (the integration test loads it)
+  EXPECT_TRUE(c.partitions.empty());
+  EXPECT_TRUE(c.nodes.empty());
+  EXPECT_EQ(c.decision_log, "");
+  EXPECT_EQ(c.num_servers(), 32);
 }
 
 TEST(PluginConfig, MarginKey) {
@@ -259,6 +269,52 @@ TEST(JobRequest, BadValuesAreUserErrors) {
             std::string::npos);
   EXPECT_NE(error_of([] { extract_request({}, "pacml:model=gnmt,graph=/g.txt"); }).find("not both"),
             std::string::npos);
+}
+
+TEST(JobRequest, IterationsIsStepsAndSaysSoWhenBothAreGiven) {
+  const JobRequest r = extract_request({"_SLURM_SPANK_OPTION_pacml_pacml_model=gnmt",
+                                        "_SLURM_SPANK_OPTION_pacml_pacml_iterations=300"},
+                                       "");
+  EXPECT_EQ(*r.steps, 300);
+  EXPECT_NE(error_of([] {
+              extract_request({"_SLURM_SPANK_OPTION_pacml_pacml_steps=3",
+                               "_SLURM_SPANK_OPTION_pacml_pacml_iterations=3"},
+                              "");
+            }).find("given twice"),
+            std::string::npos);
+}
+
+TEST(SlurmComment, OneGrammarForThePluginAndTheTraces) {
+  slurm::RequestFields f;
+  EXPECT_TRUE(slurm::parse_comment(
+      "run7;pacml:graph=/data/my%20graphs/g%2C1.txt,deadline=now+2hours,iterations=9 "
+      "pacml-decision:degree=4,decision=1.2",
+      f, "--comment"));
+  EXPECT_EQ(*f.graph, "/data/my graphs/g,1.txt");
+  EXPECT_EQ(*f.deadline, "now+2hours");
+  EXPECT_EQ(*f.steps, 9);
+  // what pacml writes reads back exactly
+  const std::string text = slurm::format_comment(f);
+  EXPECT_EQ(text, "pacml:graph=/data/my%20graphs/g%2C1.txt,deadline=now+2hours,steps=9");
+  slurm::RequestFields again;
+  EXPECT_TRUE(slurm::parse_comment(text, again, "x"));
+  EXPECT_EQ(again.graph, f.graph);
+  slurm::RequestFields none;
+  EXPECT_FALSE(slurm::parse_comment("pacml-decision:degree=4 plain words", none, "x"));
+  EXPECT_NE(error_of([] {
+              slurm::RequestFields g;
+              slurm::parse_comment("pacml:beta=2", g, "--comment");
+            }).find("--comment pacml:beta: beta must be in (0, 1]"),
+            std::string::npos);
+}
+
+TEST(SlurmSyntax, LogTextIsEscapedAndTimeLimitsFormatted) {
+  EXPECT_EQ(slurm::escape_for_log("a\nerror: b\r\tc\x01\x7f"), "a\\nerror: b\\r\\tc\\x01\\x7f");
+  EXPECT_EQ(slurm::escape_for_log(slurm::escape_for_log("x\ny")), "x\\ny");  // idempotent
+  EXPECT_EQ(slurm::format_minutes(30), "30");
+  EXPECT_EQ(slurm::format_minutes(90), "01:30:00");
+  EXPECT_EQ(slurm::format_minutes(1563), "1-02:03:00");
+  EXPECT_DOUBLE_EQ(slurm::parse_duration_seconds("1-02:03:04", "t", "time"), 93784);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,7 +65,13 @@ class FakeView : public SlurmView {
     nodes = it->second;
     return true;
   }
+  std::map<std::string, std::uint32_t> max_minutes;  // partitions' MaxTime
   std::string default_partition() const override { return default_part; }
+  std::optional<std::uint32_t> partition_max_minutes(const std::string& p) const override {
+    auto it = max_minutes.find(p);
+    if (it == max_minutes.end()) return std::nullopt;
+    return it->second;
+  }
   NodeStatus node_status(const std::string& node) const override {
     auto it = status.find(node);
     return it == status.end() ? NodeStatus::kFree : it->second;

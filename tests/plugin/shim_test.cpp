@@ -104,7 +104,10 @@ TEST_F(Plugin, SpankOptionsRewriteTheJob) {
   ASSERT_NE(job.d.req_nodes, nullptr);
   EXPECT_STREQ(job.d.req_nodes, "n1,n3,n9,n11");
   EXPECT_EQ(job.d.shared, JOB_SHARED_NONE);
-  EXPECT_EQ(job.d.time_limit, 2u);
+  EXPECT_EQ(job.d.time_limit, NO_VAL);  // no --pacml-steps: the job's own (none here)
+  // the request is kept in the Comment, where squeue --json and sacct keep it
+  ASSERT_NE(job.d.comment, nullptr);
+  EXPECT_STREQ(job.d.comment, "pacml:model=gnmt,beta=0.45");
   ASSERT_NE(job.d.admin_comment, nullptr);
   EXPECT_EQ(std::string(job.d.admin_comment).rfind("pacml-decision:degree=4,", 0), 0u)
       << job.d.admin_comment;
@@ -116,6 +119,31 @@ TEST_F(Plugin, CommentFallbackWorksAndKeepsTheComment) {
   ASSERT_EQ(submit(job), SLURM_SUCCESS);
   EXPECT_EQ(job.d.min_nodes, 4u);
   EXPECT_STREQ(job.d.comment, "run7 pacml:model=gnmt,deadline=4.2s");
+}
+
+TEST_F(Plugin, ALengthSetsTheTimeLimitButNeverBelowTheUsersTime) {
+  JobDesc job;
+  job.spank({"_SLURM_SPANK_OPTION_pacml_pacml_model=gnmt",
+             "_SLURM_SPANK_OPTION_pacml_pacml_beta=0.45",
+             "_SLURM_SPANK_OPTION_pacml_pacml_steps=50"});
+  ASSERT_EQ(submit(job), SLURM_SUCCESS);
+  EXPECT_EQ(job.d.time_limit, 2u);  // JCT 3.9 s × 1.2 + 1 min
+  JobDesc own;
+  own.spank({"_SLURM_SPANK_OPTION_pacml_pacml_model=gnmt",
+             "_SLURM_SPANK_OPTION_pacml_pacml_beta=0.45",
+             "_SLURM_SPANK_OPTION_pacml_pacml_steps=50"});
+  own.d.time_limit = 30;
+  ASSERT_EQ(submit(own), SLURM_SUCCESS);
+  EXPECT_EQ(own.d.time_limit, 30u);
+}
+
+TEST_F(Plugin, AJobWithoutRequirementIsToldWhyItWasLeftAlone) {
+  JobDesc job;
+  job.spank({"_SLURM_SPANK_OPTION_pacml_pacml_model=gnmt"});
+  std::string notice;
+  EXPECT_EQ(submit(job, &notice), SLURM_SUCCESS);  // accepted, unchanged …
+  EXPECT_EQ(job.d.min_nodes, NO_VAL);
+  EXPECT_NE(notice.find("gives no requirement"), std::string::npos) << notice;  // … and told
 }
 
 TEST_F(Plugin, RejectionsReachTheUser) {

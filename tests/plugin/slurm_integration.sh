@@ -66,7 +66,7 @@ wait_state "$j" COMPLETED 20
 
 # ---- 2. a pacml job: node count, exact node list, time limit, annotation -------
 say "2. sbatch --pacml-model=gnmt --pacml-beta=0.45 is partitioned and placed"
-j=$(submit --pacml-model=gnmt --pacml-beta=0.45 --wrap 'sleep 20')
+j=$(submit --pacml-model=gnmt --pacml-beta=0.45 --pacml-steps=50 --wrap 'sleep 20')
 check "pacml job submitted ($(cat "$LAB/err"))" [ -n "$j" ]
 d=$(decision_of "$j")
 check "decision logged with the Slurm job id" [ -n "$d" ]
@@ -77,7 +77,9 @@ check "ReqNodeList = the decision's nodes ($want)" [ "$(hosts "$(field "$j" ReqN
 wait_state "$j" RUNNING 15
 check "running on exactly the decided nodes" [ "$(hosts "$(field "$j" NodeList)")" = "$(echo "$want" | tr , '\n' | sort -V | paste -sd,)" ]
 check "the nodes form a RAMP block" is_ramp_block "$want"
-check "TimeLimit from the predicted JCT + margin (00:02:00)" [ "$(field "$j" TimeLimit)" = 00:02:00 ]
+check "the request is kept in the job's Comment for squeue/sacct replays" \
+  [ "$(field "$j" Comment)" = "pacml:model=gnmt,beta=0.45,steps=50" ]
+check "--pacml-steps=50: TimeLimit from the predicted JCT + margin (00:02:00)" [ "$(field "$j" TimeLimit)" = 00:02:00 ]
 check "exclusive nodes (OverSubscribe=NO)" [ "$(field "$j" OverSubscribe)" = NO ]
 check "AdminComment annotates degree, JCT and beta" \
   bash -c "scontrol -o show job $j | grep -q 'AdminComment=pacml-decision:degree=4,action=4,servers=4,jct=3.90.*beta=0.45'"
@@ -107,6 +109,40 @@ check "srun --pacml-model runs one task per decided node (4): $(printf '%s' "$ou
 printf '%s\n' "$out" | sed 's/^/    srun output: /' | head -12
 timeout 10 scancel "$j" "$j2"
 wait_idle
+
+# ---- 2b. time limits never end a job early ----------------------------------------
+say "2b. time limits: the user's --time, lengths, crafted steps"
+j=$(submit --hold --pacml-model=bert-large --time=30 --wrap true)
+check "bert-large --time=30 (no length given) keeps its 30 minutes" [ "$(field "$j" TimeLimit)" = 00:30:00 ]
+j=$(submit --hold --pacml-model=gnmt --pacml-deadline=2h --time=3:00:00 --wrap true)
+check "--pacml-deadline=2h --time=3:00:00 keeps 03:00:00" [ "$(field "$j" TimeLimit)" = 03:00:00 ]
+j=$(submit --hold --pacml-model=gnmt --pacml-beta=0.45 --pacml-iterations=50 --time=45 --wrap true)
+check "a stated length never goes below --time (00:45:00)" [ "$(field "$j" TimeLimit)" = 00:45:00 ]
+j=$(submit --hold --pacml-model=gnmt --pacml-beta=0.45 --pacml-steps=1000000000 --wrap true)
+check "crafted steps: refused with a reason, no UNLIMITED limit" \
+  bash -c "[ -z '$j' ] && grep -q 'beyond the 365 days' '$LAB/err'"
+j=$(submit --hold --pacml-model=gnmt --wrap true)
+check "no requirement: accepted unchanged ($j)" [ -n "$j" ]
+check "no requirement: the user is told ($(head -c 120 "$LAB/err"))" grep -q "gives no requirement" "$LAB/err"
+check "no requirement: no pacml annotation" [ -z "$(field "$j" AdminComment)" ]
+timeout 10 scancel -u root; wait_idle
+
+# ---- 2c. the log and the messages are safe and say why ------------------------------
+say "2c. control characters never reach slurmctld's log raw; a cycle is named"
+j=$(submit --hold -J $'x\nerror: forged by a job name' --pacml-model=gnmt --pacml-beta=0.45 --wrap true)
+m=$(timeout 30 sbatch --parsable --hold -o /dev/null --pacml-model=$'gnmt\nerror: forged by a model' --pacml-beta=0.45 --wrap true 2>&1)
+sleep 0.5
+check "a newline in -J or --pacml-model forges no log line" \
+  bash -c "! grep -q '^error: forged' '$LAB/log/slurmctld.log'"
+check "…it is logged escaped" grep -qF 'x\nerror: forged by a job name' "$LAB/log/slurmctld.log"
+node='-- L -- forward_compute_time=1, backward_compute_time=1, activation_size=1, parameter_size=0'
+printf 'node1 %s\nnode2 %s\nnode3 %s\n\tnode1 -- node2\n\tnode2 -- node3\n\tnode3 -- node2\n' \
+  "$node" "$node" "$node" > "$LAB/user/cyclic.txt"
+chmod 644 "$LAB/user/cyclic.txt"
+j=$(submit --hold --pacml-graph="$LAB/user/cyclic.txt" --pacml-beta=0.5 --wrap true)
+check "a graph with a cycle: the message names it and its file:line ($(head -c 160 "$LAB/err"))" \
+  grep -q "cyclic.txt:6: graph has a cycle: node2 -> node3 -> node2" "$LAB/err"
+timeout 10 scancel -u root; wait_idle
 
 # ---- 3. requirement that cannot be met: reject mode ----------------------------
 say "3. reject mode"
@@ -230,8 +266,39 @@ check "pacml replay reads the decision log" \
 "$src/contrib/slurm/pacml-log-to-trace" "$LAB/log/decisions.jsonl" "$LAB/trace.json"
 check "the converted log (squeue --json shape) replays too" \
   bash -c "'$pacml' replay '$LAB/trace.json' --format squeue-json --policies min_feasible --no-plots > '$LAB/replay2.txt' 2>&1"
+timeout 10 squeue --json -t all > "$LAB/squeue.json" 2> /dev/null
+with_request=$(python3 -c "import json,sys; print(sum('pacml:' in (j.get('comment') or '') for j in json.load(open(sys.argv[1]))['jobs']))" "$LAB/squeue.json")
+check "squeue --json keeps the request of --pacml-* jobs in their comment ($with_request jobs)" [ "$with_request" -ge 50 ]
+check "squeue --json of this test replays through pacml replay" \
+  bash -c "'$pacml' replay '$LAB/squeue.json' --format squeue-json --policies min_feasible --no-plots --unknown-model skip > '$LAB/replay3.txt' 2>&1"
+sed 's/^/    /' "$LAB/replay3.txt" | grep -i -m 3 "records\|skipped\|jobs"
 check "slurm's topology/tree sees pacml's RAMP switches" bash -c "timeout 5 scontrol show topology | grep -q 'SwitchName=g1r1 .*Nodes=n\[1-2\]'"
 check "slurmctld still alive at the end" ping_ok
+
+# ---- 8a. the shipped pacml.conf, unmodified; warnings for names Slurm lacks ----------
+say "8a. contrib/slurm/pacml.conf as shipped; pacml.conf names that Slurm does not have"
+timeout 10 scancel -u root; wait_idle
+cp "$src/contrib/slurm/pacml.conf" "$LAB/etc/.pacml.conf" && mv "$LAB/etc/.pacml.conf" "$LAB/etc/pacml.conf"
+j=$(submit --pacml-model=gnmt --pacml-beta=0.45 --wrap true)
+check "shipped pacml.conf: the job is decided and accepted ($(cat "$LAB/err"))" \
+  bash -c "timeout 5 scontrol -o show job '$j' | grep -q 'AdminComment=pacml-decision:degree=4'"
+check "shipped pacml.conf: the job runs to completion" wait_state "$j" COMPLETED 20
+check "shipped pacml.conf: no warning about it" bash -c "! grep -q 'pacml: warning' '$LAB/log/slurmctld.log'"
+write_pacml_conf reject "nodes: \"n[1-31],gpu7\""
+sed -i 's/^partitions: \[main\]$/partitions: [ramp]/' "$LAB/etc/pacml.conf"
+timeout 20 sbatch --parsable --hold -o /dev/null --pacml-model=gnmt --pacml-beta=1 --wrap true > /dev/null 2>&1
+for _ in $(seq 1 40); do grep -q "pacml: warning: .*not Slurm nodes" "$LAB/log/slurmctld.log" && break; sleep 0.25; done
+check "a partition Slurm does not have: warned at load" \
+  grep -q "pacml: warning: .*partition 'ramp' is not a Slurm partition (Slurm has: main, other)" "$LAB/log/slurmctld.log"
+check "a node Slurm does not have: warned at load" \
+  grep -q "pacml: warning: .*not Slurm nodes: gpu7" "$LAB/log/slurmctld.log"
+write_pacml_conf reject "topology: 8x4x2"
+sed -i '0,/^topology: 4x4x2$/{/^topology: 4x4x2$/d}' "$LAB/etc/pacml.conf"
+timeout 20 sbatch --parsable --hold -o /dev/null --pacml-model=gnmt --pacml-beta=1 --wrap true > /dev/null 2>&1
+for _ in $(seq 1 40); do grep -q "topology 8x4x2 has 64 servers" "$LAB/log/slurmctld.log" && break; sleep 0.25; done
+check "topology 8x4x2 on 32 nodes: warned at load" \
+  grep -q "pacml: warning: .*topology 8x4x2 has 64 servers but partition main has 32 nodes" "$LAB/log/slurmctld.log"
+timeout 10 scancel -u root; wait_idle
 
 # ---- 8b. SchedulerParameters: pacml_* tokens in slurm.conf, over pacml.conf --------
 say "8b. SchedulerParameters (slurm.conf) over pacml.conf, re-read on scontrol reconfigure"

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "core/slurm/slurm_syntax.h"
 #include "core/util/error.h"
 #include "sim/engine/episode.h"
 #include "sim/engine/policy_factory.h"
@@ -137,7 +138,7 @@ TEST(TraceReaders, SacctParsable2) {
             std::string::npos);
   EXPECT_NE(error_of("JobID|Submit|NNodes|Comment\n1|2026-01-01T00:00:00|1|pacml:colour=red\n",
                      TraceFormat::kSacct)
-                .find("unknown pacml comment key"),
+                .find("unknown pacml option 'colour'"),
             std::string::npos);
 }
 
@@ -190,12 +191,71 @@ TEST(TraceReaders, PacmlDecisionLog) {
 }
 
 TEST(TraceReaders, SlurmTimesAndLimits) {
-  EXPECT_EQ(parse_slurm_time("1970-01-02T00:00:00", "x"), 86400);
-  EXPECT_THROW(parse_slurm_time("2026-13-01T00:00:00", "x"), InputError);
-  EXPECT_EQ(parse_slurm_duration("5", "x"), 300);
-  EXPECT_EQ(parse_slurm_duration("1-02:00:00", "x"), 93600);
-  EXPECT_EQ(parse_slurm_duration("01:00:05", "x"), 3605);
-  EXPECT_TRUE(std::isnan(parse_slurm_duration("UNLIMITED", "x")));
+  EXPECT_EQ(slurm::parse_timestamp("1970-01-02T00:00:00", "x"), 86400);
+  EXPECT_THROW(slurm::parse_timestamp("2026-13-01T00:00:00", "x"), InputError);
+  EXPECT_EQ(slurm::parse_time_limit_seconds("5", "x"), 300);
+  EXPECT_EQ(slurm::parse_time_limit_seconds("1-02:00:00", "x"), 93600);
+  EXPECT_EQ(slurm::parse_time_limit_seconds("01:00:05", "x"), 3605);
+  EXPECT_FALSE(slurm::parse_time_limit_seconds("UNLIMITED", "x"));
+}
+
+TEST(TraceReaders, SacctDefaultColumnsAreAccepted) {
+  // sacct's own default columns (AllocCPUS, Account, ExitCode, …) are known;
+  // the replay needs only JobID and Submit.
+  TraceReport report;
+  const auto records = read(
+      "JobID|JobName|Partition|Account|AllocCPUS|State|ExitCode|Submit\n"
+      "46|wrap|main|root|2|COMPLETED|0:0|2026-11-29T23:05:01\n",
+      TraceFormat::kSacct, report);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].gpus, 1);
+  // without a submit time: a clear error that says which columns to ask for
+  const std::string e =
+      error_of("JobID|JobName|Partition|Account|AllocCPUS|State|ExitCode\n", TraceFormat::kSacct);
+  EXPECT_NE(e.find("t.csv:1: missing column 'Submit'"), std::string::npos) << e;
+  EXPECT_NE(e.find("--format=JobID,Submit"), std::string::npos) << e;
+  EXPECT_NE(error_of("JobID|Submit|Bogus\n", TraceFormat::kSacct).find("not a column sacct prints"),
+            std::string::npos);
+}
+
+TEST(TraceReaders, CommentFormsOfThePluginAreRead) {
+  // the plugin's comment grammar: deadline (from the submit time), iterations,
+  // percent-encoded paths; other words and pacml-decision annotations ignored
+  TraceReport report;
+  const auto records = read(
+      "JobID|Submit|NNodes|Comment\n"
+      "1|1970-01-01T00:01:40|1|pacml:model=gnmt,deadline=2:00:00 note\n"
+      "2|1970-01-01T00:01:40|1|pacml:graph=/a%20b/g.txt,iterations=300;pacml-decision:degree=4\n",
+      TraceFormat::kSacct, report);
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].model, "gnmt");
+  EXPECT_DOUBLE_EQ(records[0].deadline, 100 + 7200);
+  EXPECT_EQ(records[1].model, "/a b/g.txt");
+  EXPECT_EQ(records[1].steps, 300);
+  EXPECT_NE(error_of("JobID|Submit|Comment\n1|1970-01-01T00:01:40|pacml:deadline=soon\n",
+                     TraceFormat::kSacct)
+                .find("t.csv:2: "),
+            std::string::npos);
+  EXPECT_NE(error_of("JobID|Submit|Comment\n1|1970-01-01T00:01:40|pacml:deadline=soon\n",
+                     TraceFormat::kSacct)
+                .find("'soon' is not Slurm time syntax"),
+            std::string::npos);
+}
+
+TEST(TraceReaders, PacmlLogUsesItsFieldsAndSkipsJobsSlurmNeverCreated) {
+  TraceReport report;
+  const auto records = read(
+      "{\"job_id\": 7, \"submit_time\": 100, \"model\": \"g\", \"graph\": \"/data/my "
+      "graphs/g.txt\", \"beta\": 0.5, \"steps\": 20, \"comment\": \"pacml:graph=/data/my "
+      "graphs/g.txt,beta=0.5,steps=20\"}\n"
+      "{\"job_id\": null, \"submit_time\": 101, \"model\": \"gnmt\", \"outcome\": "
+      "\"not_created\"}\n",
+      TraceFormat::kPacmlLog, report);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].model, "/data/my graphs/g.txt");
+  EXPECT_DOUBLE_EQ(records[0].beta, 0.5);
+  EXPECT_EQ(records[0].steps, 20);
+  EXPECT_EQ(report.skipped, 1);
 }
 
 TEST(TraceReaders, UnreadableFile) {

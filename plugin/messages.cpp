@@ -1,0 +1,112 @@
+#include "plugin/messages.h"
+
+#include <sstream>
+
+#include "core/slurm/slurm_syntax.h"
+
+namespace pacml::plugin::messages {
+
+std::string number(double v, int digits) {
+  std::ostringstream out;
+  out.precision(digits);
+  out << v;
+  return out.str();
+}
+
+std::string seconds(double s) {
+  if (s < 120) return number(s) + " s";
+  if (s < 7200) return number(s / 60) + " min";
+  if (s < 4 * 86400) return number(s / 3600) + " h";
+  return number(s / 86400) + " days";
+}
+
+std::string minutes(std::uint32_t m) {
+  return std::to_string(m) + " min (" + slurm::format_minutes(m) + ")";
+}
+
+std::string need(const Need& n) {
+  std::string text =
+      n.deadline_s
+          ? "finish within " + seconds(*n.deadline_s) + " (β " + number(n.req_beta, 3) +
+                " of its sequential " + seconds(n.seq_s) + ")"
+          : "reach β " + number(n.req_beta, 3) + " (JCT ≤ " + seconds(n.req_beta * n.seq_s) + ")";
+  if (n.margin > 0)
+    text += " with margin " + number(n.margin, 3) + " (predicted JCT ≤ " + seconds(n.bound_s) + ")";
+  return text;
+}
+
+std::string passed_through_notice(const std::string& why) {
+  return "pacml: " + why + ", so pacml left this job unchanged: Slurm places it as submitted";
+}
+
+std::string no_requirement_log(const std::string& who) {
+  return "pacml: " + who +
+         " gives no requirement (--pacml-deadline, --pacml-beta or --time); passed through "
+         "unchanged";
+}
+
+std::string no_requirement_notice() {
+  return "pacml: this job gives no requirement (--pacml-deadline, --pacml-beta or --time), so "
+         "pacml left it unchanged: Slurm places it as submitted";
+}
+
+std::string blocked(const std::string& reason) {
+  return "pacml: the job cannot meet its requirement: " + reason +
+         ". Relax --pacml-deadline / --pacml-beta / --time, or submit later.";
+}
+
+std::string missing_graph() {
+  return "pacml: name the job's model with --pacml-model=NAME (a built-in model, see `pacml "
+         "graph zoo`) or --pacml-graph=FILE";
+}
+
+std::string unmanaged_partition(const std::string& partition, const std::string& managed) {
+  return "pacml: partition '" + partition + "' is not managed by pacml (pacml manages " + managed +
+         ")";
+}
+
+std::string both_beta_and_deadline() {
+  return "pacml: give --pacml-deadline or --pacml-beta, not both";
+}
+
+std::string limit_too_long(long steps, double predicted_s, double cap_days) {
+  return "pacml: " + std::to_string(steps) + " training steps would run for " +
+         seconds(predicted_s) + " by pacml's prediction, beyond the " + number(cap_days) +
+         " days pacml sets as a time limit; check --pacml-steps / --pacml-iterations";
+}
+
+std::string jct_beyond_max_time(double jct_s, const std::string& partition,
+                                std::uint32_t max_minutes) {
+  return "pacml: the job's predicted run time " + seconds(jct_s) + " exceeds partition " +
+         partition + "'s MaxTime of " + minutes(max_minutes) +
+         ", so Slurm would end it before it finishes; ask for fewer --pacml-steps or another "
+         "partition";
+}
+
+std::string limit_capped_notice(std::uint32_t limit, const std::string& partition) {
+  return "pacml: time limit capped at partition " + partition + "'s MaxTime, " + minutes(limit);
+}
+
+std::string unknown_partition(const std::string& conf, const std::string& partition,
+                              const std::string& known) {
+  return "pacml: warning: " + conf + ": partition '" + partition +
+         "' is not a Slurm partition (Slurm has: " + known +
+         "); pacml jobs sent there will be refused by Slurm";
+}
+
+std::string unknown_nodes(const std::string& conf, const std::string& nodes, long count) {
+  return "pacml: warning: " + conf + ": " + std::to_string(count) +
+         " node(s) in 'nodes' are not Slurm nodes: " + nodes +
+         "; pacml will never place a job there";
+}
+
+std::string shape_mismatch(const std::string& conf, const std::string& shape, long servers,
+                           const std::string& mapped_text, long mapped) {
+  return "pacml: warning: " + conf + ": topology " + shape + " has " + std::to_string(servers) +
+         " servers but " + mapped_text + " nodes; " +
+         (mapped < servers ? "servers without a node are never free, so predictions assume a "
+                             "cluster that does not exist"
+                           : "the nodes beyond the topology are never used");
+}
+
+}  // namespace pacml::plugin::messages
