@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/cluster/topology_yaml.h"
 #include "core/policy/policy_factory.h"
 #include "core/profile.h"
 #include "core/slurm/slurm_syntax.h"
@@ -57,37 +58,6 @@ std::vector<std::string> strings(const YAML::Node& node, const std::string& wher
     throw InputError(where, what + " must be a value or a list");
   }
   return out;
-}
-
-RampParams parse_topology(const YAML::Node& node, const std::string& source) {
-  const std::string where = yaml_where(source, node);
-  if (node.IsScalar()) return RampTopology::parse(node.Scalar(), where).params();
-  if (!node.IsMap()) throw InputError(where, "topology must be CxRxS or a map");
-  RampParams p;
-  for (const auto& kv : node) {
-    const std::string key = kv.first.Scalar(), w = yaml_where(source, kv.second);
-    if (key == "shape") {
-      const RampParams shape = RampTopology::parse(scalar(kv.second, w, key), w).params();
-      p.groups = shape.groups, p.racks = shape.racks, p.servers_per_rack = shape.servers_per_rack;
-    } else if (key == "groups") {
-      p.groups = static_cast<int>(parse_integer(scalar(kv.second, w, key), 1, 1024, w, key));
-    } else if (key == "racks") {
-      p.racks = static_cast<int>(parse_integer(scalar(kv.second, w, key), 1, 1024, w, key));
-    } else if (key == "servers_per_rack") {
-      p.servers_per_rack =
-          static_cast<int>(parse_integer(scalar(kv.second, w, key), 1, 1024, w, key));
-    } else if (key == "node_bandwidth") {
-      p.node_bandwidth = number(kv.second, w, key);
-    } else if (key == "worker_memory") {
-      p.worker_memory = number(kv.second, w, key);
-    } else {
-      throw InputError(w, "unknown topology key '" + key +
-                              "' (known: shape, groups, racks, servers_per_rack, node_bandwidth, "
-                              "worker_memory)");
-    }
-  }
-  RampTopology check(p, where);  // validates (R ≤ C, positive values)
-  return p;
 }
 
 // nodes: "n[1-32]" | [n1, n2, …] | {n1: [c, r, s], …}
@@ -141,7 +111,7 @@ PluginConfig parse_plugin_config(std::istream& in, const std::string& source) {
   if (!root.IsMap()) throw InputError(source, "pacml.conf must be a YAML map of key: value");
   return convert_yaml(root, source, [&](const YAML::Node& r) {
     // topology first: nodes depend on it
-    if (r["topology"]) cfg.ramp = parse_topology(r["topology"], source);
+    if (r["topology"]) cfg.ramp = parse_ramp_topology(r["topology"], source);
     for (const auto& kv : r) {
       const std::string key = kv.first.Scalar();
       const YAML::Node& v = kv.second;

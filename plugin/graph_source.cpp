@@ -19,6 +19,7 @@
 #include "core/graph/native_graph.h"
 #include "core/graph/pipedream_reader.h"
 #include "core/util/error.h"
+#include "core/util/hash.h"
 #include "core/util/numbers.h"
 #include "core/zoo/model_zoo.h"
 
@@ -107,12 +108,6 @@ std::string describe_status(int status) {
 bool safe_bare_name(const std::string& name) {
   if (name.empty() || name.find('/') != std::string::npos) return false;
   return name != "." && name != "..";
-}
-
-std::uint64_t fnv1a(const std::string& data) {
-  std::uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : data) h = (h ^ c) * 1099511628211ULL;
-  return h;
 }
 
 // The problems of a graph's shape (core/graph/layer_graph.cpp's checks),
@@ -301,7 +296,8 @@ JobGraphPtr GraphSource::graph_file(const std::string& name, const UserIdentity&
     text = read_file_as_user(path, user, options.max_bytes, options.read_timeout);
   }
   if (resolved) *resolved = path;
-  const std::string key = "file:" + std::to_string(fnv1a(text)) + ":" + model_name_from_path(path);
+  const std::string key =
+      "file:" + std::to_string(fnv1a64(text)) + ":" + model_name_from_path(path);
   if (JobGraphPtr g = lookup(key)) return g;
   JobGraphPtr g = parse_graph_text(text, path);
   insert(key, g);
