@@ -33,7 +33,7 @@ include tests/parallel/local.mk
 endif
 
 TESTS += tests/cli/cli_test.sh tests/cli/cli_args_test.sh tests/parallel/cli_physical_test.sh
-dist_noinst_SCRIPTS += tests/cli/cli_test.sh tests/cli/cli_args_test.sh \
+dist_noinst_SCRIPTS += tests/cli/cli_test.sh tests/cli/cli_args_test.sh tests/cli/cli_lib.sh \
 	tests/parallel/cli_physical_test.sh
 EXTRA_DIST += tests/fixtures
 

@@ -4,16 +4,8 @@
 # option, a misspelt command or verb, a missing value -- exit 2 with a
 # message and a hint, and print nothing on stdout.
 set -u
-PACML=${PACML:-./pacml}
-SRC=${PACML_SOURCE_DIR:-.}
+. "$(dirname "$0")/cli_lib.sh"
 TINY=$SRC/tests/fixtures/tiny.txt
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-passed=0
-
-pass() { passed=$((passed + 1)); }
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 # expect_help WHAT ARGS...: exit 0 and "usage: pacml WHAT" on stdout
 expect_help() {
@@ -98,5 +90,4 @@ if "$PACML" estimate --graph "$TINY" --beta -0.5 >"$tmp/out" 2>"$tmp/err"; then
   fail "--beta -0.5 accepted"
 elif grep -q "beta" "$tmp/err"; then pass; else fail "--beta -0.5: $(cat "$tmp/err")"; fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

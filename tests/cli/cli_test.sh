@@ -2,36 +2,7 @@
 # Command-line tests of `pacml`: help everywhere, JSON output that scripts
 # read, and clear errors with non-zero exit codes for bad input.
 set -u
-PACML=${PACML:-./pacml}
-SRC=${PACML_SOURCE_DIR:-.}
-DATA=${PACML_SHARED_DATA:-$SRC/../shared/data}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-passed=0
-
-pass() { passed=$((passed + 1)); }
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-# expect_ok DESCRIPTION COMMAND...: exit 0
-expect_ok() {
-  desc=$1; shift
-  if "$@" >"$tmp/out" 2>"$tmp/err"; then pass; else fail "$desc (exit $?): $(cat "$tmp/err")"; fi
-}
-
-# expect_error DESCRIPTION FRAGMENT COMMAND...: non-zero exit, FRAGMENT on stderr, no crash
-expect_error() {
-  desc=$1; fragment=$2; shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  code=$?
-  if [ "$code" -eq 0 ]; then fail "$desc: exit 0"; return; fi
-  if [ "$code" -gt 2 ]; then fail "$desc: exit $code (crash?): $(cat "$tmp/err")"; return; fi
-  if grep -qF -- "$fragment" "$tmp/err"; then pass; else fail "$desc: '$fragment' not in: $(cat "$tmp/err")"; fi
-}
-
-json_get() {  # json_get FILE PYTHON-EXPRESSION-ON-d
-  /usr/bin/python3 -c "import json,sys; d=json.load(open('$1')); print($2)"
-}
+. "$(dirname "$0")/cli_lib.sh"
 
 # --help everywhere
 expect_ok "pacml --help" "$PACML" --help
@@ -110,5 +81,4 @@ expect_error "unknown option" "unknown option" "$PACML" estimate --grph x
 expect_error "no graph" "give a graph" "$PACML" estimate
 expect_error "unknown command" "unknown command" "$PACML" frobnicate
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

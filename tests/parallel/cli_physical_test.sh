@@ -3,27 +3,7 @@
 # GPU count, clusters, strategies and throughput tables, `pacml throughput
 # extract` and `pacml calibrate`; bad input gives exit 2 and names the place.
 set -u
-PACML=${PACML:-./pacml}
-SRC=${PACML_SOURCE_DIR:-.}
-DATA=${PACML_SHARED_DATA:-$SRC/../shared/data}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-passed=0
-pass() { passed=$((passed + 1)); }
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-expect_ok() {
-  desc=$1; shift
-  if "$@" >"$tmp/out" 2>"$tmp/err"; then pass; else fail "$desc (exit $?): $(cat "$tmp/err")"; fi
-}
-expect_error() {  # DESCRIPTION FRAGMENT COMMAND...: exit 2, FRAGMENT on stderr
-  desc=$1; fragment=$2; shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  code=$?
-  if [ "$code" -ne 2 ]; then fail "$desc: exit $code (want 2): $(cat "$tmp/err")"; return; fi
-  if grep -qF -- "$fragment" "$tmp/err"; then pass; else fail "$desc: '$fragment' not in: $(cat "$tmp/err")"; fi
-}
-json_get() { /usr/bin/python3 -c "import json,sys; d=json.load(open('$1')); print($2)"; }
+. "$(dirname "$0")/../cli/cli_lib.sh"
 
 # estimate: one object per GPU count with the documented keys
 expect_ok "estimate dgx" "$PACML" estimate --model resnet50 --batch 256 --cluster dgx-a100-16x8 --json
@@ -69,10 +49,10 @@ cp "$tmp/out" "$tmp/replay1.json"
 [ "$(json_get "$tmp/replay1.json" "all(set(r) >= {'blocking_rate_mean','deadline_met_rate_mean','unservable_rate_mean','gpu_hours_mean','queue_delay_mean'} for r in d['summary'])")" = "True" ] || fail "replay keys"
 "$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --admission both --policies requested,min_feasible,para_max,random --json >"$tmp/replay2.json" 2>/dev/null
 cmp -s "$tmp/replay1.json" "$tmp/replay2.json" && pass || fail "replay is not deterministic"
-expect_error "bad admission" "admission must be 'immediate' or 'queue'" "$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --admission later
-expect_error "paper policy on gpus" "unknown GPU policy 'para_min'" "$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --policies para_min
-expect_error "gpu option without cluster" "--admission: applies with --cluster" "$PACML" replay "$tmp/trace.csv" --format elasticflow --admission queue
-expect_error "swf on gpus" "--format" "$PACML" replay "$tmp/trace.csv" --format swf --cluster dgx-a100-4x8
+expect_input_error "bad admission" "admission must be 'immediate' or 'queue'" "$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --admission later
+expect_input_error "paper policy on gpus" "unknown GPU policy 'para_min'" "$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --policies para_min
+expect_input_error "gpu option without cluster" "--admission: applies with --cluster" "$PACML" replay "$tmp/trace.csv" --format elasticflow --admission queue
+expect_input_error "swf on gpus" "--format" "$PACML" replay "$tmp/trace.csv" --format swf --cluster dgx-a100-4x8
 
 # fitted workloads: fit a trace, run the shipped fit on a cluster
 expect_ok "workload fit" "$PACML" workload fit "$tmp/trace.csv" --out "$tmp/w.yaml"
@@ -80,29 +60,29 @@ grep -q "pacml_workload: 1" "$tmp/w.yaml" || fail "workload file: $(cat "$tmp/w.
 expect_ok "workload run" "$PACML" workload run "$SRC/contrib/workloads/elasticflow-01-05.yaml" --cluster ramp-a100-16x8 --jobs 200 --seeds 2 --json
 [ "$(json_get "$tmp/out" "(len(d), all(0 <= r['deadline_met_rate_mean'] <= 1 and 'unservable_rate_ci95' in r for r in d))")" = "(6, True)" ] || fail "workload run: $(cat "$tmp/out")"
 printf 'pacml_workload: 1\nbursts: 3\n' >"$tmp/bad-w.yaml"
-expect_error "bad workload" "bad-w.yaml:2: unknown key 'bursts' in workload" "$PACML" workload run "$tmp/bad-w.yaml" --cluster dgx-a100-4x8
+expect_input_error "bad workload" "bad-w.yaml:2: unknown key 'bursts' in workload" "$PACML" workload run "$tmp/bad-w.yaml" --cluster dgx-a100-4x8
 
 # bad input: exit 2 naming the file, line or option
 printf 'pacml_cluster: 1\nnetwork: fabric\nservers: 4\nserver_bandwidth: 200\n' >"$tmp/units.yaml"
-expect_error "wrong units" "units.yaml:4: server_bandwidth = 200 is outside" "$PACML" estimate --model resnet50 --cluster "$tmp/units.yaml"
+expect_input_error "wrong units" "units.yaml:4: server_bandwidth = 200 is outside" "$PACML" estimate --model resnet50 --cluster "$tmp/units.yaml"
 printf 'pacml_cluster: 1\nnetwork: fabric\nservers: 4\nnic: 8\n' >"$tmp/key.yaml"
-expect_error "unknown key" "key.yaml:4: unknown cluster key 'nic'" "$PACML" estimate --model resnet50 --cluster "$tmp/key.yaml"
+expect_input_error "unknown key" "key.yaml:4: unknown cluster key 'nic'" "$PACML" estimate --model resnet50 --cluster "$tmp/key.yaml"
 printf 'pacml_cluster: 1\nnetwork: ramp\nshape: 2x4x1\n' >"$tmp/ramp.yaml"
-expect_error "impossible ramp" "R=4" "$PACML" estimate --model resnet50 --cluster "$tmp/ramp.yaml"
-expect_error "missing cluster" "is neither a readable cluster file nor a preset" "$PACML" estimate --model resnet50 --cluster nowhere.yaml
+expect_input_error "impossible ramp" "R=4" "$PACML" estimate --model resnet50 --cluster "$tmp/ramp.yaml"
+expect_input_error "missing cluster" "is neither a readable cluster file nor a preset" "$PACML" estimate --model resnet50 --cluster nowhere.yaml
 mkdir -p "$tmp/holes"; printf 'global_batch_size,1,2\n64,5,\n' >"$tmp/holes/vgg16.csv"
-expect_error "table hole" "vgg16.csv:2: no throughput for 2 GPUs" "$PACML" estimate --model vgg16 --throughput-table "$tmp/holes"
+expect_input_error "table hole" "vgg16.csv:2: no throughput for 2 GPUs" "$PACML" estimate --model vgg16 --throughput-table "$tmp/holes"
 printf 'global_batch_size,1,2\n64,5,-3\n' >"$tmp/holes/vgg16.csv"
-expect_error "negative cell" "vgg16.csv:2: iterations per second must be positive" "$PACML" estimate --model vgg16 --throughput-table "$tmp/holes"
+expect_input_error "negative cell" "vgg16.csv:2: iterations per second must be positive" "$PACML" estimate --model vgg16 --throughput-table "$tmp/holes"
 printf 'global_batch_size,1,2\n64,5,lots\n' >"$tmp/holes/vgg16.csv"
-expect_error "text cell" "vgg16.csv:2" "$PACML" estimate --model vgg16 --throughput-table "$tmp/holes"
-expect_error "unknown strategy" "unknown strategy 'zero3'" "$PACML" estimate --model resnet50 --strategy zero3
-expect_error "too many gpus" "--gpus" "$PACML" estimate --model resnet50 --cluster dgx-a100-4x8 --gpus 33
-expect_error "heads" "--heads" "$PACML" estimate --model gpt2 --hidden 768 --heads 7
-expect_error "layers on a cnn" "--layers" "$PACML" estimate --model resnet50 --layers 4
-expect_error "both" "not both" "$PACML" estimate --model resnet50 --cluster dgx-a100-4x8 --topology 4x4x2
-expect_error "physical only" "--cluster: applies to the physical profile only" "$PACML" estimate --model resnet50 --profile reference --cluster dgx-a100-4x8
-expect_error "extract nothing" "--out" "$PACML" throughput extract "$tmp/trace.csv"
+expect_input_error "text cell" "vgg16.csv:2" "$PACML" estimate --model vgg16 --throughput-table "$tmp/holes"
+expect_input_error "unknown strategy" "unknown strategy 'zero3'" "$PACML" estimate --model resnet50 --strategy zero3
+expect_input_error "too many gpus" "--gpus" "$PACML" estimate --model resnet50 --cluster dgx-a100-4x8 --gpus 33
+expect_input_error "heads" "--heads" "$PACML" estimate --model gpt2 --hidden 768 --heads 7
+expect_input_error "layers on a cnn" "--layers" "$PACML" estimate --model resnet50 --layers 4
+expect_input_error "both" "not both" "$PACML" estimate --model resnet50 --cluster dgx-a100-4x8 --topology 4x4x2
+expect_input_error "physical only" "--cluster: applies to the physical profile only" "$PACML" estimate --model resnet50 --profile reference --cluster dgx-a100-4x8
+expect_input_error "extract nothing" "--out" "$PACML" throughput extract "$tmp/trace.csv"
 
 # calibrate: rows whose args reproduce their step time in `pacml estimate`
 expect_ok "calibrate" "$PACML" calibrate --json --out "$tmp/cal"
@@ -129,5 +109,4 @@ else
   echo "SKIP: ElasticFlow traces absent ($DATA/elasticflow): calibrate compared the published points only"
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish
