@@ -1,5 +1,7 @@
 #include "core/parallel/step_ops.h"
 
+#include <algorithm>
+
 namespace pacml {
 
 double whole_layer(const Layer&) {
@@ -18,31 +20,29 @@ std::vector<TimelineOp> pass_ops(const LayerGraph& graph, double host_per_op,
   return ops;
 }
 
-std::vector<int> backward_op_index(const LayerGraph& graph) {
-  std::vector<int> index(graph.layers.size(), -1);
-  int next = 0;
-  for (const Layer& layer : graph.layers) next += layer.forward_time > 0;
-  for (int l = graph.num_layers() - 1; l >= 0; --l)
-    if (graph.layers[l].backward_time > 0) index[l] = next++;
-  return index;
+std::vector<int> gradient_ready_ops(const LayerGraph& graph) {
+  std::vector<int> ready(graph.layers.size(), 0);
+  int issued = 0;  // ops pass_ops has issued so far
+  for (const Layer& layer : graph.layers) issued += layer.forward_time > 0;
+  for (int l = graph.num_layers() - 1; l >= 0; --l) {
+    issued += graph.layers[l].backward_time > 0;
+    ready[l] = std::max(0, issued - 1);
+  }
+  return ready;
 }
 
 std::vector<TimelineCollective> gradient_buckets(
-    const LayerGraph& graph, double bucket_bytes, double bytes_scale,
-    const std::function<double(double)>& all_reduce_time) {
-  const std::vector<int> backward = backward_op_index(graph);
+    const LayerGraph& graph, const std::vector<int>& ready_after, const WorkShare& share,
+    double bucket_bytes, const std::function<double(double)>& all_reduce_time) {
   std::vector<TimelineCollective> buckets;
   double pending = 0;
-  int last_op = 0;
   for (int l = graph.num_layers() - 1; l >= 0; --l) {
-    if (backward[l] >= 0) last_op = backward[l];
-    pending += graph.layers[l].parameter_bytes * bytes_scale;
-    if (pending >= bucket_bytes) {
-      buckets.push_back({last_op, all_reduce_time(pending)});
+    pending += graph.layers[l].parameter_bytes * share(graph.layers[l]);
+    if (pending > 0 && (pending >= bucket_bytes || l == 0)) {
+      buckets.push_back({ready_after[l], all_reduce_time(pending)});
       pending = 0;
     }
   }
-  if (pending > 0) buckets.push_back({last_op, all_reduce_time(pending)});
   return buckets;
 }
 

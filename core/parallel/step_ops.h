@@ -22,15 +22,17 @@ double whole_layer(const Layer& layer);
 std::vector<TimelineOp> pass_ops(const LayerGraph& graph, double host_per_op,
                                  const WorkShare& share);
 
-// Indices into pass_ops' output of each layer's backward op (-1: none).
-std::vector<int> backward_op_index(const LayerGraph& graph);
+// For each layer, the index into pass_ops' output of the op after which its
+// gradient exists: its backward op, or the op issued before it when it has
+// none.
+std::vector<int> gradient_ready_ops(const LayerGraph& graph);
 
-// DDP's buckets: parameter gradients in reverse layer order, closed at
-// `bucket_bytes`; each ready when the backward op of its last layer ends.
-// `bytes_scale` scales the gradient bytes (1/t under tensor parallelism).
+// DDP's buckets: parameter gradients in reverse layer order, `share` of each
+// layer's bytes (1/t of the split layers under tensor parallelism), closed
+// at `bucket_bytes`; each ready after `ready_after[l]` of its last layer l.
 std::vector<TimelineCollective> gradient_buckets(
-    const LayerGraph& graph, double bucket_bytes, double bytes_scale,
-    const std::function<double(double)>& all_reduce_time);
+    const LayerGraph& graph, const std::vector<int>& ready_after, const WorkShare& share,
+    double bucket_bytes, const std::function<double(double)>& all_reduce_time);
 
 // The optimizer step on one rank holding `parameters` values: memory-bound
 // (reads and writes the weights, gradients and optimizer state) and one

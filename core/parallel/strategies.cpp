@@ -110,31 +110,22 @@ ParallelPlan plan_tensor_groups(const ParallelJob& job, int gpus, int t, Strateg
     if (layer.forward_time > 0) ops.push_back({host, layer.forward_time * 1e-3 * share(layer)});
     if (row_parallel(layer.name)) ops.push_back({0, act_reduce, true});
   }
-  std::vector<int> after_layer_backward;
+  std::vector<int> ready(graph->layers.size(), 0);
   for (int l = graph->num_layers() - 1; l >= 0; --l) {
     const Layer& layer = graph->layers[l];
     if (layer.backward_time > 0) ops.push_back({host, layer.backward_time * 1e-3 * share(layer)});
-    after_layer_backward.push_back(static_cast<int>(ops.size()) - 1);
+    ready[l] = std::max(0, static_cast<int>(ops.size()) - 1);
     if (column_parallel(layer.name)) ops.push_back({0, act_reduce, true});
   }
   // Data-parallel gradient all-reduce of each rank's 1/t shard, across the
   // replicas: one GPU per tensor group on each server.
   const GpuGroup full = pack_gpus(gpus, context.cluster.gpus_per_server);
   const GpuGroup dp_group{dp, full.servers, std::max(1, full.per_server / t)};
-  std::vector<TimelineCollective> buckets;
-  if (dp > 1) {
-    double pending = 0;
-    for (int i = 0; i < graph->num_layers(); ++i) {
-      const Layer& layer = graph->layers[graph->num_layers() - 1 - i];
-      pending += layer.parameter_bytes * share(layer);
-      if (pending >= context.constants.bucket_bytes || i + 1 == graph->num_layers()) {
-        if (pending > 0)
-          buckets.push_back({std::max(0, after_layer_backward[i]),
-                             context.collectives.all_reduce(pending, dp_group)});
-        pending = 0;
-      }
-    }
-  }
+  const auto buckets =
+      dp > 1 ? gradient_buckets(
+                   *graph, ready, share, context.constants.bucket_bytes,
+                   [&](double bytes) { return context.collectives.all_reduce(bytes, dp_group); })
+             : std::vector<TimelineCollective>{};
   const TimelineResult timeline = run_timeline(ops, buckets, context.constants.host_per_step,
                                                context.constants.overlap_slowdown);
   const double params = job.parameters() / t;
@@ -253,10 +244,11 @@ ParallelPlan plan_data(const ParallelJob& job, int gpus, const StrategyContext& 
   const GpuGroup group = pack_gpus(gpus, context.cluster.gpus_per_server);
   const std::vector<TimelineOp> ops = pass_ops(*graph, host, whole_layer);
   const auto buckets =
-      gpus > 1 ? gradient_buckets(
-                     *graph, context.constants.bucket_bytes, 1.0,
-                     [&](double bytes) { return context.collectives.all_reduce(bytes, group); })
-               : std::vector<TimelineCollective>{};
+      gpus > 1
+          ? gradient_buckets(
+                *graph, gradient_ready_ops(*graph), whole_layer, context.constants.bucket_bytes,
+                [&](double bytes) { return context.collectives.all_reduce(bytes, group); })
+          : std::vector<TimelineCollective>{};
   const TimelineResult timeline = run_timeline(ops, buckets, context.constants.host_per_step,
                                                context.constants.overlap_slowdown);
   take_timing(plan, timeline,
