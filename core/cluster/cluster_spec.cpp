@@ -34,10 +34,6 @@ const std::set<std::string> kCommonKeys = {"pacml_cluster",
 const std::set<std::string> kFabricKeys = {"servers"};
 const std::set<std::string> kRampKeys = {"shape", "propagation_latency", "io_latency"};
 
-std::string scalar(const YAML::Node& node, const std::string& source, const std::string& key) {
-  return yaml_scalar(node, source, key);
-}
-
 int integer_in(const YAML::Node& node, const std::string& source, const std::string& key,
                const PlausibleRange& range) {
   return static_cast<int>(
@@ -64,7 +60,7 @@ void check_keys(const YAML::Node& root, NetworkKind network, const std::string& 
 
 NetworkKind read_network(const YAML::Node& root, const std::string& source) {
   if (!root["network"]) throw InputError(source, "missing 'network: fabric' or 'network: ramp'");
-  const std::string text = scalar(root["network"], source, "network");
+  const std::string text = yaml_scalar(root["network"], source, "network");
   if (text == "fabric") return NetworkKind::kFabric;
   if (text == "ramp") return NetworkKind::kRamp;
   throw InputError(yaml_where(source, root["network"]),
@@ -89,7 +85,7 @@ void read_servers(const YAML::Node& root, const std::string& source, ClusterSpec
   if (!root["shape"]) throw InputError(source, "a ramp cluster needs 'shape: CxRxS'");
   const YAML::Node node = root["shape"];
   const RampParams shape =
-      RampTopology::parse(scalar(node, source, "shape"), yaml_where(source, node)).params();
+      RampTopology::parse(yaml_scalar(node, source, "shape"), yaml_where(source, node)).params();
   spec.ramp.groups = shape.groups;
   spec.ramp.racks = shape.racks;
   spec.ramp.servers_per_rack = shape.servers_per_rack;
@@ -110,7 +106,7 @@ void read_device(const YAML::Node& root, const std::string& source, const std::s
                  ClusterSpec& spec) {
   if (root["device"]) {
     const YAML::Node node = root["device"];
-    std::string name = scalar(node, source, "device");
+    std::string name = yaml_scalar(node, source, "device");
     const bool is_path =
         name.find('/') != std::string::npos || name.find(".yaml") != std::string::npos;
     if (is_path && !name.empty() && name[0] != '/') name = base_dir + "/" + name;
@@ -149,7 +145,7 @@ ClusterSpec from_yaml(const YAML::Node& root, const std::string& source,
   ClusterSpec spec;
   spec.network = read_network(root, source);
   check_keys(root, spec.network, source);
-  spec.name = root["name"] ? scalar(root["name"], source, "name") : source;
+  spec.name = root["name"] ? yaml_scalar(root["name"], source, "name") : source;
   read_servers(root, source, spec);
   read_device(root, source, base_dir, spec);
   read_links(root, source, spec);

@@ -19,6 +19,7 @@ namespace pacml::sim {
 namespace {
 
 constexpr int kFormatVersion = 1;
+constexpr long kMaxIterations = 1'000'000'000'000;
 constexpr double kHour = 3600, kDay = 86400;
 
 void fit_arrivals(const std::vector<const TraceRecord*>& jobs, FittedWorkload& w) {
@@ -72,42 +73,28 @@ void fit_slack(const std::vector<const TraceRecord*>& jobs, FittedWorkload& w) {
 
 // ---- reading -------------------------------------------------------------------
 
-std::string scalar(const YAML::Node& node, const std::string& source, const std::string& key) {
-  return yaml_scalar(node, source, key);
-}
-
-double number(const YAML::Node& node, const std::string& source, const std::string& key, double lo,
-              double hi) {
-  return yaml_number(node, source, key, lo, hi);
-}
-
-void check_keys(const YAML::Node& map, const std::vector<std::string>& known,
-                const std::string& source, const std::string& what) {
-  yaml_check_keys(map, known, source, what);
-}
-
 void require_shares(double total, const std::string& where, const std::string& what) {
   if (std::abs(total - 1) > 1e-3)
     throw InputError(where, what + " shares must add up to 1, got " + std::to_string(total));
 }
 
 FittedWorkload from_yaml(const YAML::Node& root, const std::string& source) {
-  check_keys(root,
-             {"pacml_workload", "source", "jobs_fitted", "arrivals_per_hour", "models",
-              "iterations", "gpus", "slack"},
-             source, "workload");
+  yaml_check_keys(root,
+                  {"pacml_workload", "source", "jobs_fitted", "arrivals_per_hour", "models",
+                   "iterations", "gpus", "slack"},
+                  source, "workload");
   if (!root["pacml_workload"] ||
-      number(root["pacml_workload"], source, "pacml_workload", 1, 1000) != kFormatVersion)
+      yaml_integer(root["pacml_workload"], source, "pacml_workload", 1, 1000) != kFormatVersion)
     throw InputError(source, "missing or unsupported 'pacml_workload: 1'");
   FittedWorkload w;
-  if (root["source"]) w.source = scalar(root["source"], source, "source");
+  if (root["source"]) w.source = yaml_scalar(root["source"], source, "source");
   const YAML::Node rates = root["arrivals_per_hour"];
   if (!rates || !rates.IsSequence() || rates.size() != 24)
     throw InputError(yaml_where(source, rates ? rates : root),
                      "arrivals_per_hour must list 24 rates (jobs per hour, by hour of day)");
   double any = 0;
   for (const YAML::Node& r : rates) {
-    w.arrivals_per_hour.push_back(number(r, source, "arrivals_per_hour", 0, 1e7));
+    w.arrivals_per_hour.push_back(yaml_number(r, source, "arrivals_per_hour", 0, 1e7));
     any += w.arrivals_per_hour.back();
   }
   if (any <= 0) throw InputError(yaml_where(source, rates), "every arrival rate is 0");
@@ -116,10 +103,10 @@ FittedWorkload from_yaml(const YAML::Node& root, const std::string& source) {
     throw InputError(yaml_where(source, models ? models : root), "models must list the mix");
   double total = 0;
   for (const YAML::Node& m : models) {
-    check_keys(m, {"model", "batch", "share"}, source, "model");
-    ModelShare share{scalar(m["model"], source, "model"),
-                     static_cast<int>(number(m["batch"], source, "batch", 1, 1 << 24)),
-                     number(m["share"], source, "share", 0, 1)};
+    yaml_check_keys(m, {"model", "batch", "share"}, source, "model");
+    ModelShare share{yaml_scalar(m["model"], source, "model"),
+                     static_cast<int>(yaml_number(m["batch"], source, "batch", 1, 1 << 24)),
+                     yaml_number(m["share"], source, "share", 0, 1)};
     if (!is_known_trace_model(share.model))
       throw InputError(yaml_where(source, m["model"]), "unknown model '" + share.model + "'");
     total += share.share;
@@ -128,11 +115,11 @@ FittedWorkload from_yaml(const YAML::Node& root, const std::string& source) {
   require_shares(total, yaml_where(source, models), "model");
   const YAML::Node it = root["iterations"];
   if (!it) throw InputError(source, "missing 'iterations'");
-  check_keys(it, {"log_mean", "log_sd", "min", "max"}, source, "iterations");
-  w.log_iterations_mean = number(it["log_mean"], source, "log_mean", 0, 40);
-  w.log_iterations_sd = number(it["log_sd"], source, "log_sd", 0, 10);
-  w.min_iterations = static_cast<long>(number(it["min"], source, "min", 1, 1e12));
-  w.max_iterations = static_cast<long>(number(it["max"], source, "max", 1, 1e12));
+  yaml_check_keys(it, {"log_mean", "log_sd", "min", "max"}, source, "iterations");
+  w.log_iterations_mean = yaml_number(it["log_mean"], source, "log_mean", 0, 40);
+  w.log_iterations_sd = yaml_number(it["log_sd"], source, "log_sd", 0, 10);
+  w.min_iterations = yaml_integer(it["min"], source, "iterations min", 1, kMaxIterations);
+  w.max_iterations = yaml_integer(it["max"], source, "iterations max", 1, kMaxIterations);
   if (w.max_iterations < w.min_iterations)
     throw InputError(yaml_where(source, it), "iterations max is below min");
   const YAML::Node gpus = root["gpus"];
@@ -142,17 +129,17 @@ FittedWorkload from_yaml(const YAML::Node& root, const std::string& source) {
   for (const auto& kv : gpus) {
     const int g = static_cast<int>(
         parse_integer(kv.first.Scalar(), 1, 1 << 20, yaml_where(source, kv.first), "GPU count"));
-    w.gpus[g] = number(kv.second, source, "gpus share", 0, 1);
+    w.gpus[g] = yaml_number(kv.second, source, "gpus share", 0, 1);
     total += w.gpus[g];
   }
   require_shares(total, yaml_where(source, gpus), "gpus");
   if (const YAML::Node slack = root["slack"]) {
-    check_keys(slack, {"min", "max"}, source, "slack");
-    w.slack_min = number(slack["min"], source, "slack min", 0.01, 1000);
-    w.slack_max = number(slack["max"], source, "slack max", w.slack_min, 1000);
+    yaml_check_keys(slack, {"min", "max"}, source, "slack");
+    w.slack_min = yaml_number(slack["min"], source, "slack min", 0.01, 1000);
+    w.slack_max = yaml_number(slack["max"], source, "slack max", w.slack_min, 1000);
   }
   if (root["jobs_fitted"])
-    w.jobs_fitted = static_cast<long>(number(root["jobs_fitted"], source, "jobs_fitted", 0, 1e12));
+    w.jobs_fitted = yaml_integer(root["jobs_fitted"], source, "jobs_fitted", 0, kMaxIterations);
   return w;
 }
 
