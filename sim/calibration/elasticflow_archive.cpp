@@ -18,12 +18,6 @@ bool ends_with(const std::string& text, const std::string& suffix) {
          text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 std::vector<std::string> csv_files(const std::string& dir) {
   std::unique_ptr<DIR, int (*)(DIR*)> handle(opendir(dir.c_str()), closedir);
   if (!handle) return {};

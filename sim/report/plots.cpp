@@ -5,15 +5,10 @@
 #include <sstream>
 
 #include "sim/report/csv.h"
+#include "sim/workload/paths.h"
 
 namespace pacml::sim {
 namespace {
-
-std::string quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 std::string gp(const std::string& s) {
   return gnuplot_string(s);
@@ -49,7 +44,8 @@ std::string run_gnuplot(const std::string& dir, const std::string& name, const s
            dir + "/" + name + " are written — run 'gnuplot " + name + "' in " + dir +
            " once it is installed";
   const std::string log = name.substr(0, name.rfind('.')) + ".log";  // plots.gp -> plots.log
-  const std::string command = "cd " + quote(dir) + " && gnuplot " + name + " >" + log + " 2>&1";
+  const std::string command =
+      "cd " + shell_quote(dir) + " && gnuplot " + name + " >" + log + " 2>&1";
   if (std::system(command.c_str()) != 0)
     return "gnuplot failed (see " + dir + "/" + log + "); CSV and JSON results are complete";
   return "plots: " + pngs;

@@ -16,6 +16,7 @@
 #include "core/util/error.h"
 #include "core/util/numbers.h"
 #include "sim/trace/trace.h"
+#include "sim/workload/paths.h"
 
 namespace pacml::sim {
 namespace {
@@ -543,9 +544,7 @@ std::vector<TraceRecord> read_trace_file(const std::string& path, TraceFormat fo
   if (!gz) return read_trace(probe, path, format, options, report);
   probe.close();
   // Decompress with gzip(1) into memory; the quoting guards odd characters in paths.
-  std::string quoted = "'";
-  for (char c : path) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  quoted += "'";
+  const std::string quoted = shell_quote(path);
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(
       popen(("gzip -dc -- " + quoted + " 2>/dev/null").c_str(), "r"), pclose);
   if (!pipe) throw InputError(path, "cannot run gzip to decompress the trace");

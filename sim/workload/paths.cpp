@@ -89,4 +89,10 @@ std::vector<std::string> model_search_dirs() {
           dir + "/../../contrib/models"};
 }
 
+std::string shell_quote(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 }  // namespace pacml::sim

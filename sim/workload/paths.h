@@ -25,6 +25,9 @@ std::string directory_of(const std::string& path);
 
 bool file_exists(const std::string& path);
 
+// `text` quoted for /bin/sh: in single quotes, each ' written as '\''.
+std::string shell_quote(const std::string& text);
+
 // The directory of the running program (/proc/self/exe), "." if unknown.
 std::string executable_dir();
 
