@@ -19,6 +19,7 @@ pacml_SOURCES = \
 	sim/cli/command.h \
 	sim/cli/graph_source.h sim/cli/graph_source.cpp \
 	sim/cli/table.h sim/cli/table.cpp \
+	sim/cli/cpu_timer.h \
 	sim/cli/cmd_graph.cpp \
 	sim/cli/cmd_estimate.cpp \
 	sim/cli/estimate_physical.h sim/cli/estimate_physical.cpp \

@@ -19,28 +19,11 @@
 #include "core/util/error.h"
 #include "sim/cli/args.h"
 #include "sim/cli/command.h"
+#include "sim/cli/cpu_timer.h"
 #include "sim/cli/table.h"
 
 namespace pacml::cli {
 namespace {
-
-double cpu_seconds() {
-  timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-template <class F>
-double median_ms(int repeats, F&& work) {
-  std::vector<double> samples;
-  for (int i = 0; i < repeats; ++i) {
-    const double start = cpu_seconds();
-    work();
-    samples.push_back((cpu_seconds() - start) * 1e3);
-  }
-  std::sort(samples.begin(), samples.end());
-  return samples[samples.size() / 2];
-}
 
 std::string default_graph_dir() {
   if (const char* data = std::getenv("PACML_SHARED_DATA")) return std::string(data) + "/pipedream";

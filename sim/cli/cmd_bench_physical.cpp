@@ -12,28 +12,11 @@
 #include "core/parallel/physical_estimator.h"
 #include "sim/cli/args.h"
 #include "sim/cli/command.h"
+#include "sim/cli/cpu_timer.h"
 #include "sim/cli/table.h"
 
 namespace pacml::cli {
 namespace {
-
-double cpu_ms() {
-  timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (ts.tv_sec + ts.tv_nsec * 1e-9) * 1e3;
-}
-
-template <class F>
-double median_ms(int repeats, F&& work) {
-  std::vector<double> samples;
-  for (int i = 0; i < repeats; ++i) {
-    const double start = cpu_ms();
-    work();
-    samples.push_back(cpu_ms() - start);
-  }
-  std::sort(samples.begin(), samples.end());
-  return samples[samples.size() / 2];
-}
 
 struct Workload {
   const char* model;

@@ -19,6 +19,7 @@
 #include "core/util/error.h"
 #include "sim/cli/args.h"
 #include "sim/cli/command.h"
+#include "sim/cli/cpu_timer.h"
 #include "sim/cli/table.h"
 #include "sim/engine/policy_factory.h"
 #include "sim/workload/graph_catalog.h"
@@ -46,12 +47,6 @@ int run_train(const std::vector<std::string>& args) {
                    std::string("cannot run pacml-train (") + std::strerror(errno) +
                        "): this pacml was built without LibTorch (configure found no "
                        "libtorch-dev) or pacml-train is not installed next to pacml");
-}
-
-double cpu_seconds() {
-  timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
 double median(std::vector<double> v) {
