@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <functional>
-#include <list>
 #include <queue>
+#include <set>
+#include <tuple>
 
 #include "core/util/error.h"
 #include "core/util/numbers.h"
@@ -105,7 +106,9 @@ class Replay {
   GpuClusterState cluster_;
   std::vector<GpuJobOutcome> outcomes_;
   std::vector<GpuAllocation> held_;
-  std::list<long> waiting_;
+  // Waiting jobs in the order they are tried: (deadline, submission, index)
+  // for earliest-deadline-first, (0, submission, index) in submission order.
+  std::set<std::tuple<double, double, long>> waiting_;
   std::priority_queue<Completion, std::vector<Completion>, std::greater<Completion>> completions_;
   Rng rng_;
   double now_ = 0;
@@ -166,22 +169,18 @@ void Replay::arrive(long j) {
     try_start(j);
     return;
   }
-  waiting_.push_back(j);
+  const bool edf = config_.order == QueueOrder::kEarliestDeadline;
+  waiting_.emplace(edf ? jobs_[j].deadline : 0.0, jobs_[j].submit, j);
   schedule_queue();
 }
 
 // Every waiting job in order: dropped once no GPU count could still meet its
 // deadline, started if the policy starts it now, else left waiting.
 void Replay::schedule_queue() {
-  if (config_.order == QueueOrder::kEarliestDeadline)
-    waiting_.sort([&](long a, long b) {
-      return std::tie(jobs_[a].deadline, jobs_[a].submit, a) <
-             std::tie(jobs_[b].deadline, jobs_[b].submit, b);
-    });
   for (auto it = waiting_.begin(); it != waiting_.end();) {
-    const GpuJob& job = jobs_[*it];
-    const bool expired = now_ + durations_.fastest(job) > job.deadline;
-    if (expired || (cluster_.free_gpus() > 0 && try_start(*it)))
+    const long j = std::get<2>(*it);
+    const bool expired = now_ + durations_.fastest(jobs_[j]) > jobs_[j].deadline;
+    if (expired || (cluster_.free_gpus() > 0 && try_start(j)))
       it = waiting_.erase(it);
     else
       ++it;
