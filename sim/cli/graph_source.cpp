@@ -35,6 +35,13 @@ void add_graph_options(Args& args) {
   args.option("device", "FILE", "zoo: device model YAML (default: built-in A100)");
 }
 
+void reject_zoo_options(const Args& args, bool batch_applies) {
+  for (const char* zoo_only :
+       {"batch", "seq-len", "image-size", "device", "layers", "hidden", "heads"})
+    if (args.has(zoo_only) && !(batch_applies && std::string(zoo_only) == "batch"))
+      throw InputError(std::string("--") + zoo_only, "applies to --model only");
+}
+
 LoadedGraph load_layer_graph(const Args& args, const std::string& positional) {
   const bool from_file = args.has("graph") || !positional.empty();
   if (from_file && args.has("model"))
@@ -43,9 +50,7 @@ LoadedGraph load_layer_graph(const Args& args, const std::string& positional) {
     ZooGraph zoo = build_zoo_model(args.get("model"), zoo_options(args));
     return {std::move(zoo.graph), zoo.params};
   }
-  for (const char* zoo_only : {"batch", "seq-len", "image-size", "device", "layers", "hidden", "heads"})
-    if (args.has(zoo_only))
-      throw InputError(std::string("--") + zoo_only, "applies to --model only");
+  reject_zoo_options(args, /*batch_applies=*/false);
   if (!from_file) throw InputError("pacml", "give a graph: --graph FILE or --model NAME");
   return {load_graph_file(args.has("graph") ? args.get("graph") : positional), std::nullopt};
 }

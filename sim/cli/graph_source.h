@@ -18,6 +18,10 @@ void add_graph_options(Args& args);
 // The zoo options the command line gives.
 ZooOptions zoo_options(const Args& args);
 
+// Refuses the zoo-only options for a job read from a graph file ("--seq-len:
+// applies to --model only"); --batch too unless `batch_applies`.
+void reject_zoo_options(const Args& args, bool batch_applies);
+
 struct LoadedGraph {
   LayerGraph graph;
   std::optional<double> params;  // parameter count, known for zoo models

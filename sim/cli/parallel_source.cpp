@@ -45,9 +45,7 @@ ParallelJobPtr load_parallel_job(const Args& args) {
     return ParallelJob::from_zoo(args.get("model"), zoo_options(args));
   }
   if (!args.has("graph")) throw InputError("pacml", "give a graph: --graph FILE or --model NAME");
-  for (const char* zoo_only : {"seq-len", "image-size", "device", "layers", "hidden", "heads"})
-    if (args.has(zoo_only))
-      throw InputError(std::string("--") + zoo_only, "applies to --model only");
+  reject_zoo_options(args, /*batch_applies=*/true);  // --batch: the batch the job runs at
   constexpr long kMaxBatch = 1 << 20;
   const int profiled = args.has("profiled-batch")
                            ? static_cast<int>(args.get_long("profiled-batch", 1, kMaxBatch))
