@@ -11,6 +11,7 @@
 #include "core/cluster/plausible.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
+#include "core/util/text.h"
 #include "core/util/yaml_input.h"
 
 namespace pacml {
@@ -223,8 +224,7 @@ std::vector<std::string> cluster_preset_names() {
 const char* cluster_preset_text(const std::string& name) {
   std::string key = name;
   // "dgx-a100-16x8.yaml" names the preset too, as the file in contrib/clusters/.
-  if (key.size() > 5 && key.compare(key.size() - 5, 5, ".yaml") == 0 &&
-      key.find('/') == std::string::npos)
+  if (ends_with(key, ".yaml") && key.size() > 5 && key.find('/') == std::string::npos)
     key.resize(key.size() - 5);
   for (const ClusterPreset& preset : cluster_presets())
     if (key == preset.name) return preset.yaml;

@@ -8,16 +8,9 @@
 #include "core/graph/pipedream_reader.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
+#include "core/util/text.h"
 
 namespace pacml {
-namespace {
-
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-}  // namespace
 
 std::string model_name_from_path(const std::string& path) {
   std::string name = path.substr(path.find_last_of('/') + 1);

@@ -5,21 +5,13 @@
 #include <string>
 
 #include "core/parallel/step_ops.h"
+#include "core/util/text.h"
 
 namespace pacml {
 namespace {
 
 int ceil_div(long a, long b) {
   return static_cast<int>((a + b - 1) / b);
-}
-
-bool ends_with(const std::string& text, const std::string& suffix) {
-  return text.size() >= suffix.size() &&
-         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-bool starts_with(const std::string& text, const char* prefix) {
-  return text.rfind(prefix, 0) == 0;
 }
 
 ParallelPlan base_plan(int gpus, Strategy strategy, const ClusterSpec& cluster) {

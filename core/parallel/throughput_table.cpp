@@ -10,6 +10,7 @@
 
 #include "core/util/error.h"
 #include "core/util/numbers.h"
+#include "core/util/text.h"
 #include "core/zoo/model_zoo.h"
 
 namespace pacml {
@@ -40,7 +41,7 @@ ThroughputTable ThroughputTable::load_dir(const std::string& dir) {
   std::vector<std::string> files;
   while (const dirent* entry = readdir(handle.get())) {
     const std::string name = entry->d_name;
-    if (name.size() > 4 && name.compare(name.size() - 4, 4, ".csv") == 0) files.push_back(name);
+    if (name.size() > 4 && ends_with(name, ".csv")) files.push_back(name);
   }
   std::sort(files.begin(), files.end());
   if (files.empty()) throw InputError(dir, "no MODEL.csv files in the throughput table directory");

@@ -8,15 +8,11 @@
 #include <memory>
 
 #include "core/util/error.h"
+#include "core/util/text.h"
 #include "sim/workload/paths.h"
 
 namespace pacml::sim {
 namespace {
-
-bool ends_with(const std::string& text, const std::string& suffix) {
-  return text.size() >= suffix.size() &&
-         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 std::vector<std::string> csv_files(const std::string& dir) {
   std::unique_ptr<DIR, int (*)(DIR*)> handle(opendir(dir.c_str()), closedir);
