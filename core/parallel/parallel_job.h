@@ -46,6 +46,10 @@ class ParallelJob {
   double parameter_bytes() const { return parameter_bytes_; }
   double parameters() const { return parameters_; }
   int bytes_per_value() const { return bytes_per_element(precision_); }
+  // A profiled graph: its op times come from the file (the GPU it was
+  // measured on), scaled from `profiled_batch()`, not from the cluster's device.
+  bool from_profile() const { return !from_zoo_; }
+  int profiled_batch() const { return profiled_batch_; }
   // The forward graph costed at `batch` samples (1..global batch), cached.
   // Thread-safe.
   std::shared_ptr<const LayerGraph> at_batch(int batch) const;

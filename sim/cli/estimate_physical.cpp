@@ -133,10 +133,14 @@ int estimate_physical(const Args& args) {
     std::cout << rows.dump(2) << "\n";
     return 0;
   }
-  std::cout << job->name() << " (global batch " << job->global_batch() << ", "
-            << precision_name(job->precision()) << ") on " << estimator.cluster().summary()
-            << ", profile physical: " << steps << " steps, one GPU " << format_number(single, 4)
-            << " s/step\n";
+  std::cout << job->name() << " (global batch " << job->global_batch() << ", ";
+  if (job->from_profile())
+    std::cout << "op times from the graph file, profiled at batch " << job->profiled_batch()
+              << ", not the cluster's GPU";
+  else
+    std::cout << precision_name(job->precision());
+  std::cout << ") on " << estimator.cluster().summary() << ", profile physical: " << steps
+            << " steps, one GPU " << format_number(single, 4) << " s/step\n";
   table.print(std::cout);
   return 0;
 }
