@@ -53,6 +53,63 @@ void apply_requirement(ParallelPlan& plan, long steps, const Args& args, double 
   }
 }
 
+// The GPU counts to estimate: --gpus K, --action A (the paper's rule), or the defaults.
+std::vector<int> requested_gpu_counts(const Args& args, int cluster_gpus) {
+  if (args.has("gpus") && args.has("action"))
+    throw InputError("--action", "give either --gpus or --action, not both");
+  if (args.has("gpus")) return {static_cast<int>(args.get_long("gpus", 1, cluster_gpus))};
+  if (args.has("action")) {
+    // The paper's action a: a GPUs, with the paper's rule (1 or even, <= 16).
+    const int a = static_cast<int>(args.get_long("action", 1, kMaxAction));
+    check_action(a, kMaxAction, "--action");
+    return {a};
+  }
+  return default_gpu_counts(cluster_gpus, !args.has("cluster"));
+}
+
+void check_requirement_options(const Args& args) {
+  if (args.has("beta")) {
+    const double beta = args.get_double("beta");
+    if (!(beta > 0 && beta <= 1)) throw InputError("--beta", "beta must be in (0, 1]");
+  }
+  if (args.has("deadline") && !(args.get_double("deadline") > 0))
+    throw InputError("--deadline", "the deadline must be a positive number of seconds");
+}
+
+void add_row(Table& table, const ParallelPlan& plan, long steps, double single) {
+  const bool timed = plan.status != PlanStatus::kNoPlacement;
+  auto cell = [&](double value, int digits) { return timed ? format_number(value, digits) : "-"; };
+  table.add({std::to_string(plan.gpus), std::to_string(plan.servers), split_text(plan),
+             std::to_string(plan.per_gpu_batch), cell(plan.step_time, 4),
+             cell(plan.step_time * steps, 5), cell(single / plan.step_time, 3),
+             cell(plan.comm * steps, 4), cell(plan.comp * steps, 4),
+             cell(plan.memory_per_gpu / 1e9, 3), plan_status_name(plan.status)});
+}
+
+void print_header(const ParallelJob& job, const PhysicalEstimator& estimator, long steps,
+                  double single) {
+  std::cout << job.name() << " (global batch " << job.global_batch() << ", ";
+  if (job.from_profile())
+    std::cout << "op times from the graph file, profiled at batch " << job.profiled_batch()
+              << ", not the cluster's GPU";
+  else
+    std::cout << precision_name(job.precision());
+  std::cout << ") on " << estimator.cluster().summary() << ", profile physical: " << steps
+            << " steps, one GPU " << format_number(single, 4) << " s/step\n";
+}
+
+// A job that runs no way at any GPU count estimated is bad input (exit 2),
+// after its rows are printed: each says why.
+void refuse_if_it_never_runs(const std::vector<ParallelPlan>& plans, const Args& args) {
+  for (const ParallelPlan& p : plans)
+    if (p.ok() || p.status == PlanStatus::kDeadline) return;
+  const ParallelPlan& largest = plans.back();
+  throw InputError(args.has("model") ? "--model" : "--graph",
+                   "this job fits no strategy on " + std::to_string(largest.gpus) +
+                       (plans.size() > 1 ? " or fewer" : "") + " GPUs of this cluster (" +
+                       largest.why + ")");
+}
+
 }  // namespace
 
 void add_physical_estimate_options(Args& args) {
@@ -94,54 +151,27 @@ int estimate_physical(const Args& args) {
   const ParallelJobPtr job = load_parallel_job(args);
   const long steps = args.get_long("steps", 1, 1'000'000'000);
   const Strategy strategy = parse_strategy(args.get("strategy"));
-  const int cluster_gpus = estimator.cluster().num_gpus();
-  std::vector<int> counts = default_gpu_counts(cluster_gpus, !args.has("cluster"));
-  if (args.has("gpus") && args.has("action"))
-    throw InputError("--action", "give either --gpus or --action, not both");
-  if (args.has("gpus")) counts = {static_cast<int>(args.get_long("gpus", 1, cluster_gpus))};
-  if (args.has("action")) {
-    // The paper's action a: a GPUs, with the paper's rule (1 or even, <= 16).
-    const int a = static_cast<int>(args.get_long("action", 1, kMaxAction));
-    check_action(a, kMaxAction, "--action");
-    counts = {a};
-  }
-  if (args.has("beta")) {
-    const double beta = args.get_double("beta");
-    if (!(beta > 0 && beta <= 1)) throw InputError("--beta", "beta must be in (0, 1]");
-  }
-  if (args.has("deadline") && !(args.get_double("deadline") > 0))
-    throw InputError("--deadline", "the deadline must be a positive number of seconds");
+  const std::vector<int> counts = requested_gpu_counts(args, estimator.cluster().num_gpus());
+  check_requirement_options(args);
   const double single = estimator.single_gpu_step_time(*job);
   nlohmann::json rows = nlohmann::json::array();
   Table table({"GPUs", "servers", "strategy", "batch/GPU", "step s", "JCT s", "speed-up", "comm s",
                "comp s", "GB/GPU", "status"});
+  std::vector<ParallelPlan> plans;
   for (int k : counts) {
-    ParallelPlan plan = estimator.plan(*job, k, strategy);
-    apply_requirement(plan, steps, args, single);
-    rows.push_back(plan_json(plan, steps, single));
-    const bool timed = plan.status != PlanStatus::kNoPlacement;
-    table.add({std::to_string(k), std::to_string(plan.servers), split_text(plan),
-               std::to_string(plan.per_gpu_batch), timed ? format_number(plan.step_time, 4) : "-",
-               timed ? format_number(plan.step_time * steps, 5) : "-",
-               timed ? format_number(single / plan.step_time, 3) : "-",
-               timed ? format_number(plan.comm * steps, 4) : "-",
-               timed ? format_number(plan.comp * steps, 4) : "-",
-               timed ? format_number(plan.memory_per_gpu / 1e9, 3) : "-",
-               plan_status_name(plan.status)});
+    plans.push_back(estimator.plan(*job, k, strategy));
+    apply_requirement(plans.back(), steps, args, single);
+    rows.push_back(plan_json(plans.back(), steps, single));
+    add_row(table, plans.back(), steps, single);
   }
   if (args.is_set("json")) {
     std::cout << rows.dump(2) << "\n";
-    return 0;
+  } else {
+    print_header(*job, estimator, steps, single);
+    table.print(std::cout);
   }
-  std::cout << job->name() << " (global batch " << job->global_batch() << ", ";
-  if (job->from_profile())
-    std::cout << "op times from the graph file, profiled at batch " << job->profiled_batch()
-              << ", not the cluster's GPU";
-  else
-    std::cout << precision_name(job->precision());
-  std::cout << ") on " << estimator.cluster().summary() << ", profile physical: " << steps
-            << " steps, one GPU " << format_number(single, 4) << " s/step\n";
-  table.print(std::cout);
+  std::cout.flush();
+  refuse_if_it_never_runs(plans, args);
   return 0;
 }
 

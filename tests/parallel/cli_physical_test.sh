@@ -18,8 +18,10 @@ expect_ok "resized transformer" "$PACML" estimate --model gpt2 --layers 4 --hidd
 expect_ok "gpt2-xl" "$PACML" estimate --model gpt2-xl --batch 8 --seq-len 128 --cluster dgx-a100-4x8 --gpus 8 --json
 expect_ok "deadline" "$PACML" estimate --model resnet50 --batch 256 --steps 1000 --deadline 100 --cluster dgx-a100-16x8 --json
 [ "$(json_get "$tmp/out" "(d[0]['status'], d[-1]['status'])")" = "('deadline', 'ok')" ] || fail "deadline status: $(cat "$tmp/out")"
-expect_ok "oom" "$PACML" estimate --model gpt2 --layers 80 --hidden 8192 --heads 64 --seq-len 128 --batch 8 --cluster dgx-a100-4x8 --gpus 1 --json
+# a model that fits no strategy: its rows say oom, and it is bad input (exit 2)
+expect_input_error "oom" "--model: this job fits no strategy on 1 GPUs of this cluster (needs" "$PACML" estimate --model gpt2 --layers 80 --hidden 8192 --heads 64 --seq-len 128 --batch 8 --cluster dgx-a100-4x8 --gpus 1 --json
 [ "$(json_get "$tmp/out" "d[0]['status']")" = "oom" ] || fail "70B model on one GPU: $(cat "$tmp/out")"
+expect_ok "70B model fits on 32 GPUs" "$PACML" estimate --model gpt2 --layers 80 --hidden 8192 --heads 64 --seq-len 128 --batch 8 --cluster dgx-a100-4x8 --json
 expect_ok "reference unchanged" "$PACML" estimate --model resnet50 --profile reference --action 2 --json
 [ "$(json_get "$tmp/out" "'split_histogram' in d[0] and d[0]['action'] == 2")" = "True" ] || fail "reference estimate"
 
