@@ -53,7 +53,10 @@ libpacml_core_la_SOURCES += \
 	core/parallel/step_ops.h core/parallel/step_ops.cpp \
 	core/parallel/strategies.h core/parallel/strategies.cpp \
 	core/parallel/throughput_table.h core/parallel/throughput_table.cpp \
-	core/parallel/physical_estimator.h core/parallel/physical_estimator.cpp
+	core/parallel/physical_estimator.h core/parallel/physical_estimator.cpp \
+	core/parallel/duration_model.h core/parallel/duration_model.cpp \
+	core/placement/gpu_placement.h core/placement/gpu_placement.cpp \
+	core/policy/gpu_policy.h core/policy/gpu_policy.cpp
 nodist_libpacml_core_la_SOURCES = core/cluster/cluster_presets_data.cpp
 BUILT_SOURCES = core/cluster/cluster_presets_data.cpp
 CLEANFILES += core/cluster/cluster_presets_data.cpp

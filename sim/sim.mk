@@ -23,7 +23,6 @@ libpacml_sim_la_SOURCES += \
 	sim/calibration/scaling_points.h sim/calibration/scaling_points.cpp \
 	sim/calibration/calibration.h sim/calibration/calibration.cpp \
 	sim/calibration/elasticflow_archive.h sim/calibration/elasticflow_archive.cpp \
-	sim/gpu/gpu_cluster.h sim/gpu/gpu_cluster.cpp \
 	sim/gpu/gpu_replay.h sim/gpu/gpu_replay.cpp \
 	sim/gpu/gpu_trace.h sim/gpu/gpu_trace.cpp \
 	sim/gpu/fitted_workload.h sim/gpu/fitted_workload.cpp

@@ -81,7 +81,7 @@ int run(const std::vector<std::string>& argv) {
   if (!args.parse(argv)) return 0;
   const sim::FittedWorkload workload = sim::load_workload_file(args.positionals()[0]);
   auto estimator = std::make_shared<const PhysicalEstimator>(load_physical_estimator(args));
-  sim::DurationModel durations(estimator);
+  DurationModel durations(estimator);
   const double load = args.get_double("load");
   const long jobs = args.get_long("jobs", 1, 10'000'000);
   const long seeds = args.get_long("seeds", 1, 1000);
@@ -99,7 +99,7 @@ int run(const std::vector<std::string>& argv) {
                "queue delay s", "GPUs/job"});
   for (sim::Admission mode : modes)
     for (const std::string& name : split_list(args.get("policies"))) {
-      config.policy = sim::GpuPolicy::parse(name, "--policies");
+      config.policy = GpuPolicy::parse(name, "--policies");
       config.admission = mode;
       std::map<std::string, std::vector<double>> metrics;
       for (long s = 0; s < seeds; ++s) {

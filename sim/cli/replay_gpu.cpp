@@ -81,7 +81,7 @@ int replay_on_gpu_cluster(const Args& args) {
   sim::GpuTraceReport mapped;
   const std::vector<sim::GpuJob> jobs = sim::gpu_jobs_from_trace(records, mapped);
   auto estimator = std::make_shared<const PhysicalEstimator>(load_physical_estimator(args));
-  sim::DurationModel durations(estimator);
+  DurationModel durations(estimator);
   std::vector<sim::Admission> modes;
   const std::string admission = args.get("admission");
   if (admission == "both")
@@ -97,7 +97,7 @@ int replay_on_gpu_cluster(const Args& args) {
                "GPU-h/met", "utilisation", "queue delay s", "GPUs/job"});
   for (sim::Admission mode : modes)
     for (const std::string& name : policies) {
-      config.policy = sim::GpuPolicy::parse(name, "--policies");
+      config.policy = GpuPolicy::parse(name, "--policies");
       config.admission = mode;
       const sim::GpuReplayStats s = sim::replay_on_gpus(jobs, durations, config).stats;
       summary.push_back(stats_json(s, estimator->cluster().name));

@@ -244,8 +244,8 @@ std::vector<GpuJob> generate_jobs(const FittedWorkload& w, double load, long cou
     std::advance(g, pick(rng, w.gpus, [](const auto& kv) { return kv.second; }));
     job.requested = std::min(g->first, durations.cluster_gpus());
     const double slack = w.slack_min + (w.slack_max - w.slack_min) * uniform(rng);
-    double duration = durations.seconds(job, job.requested);
-    if (!std::isfinite(duration)) duration = durations.fastest(job);
+    double duration = run_seconds(durations, job, job.requested);
+    if (!std::isfinite(duration)) duration = fastest_seconds(durations, job);
     job.deadline = t + slack * duration;
     jobs.push_back(std::move(job));
   }

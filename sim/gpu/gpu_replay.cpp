@@ -6,9 +6,9 @@
 #include <set>
 #include <tuple>
 
+#include "core/placement/gpu_placement.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
-#include "sim/gpu/gpu_cluster.h"
 
 namespace pacml::sim {
 
@@ -26,53 +26,6 @@ QueueOrder parse_queue_order(const std::string& text, const std::string& where) 
   if (text == "edf" || text == "deadline") return QueueOrder::kEarliestDeadline;
   if (text == "fifo" || text == "submission") return QueueOrder::kSubmission;
   throw InputError(where, "queue order must be 'edf' or 'fifo', got '" + text + "'");
-}
-
-GpuPolicy GpuPolicy::parse(const std::string& text, const std::string& where) {
-  GpuPolicy p{Kind::kRequested, 0, text};
-  if (text == "requested") return p;
-  if (text == "min_feasible") return p.kind = Kind::kMinFeasible, p;
-  if (text == "para_max") return p.kind = Kind::kParaMax, p;
-  if (text == "random") return p.kind = Kind::kRandom, p;
-  if (text.rfind("fixed:", 0) == 0) {
-    p.kind = Kind::kFixed;
-    p.fixed = static_cast<int>(parse_integer(text.substr(6), 1, 1 << 20, where, "fixed GPU count"));
-    return p;
-  }
-  throw InputError(where, "unknown GPU policy '" + text +
-                              "'; known: requested, min_feasible, para_max, fixed:K, random");
-}
-
-// ---- durations ----------------------------------------------------------------
-
-DurationModel::DurationModel(std::shared_ptr<const PhysicalEstimator> estimator)
-    : estimator_(std::move(estimator)) {}
-
-DurationModel::Entry& DurationModel::entry(const ParallelJob& job) {
-  for (auto& [key, e] : entries_)
-    if (key == job.key()) return e;
-  entries_.emplace_back(job.key(), Entry{std::vector<double>(cluster_gpus() + 1, NAN), NAN});
-  return entries_.back().second;
-}
-
-double DurationModel::step_time(const ParallelJob& job, int gpus) {
-  Entry& e = entry(job);
-  if (gpus < 1 || gpus > cluster_gpus()) return INFINITY;
-  if (std::isnan(e.steps[gpus])) {
-    const ParallelPlan plan = estimator_->plan(job, gpus, Strategy::kAuto);
-    e.steps[gpus] = plan.ok() ? plan.step_time : INFINITY;
-  }
-  return e.steps[gpus];
-}
-
-double DurationModel::fastest(const GpuJob& job) {
-  Entry& e = entry(*job.work);
-  if (std::isnan(e.fastest_step)) {
-    e.fastest_step = INFINITY;
-    for (int k = 1; k <= cluster_gpus(); ++k)
-      e.fastest_step = std::min(e.fastest_step, step_time(*job.work, k));
-  }
-  return job.iterations * e.fastest_step;
 }
 
 // ---- the replay -----------------------------------------------------------------
@@ -116,35 +69,14 @@ class Replay {
 
 // The policy's GPU count for `job` now, or 0 if it would not start it now.
 int Replay::choose(const GpuJob& job) {
-  const int free = cluster_.free_gpus();
-  auto startable = [&](int k) { return cluster_.find(k).has_value(); };
-  auto finite = [&](int k) { return std::isfinite(durations_.seconds(job, k)); };
-  switch (config_.policy.kind) {
-    case GpuPolicy::Kind::kRequested:
-      return startable(job.requested) && finite(job.requested) ? job.requested : 0;
-    case GpuPolicy::Kind::kFixed:
-      return startable(config_.policy.fixed) && finite(config_.policy.fixed) ? config_.policy.fixed
-                                                                             : 0;
-    case GpuPolicy::Kind::kMinFeasible:
-      for (int k = 1; k <= free; ++k)
-        if (now_ + durations_.seconds(job, k) <= job.deadline && startable(k)) return k;
-      return 0;
-    case GpuPolicy::Kind::kParaMax: {
-      int best = 0;
-      for (int k = 1; k <= free; ++k)
-        if (startable(k) &&
-            durations_.seconds(job, k) < (best ? durations_.seconds(job, best) : INFINITY))
-          best = k;
-      return best;
-    }
-    case GpuPolicy::Kind::kRandom: {
-      std::vector<int> options;
-      for (int k = 1; k <= free; ++k)
-        if (startable(k) && finite(k)) options.push_back(k);
-      return options.empty() ? 0 : options[rng_.below(options.size())];
-    }
-  }
-  return 0;
+  GpuDecisionInput input;
+  input.now = now_;
+  input.deadline = job.deadline;
+  input.requested = job.requested;
+  input.free_gpus = cluster_.free_gpus();
+  input.startable = [&](int k) { return cluster_.find(k).has_value(); };
+  input.seconds = [&](int k) { return run_seconds(durations_, job, k); };
+  return choose_gpus(config_.policy, input, rng_);
 }
 
 bool Replay::try_start(long j) {
@@ -157,14 +89,15 @@ bool Replay::try_start(long j) {
   GpuJobOutcome& o = outcomes_[j];
   o.gpus = k;
   o.start = now_;
-  o.end = now_ + durations_.seconds(job, k);
+  o.end = now_ + run_seconds(durations_, job, k);
   o.met = o.end <= job.deadline;
   completions_.push({o.end, j});
   return true;
 }
 
 void Replay::arrive(long j) {
-  outcomes_[j].unservable = jobs_[j].submit + durations_.fastest(jobs_[j]) > jobs_[j].deadline;
+  outcomes_[j].unservable =
+      jobs_[j].submit + fastest_seconds(durations_, jobs_[j]) > jobs_[j].deadline;
   if (config_.admission == Admission::kImmediate) {
     try_start(j);
     return;
@@ -179,7 +112,7 @@ void Replay::arrive(long j) {
 void Replay::schedule_queue() {
   for (auto it = waiting_.begin(); it != waiting_.end();) {
     const long j = std::get<2>(*it);
-    const bool expired = now_ + durations_.fastest(jobs_[j]) > jobs_[j].deadline;
+    const bool expired = now_ + fastest_seconds(durations_, jobs_[j]) > jobs_[j].deadline;
     if (expired || (cluster_.free_gpus() > 0 && try_start(j)))
       it = waiting_.erase(it);
     else

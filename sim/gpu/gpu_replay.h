@@ -20,8 +20,9 @@
 #include <string>
 #include <vector>
 
+#include "core/parallel/duration_model.h"
 #include "core/parallel/physical_estimator.h"
-#include "core/policy/policy.h"
+#include "core/policy/gpu_policy.h"
 
 namespace pacml::sim {
 
@@ -41,40 +42,13 @@ const char* admission_name(Admission admission);
 enum class QueueOrder { kSubmission, kEarliestDeadline };
 QueueOrder parse_queue_order(const std::string& text, const std::string& where);
 
-// How many GPUs: `requested` (what the job asked for: stock Slurm),
-// `min_feasible` (the fewest that meet the deadline: ElasticFlow's minimum
-// satisfactory share, without elastic rescaling), `para_max` (the fastest
-// GPU count that is free), `fixed:K`, `random` (any free count).
-struct GpuPolicy {
-  enum class Kind { kRequested, kMinFeasible, kParaMax, kFixed, kRandom } kind;
-  int fixed = 0;
-  std::string name;
-  static GpuPolicy parse(const std::string& text, const std::string& where);
-};
-
-// Seconds a job runs on k GPUs, cached per (model, batch) and k.
-class DurationModel {
- public:
-  explicit DurationModel(std::shared_ptr<const PhysicalEstimator> estimator);
-  // Step time on k GPUs (infinite if the job cannot run that way).
-  double step_time(const ParallelJob& job, int gpus);
-  double seconds(const GpuJob& job, int gpus) {
-    return job.iterations * step_time(*job.work, gpus);
-  }
-  // The shortest run on an empty cluster, over every GPU count.
-  double fastest(const GpuJob& job);
-  int cluster_gpus() const { return estimator_->cluster().num_gpus(); }
-  const ClusterSpec& cluster() const { return estimator_->cluster(); }
-
- private:
-  struct Entry {
-    std::vector<double> steps;  // by k; NaN = not yet planned
-    double fastest_step = NAN;
-  };
-  Entry& entry(const ParallelJob& job);
-  std::shared_ptr<const PhysicalEstimator> estimator_;
-  std::vector<std::pair<std::string, Entry>> entries_;  // few kinds: linear search
-};
+// Run times on the cluster, the way policies see them.
+inline double run_seconds(DurationModel& durations, const GpuJob& job, int gpus) {
+  return durations.seconds(*job.work, job.iterations, gpus);
+}
+inline double fastest_seconds(DurationModel& durations, const GpuJob& job) {
+  return durations.fastest(*job.work, job.iterations);
+}
 
 struct GpuReplayConfig {
   GpuPolicy policy;
@@ -97,7 +71,7 @@ struct GpuReplayStats {
   double unservable_rate = 0;    // no GPU count meets the deadline even on an empty cluster
   double gpu_hours = 0;          // GPU-hours of the jobs started
   double gpu_hours_per_met = 0;
-  double utilisation = 0;  // GPU-seconds used while jobs arrive / (GPUs × that time)
+  double utilisation = 0;       // GPU-seconds used while jobs arrive / (GPUs × that time)
   double queue_delay_mean = 0;  // seconds from submission to start, jobs started
   double mean_gpus = 0;         // GPUs per started job
 };

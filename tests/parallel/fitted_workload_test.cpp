@@ -40,7 +40,7 @@ std::vector<TraceRecord> as_records(const std::vector<GpuJob>& jobs, DurationMod
     r.gpus = j.requested;
     r.submit = j.submit;
     r.deadline = j.deadline;
-    r.duration = durations.seconds(j, j.requested);
+    r.duration = run_seconds(durations, j, j.requested);
     records.push_back(r);
   }
   return records;

@@ -4,8 +4,8 @@
 
 #include <sstream>
 
+#include "core/placement/gpu_placement.h"
 #include "core/util/error.h"
-#include "sim/gpu/gpu_cluster.h"
 #include "sim/gpu/gpu_replay.h"
 #include "sim/gpu/gpu_trace.h"
 

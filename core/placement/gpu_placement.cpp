@@ -1,8 +1,8 @@
-#include "sim/gpu/gpu_cluster.h"
+#include "core/placement/gpu_placement.h"
 
 #include <stdexcept>
 
-namespace pacml::sim {
+namespace pacml {
 
 GpuClusterState::GpuClusterState(const ClusterSpec& cluster)
     : per_server_(cluster.gpus_per_server),
@@ -44,4 +44,4 @@ void GpuClusterState::release(const GpuAllocation& allocation) {
   }
 }
 
-}  // namespace pacml::sim
+}  // namespace pacml

@@ -9,7 +9,7 @@
 
 #include "core/cluster/cluster_spec.h"
 
-namespace pacml::sim {
+namespace pacml {
 
 // The GPUs a job holds: (server, GPUs on it).
 using GpuAllocation = std::vector<std::pair<int, int>>;
@@ -35,4 +35,4 @@ class GpuClusterState {
   int free_total_;
 };
 
-}  // namespace pacml::sim
+}  // namespace pacml

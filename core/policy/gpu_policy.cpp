@@ -1,0 +1,74 @@
+#include "core/policy/gpu_policy.h"
+
+#include <cmath>
+#include <vector>
+
+#include "core/util/error.h"
+#include "core/util/numbers.h"
+
+namespace pacml {
+
+GpuPolicy GpuPolicy::parse(const std::string& text, const std::string& where) {
+  GpuPolicy p{GpuPolicy::Kind::kRequested, 0, text};
+  if (text == "requested") return p;
+  if (text == "min_feasible") return p.kind = Kind::kMinFeasible, p;
+  if (text == "para_max") return p.kind = Kind::kParaMax, p;
+  if (text == "random") return p.kind = Kind::kRandom, p;
+  if (text.rfind("fixed:", 0) == 0) {
+    p.kind = Kind::kFixed;
+    p.fixed = static_cast<int>(parse_integer(text.substr(6), 1, 1 << 20, where, "fixed GPU count"));
+    return p;
+  }
+  throw InputError(where, "unknown GPU policy '" + text +
+                              "'; known: requested, min_feasible, para_max, fixed:K, random");
+}
+
+namespace {
+
+// k GPUs if they can start now and the job can run on them, else 0.
+int exactly(int k, const GpuDecisionInput& in) {
+  return in.startable(k) && std::isfinite(in.seconds(k)) ? k : 0;
+}
+
+int fewest_meeting_deadline(const GpuDecisionInput& in) {
+  for (int k = 1; k <= in.free_gpus; ++k)
+    if (in.now + in.seconds(k) <= in.deadline && in.startable(k)) return k;
+  return 0;
+}
+
+int fastest_startable(const GpuDecisionInput& in) {
+  int best = 0;
+  double best_seconds = INFINITY;
+  for (int k = 1; k <= in.free_gpus; ++k) {
+    const double s = in.seconds(k);
+    if (s < best_seconds && in.startable(k)) best = k, best_seconds = s;
+  }
+  return best;
+}
+
+int any_startable(const GpuDecisionInput& in, Rng& rng) {
+  std::vector<int> options;
+  for (int k = 1; k <= in.free_gpus; ++k)
+    if (exactly(k, in)) options.push_back(k);
+  return options.empty() ? 0 : options[rng.below(options.size())];
+}
+
+}  // namespace
+
+int choose_gpus(const GpuPolicy& policy, const GpuDecisionInput& input, Rng& rng) {
+  switch (policy.kind) {
+    case GpuPolicy::Kind::kRequested:
+      return exactly(input.requested, input);
+    case GpuPolicy::Kind::kFixed:
+      return exactly(policy.fixed, input);
+    case GpuPolicy::Kind::kMinFeasible:
+      return fewest_meeting_deadline(input);
+    case GpuPolicy::Kind::kParaMax:
+      return fastest_startable(input);
+    case GpuPolicy::Kind::kRandom:
+      return any_startable(input, rng);
+  }
+  return 0;
+}
+
+}  // namespace pacml
