@@ -148,7 +148,8 @@ DeviceModel DeviceModel::a100() {
   d.memory_bytes = 80e9;
   d.memory_bandwidth = 1.8e12;  // datasheet 2.039e12; ~88% is what a copy kernel sustains
   d.launch_overhead = 10e-6;
-  d.peak_flops = {19.5e12, 312e12, 312e12, 156e12};  // fp32 (no TF32), fp16, bf16, tf32 tensor cores
+  d.peak_flops = {19.5e12, 312e12, 312e12,
+                  156e12};  // fp32 (no TF32), fp16, bf16, tf32 tensor cores
   d.efficiency = {/*conv*/ 0.7,        /*linear*/ 0.7, /*matmul*/ 0.5,     /*lstm*/ 0.7,
                   /*embedding*/ 0.5,   /*norm*/ 0.5,   /*activation*/ 0.5,
                   /*elementwise*/ 0.5, /*pool*/ 0.5,   /*softmax*/ 0.5};

@@ -56,9 +56,9 @@ ZooModelInfo sequence(std::string name, std::string family, std::string descript
 ZooModelInfo transformer(std::string name, std::string description, int batch, int seq_len,
                          int max_seq_len, int layers, int hidden, int heads, double params,
                          std::string reference, std::vector<std::string> aliases = {}) {
-  ZooModelInfo info = sequence(std::move(name), "transformer", std::move(description), batch,
-                               seq_len, max_seq_len, params, std::move(reference),
-                               std::move(aliases));
+  ZooModelInfo info =
+      sequence(std::move(name), "transformer", std::move(description), batch, seq_len, max_seq_len,
+               params, std::move(reference), std::move(aliases));
   info.layers = layers, info.hidden = hidden, info.heads = heads;
   return info;
 }
@@ -102,8 +102,8 @@ const std::vector<ZooEntry>& registry() {
       {transformer("gpt2-medium", "GPT-2 medium (355M), LM head tied to the embedding", 8, 1024,
                    1024, 24, 1024, 16, 355e6, "Hugging Face gpt2-medium: 354,823,168"),
        zoo::gpt2_medium},
-      {transformer("gpt2-large", "GPT-2 large (774M), LM head tied to the embedding", 8, 1024,
-                   1024, 36, 1280, 20, 774e6, "Hugging Face gpt2-large: 774,030,080"),
+      {transformer("gpt2-large", "GPT-2 large (774M), LM head tied to the embedding", 8, 1024, 1024,
+                   36, 1280, 20, 774e6, "Hugging Face gpt2-large: 774,030,080"),
        zoo::gpt2_large},
       {transformer("gpt2-xl", "GPT-2 XL (1.5B), LM head tied to the embedding", 8, 1024, 1024, 48,
                    1600, 25, 1558e6, "Hugging Face gpt2-xl: 1,557,611,200"),
@@ -152,11 +152,13 @@ constexpr int kMaxHidden = 1 << 16;
 // --layers/--hidden/--heads: transformers only; hidden must split evenly over heads.
 void resolve_shape(const ZooModelInfo& info, const ZooOptions& options, zoo::ModelSize& size) {
   if (info.layers == 0) {
-    for (auto [value, option] : {std::pair{&options.layers, "--layers"},
-                                 std::pair{&options.hidden, "--hidden"},
-                                 std::pair{&options.heads, "--heads"}})
-      if (*value) throw InputError(option, info.name + " is not a transformer; only bert and gpt2 "
-                                                       "models take --layers/--hidden/--heads");
+    for (auto [value, option] :
+         {std::pair{&options.layers, "--layers"}, std::pair{&options.hidden, "--hidden"},
+          std::pair{&options.heads, "--heads"}})
+      if (*value)
+        throw InputError(option, info.name +
+                                     " is not a transformer; only bert and gpt2 "
+                                     "models take --layers/--hidden/--heads");
     return;
   }
   size.layers = resolve(options.layers, info.layers, kMaxLayers, "--layers", "layers", info.name);

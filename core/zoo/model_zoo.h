@@ -48,12 +48,12 @@ struct ZooModelInfo {
   std::string description;
   std::string family;  // "cnn", "transformer" or "rnn"
   int default_batch = 0;
-  int default_seq_len = 0;      // 0: the model takes no sequence length
-  int default_image_size = 0;   // 0: the model takes no image size
-  int max_seq_len = 0;          // 0: no limit (else the position table's size)
+  int default_seq_len = 0;                // 0: the model takes no sequence length
+  int default_image_size = 0;             // 0: the model takes no image size
+  int max_seq_len = 0;                    // 0: no limit (else the position table's size)
   int layers = 0, hidden = 0, heads = 0;  // transformers: the default shape
-  double reference_params = 0;  // published parameter count (see reference)
-  std::string reference;        // where the architecture and the count come from
+  double reference_params = 0;            // published parameter count (see reference)
+  std::string reference;                  // where the architecture and the count come from
 };
 
 struct ZooGraph {
@@ -61,8 +61,8 @@ struct ZooGraph {
   double params = 0;  // parameter count (tied weights counted once)
   // The options actually used (defaults resolved).
   int batch = 0;
-  int seq_len = 0;     // 0 for CNNs
-  int image_size = 0;  // 0 for sequence models
+  int seq_len = 0;                        // 0 for CNNs
+  int image_size = 0;                     // 0 for sequence models
   int layers = 0, hidden = 0, heads = 0;  // transformers: the shape built
   Precision precision = Precision::kFp32;
   std::string device;

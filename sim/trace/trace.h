@@ -39,7 +39,7 @@ struct TraceRecord {
   double beta = kUnknown;        // explicit β (Slurm comment "pacml:beta=0.4")
   long steps = -1;               // explicit N (Slurm comment "pacml:steps=100")
   // (a comment's "deadline=" sets `deadline`, relative to `submit`)
-  std::string executable;        // SWF field 14 (application number), for model rules
+  std::string executable;  // SWF field 14 (application number), for model rules
 };
 
 struct TraceReport {

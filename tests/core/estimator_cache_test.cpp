@@ -13,7 +13,9 @@ namespace {
 
 const RampTopology kPaper = RampTopology::parse("4x4x2");
 
-JobGraph fixture_job() { return JobGraph(read_pipedream_file(testing::fixture("tiny.txt"))); }
+JobGraph fixture_job() {
+  return JobGraph(read_pipedream_file(testing::fixture("tiny.txt")));
+}
 
 TEST(LookaheadCache, AHitReturnsWhatTheLookaheadComputed) {
   const JobGraph job = fixture_job();
@@ -73,7 +75,8 @@ TEST(JctEstimator, ThreadsShareOneEstimatorAndCache) {
   for (int t = 0; t < 4; ++t)
     threads.emplace_back([&, t] {
       for (int round = 0; round < 3; ++round)
-        for (int a : {2, 4, 8, 16}) seen[t].push_back(estimator.estimate(job, a, 1.0, empty, &cache).jct);
+        for (int a : {2, 4, 8, 16})
+          seen[t].push_back(estimator.estimate(job, a, 1.0, empty, &cache).jct);
     });
   for (auto& thread : threads) thread.join();
   for (const auto& values : seen)

@@ -16,6 +16,7 @@ static void fuzz_pacml_conf(const std::string& input) {
       c.time_limit_factor >= 1 && std::isfinite(c.time_limit_extra) && c.time_limit_extra >= 0,
       "time limits");
   PACML_FUZZ_CHECK(c.default_steps >= 1 && c.max_graph_bytes > 0, "steps and graph size");
-  PACML_FUZZ_CHECK(std::isfinite(c.margin) && c.margin >= 0 && c.margin < 10, "a margin in [0, 10)");
+  PACML_FUZZ_CHECK(std::isfinite(c.margin) && c.margin >= 0 && c.margin < 10,
+                   "a margin in [0, 10)");
 }
 PACML_FUZZ_TARGET("pacml_conf", fuzz_pacml_conf);
