@@ -52,6 +52,7 @@ libpacml_core_la_SOURCES += \
 	core/parallel/step_timeline.h core/parallel/step_timeline.cpp \
 	core/parallel/step_ops.h core/parallel/step_ops.cpp \
 	core/parallel/strategies.h core/parallel/strategies.cpp \
+	core/parallel/op_strategy.cpp \
 	core/parallel/throughput_table.h core/parallel/throughput_table.cpp \
 	core/parallel/physical_estimator.h core/parallel/physical_estimator.cpp \
 	core/parallel/duration_model.h core/parallel/duration_model.cpp \

@@ -7,12 +7,12 @@
 
 namespace pacml {
 
-enum class Strategy { kAuto, kData, kTensor, kHybrid, kPipeline };
+enum class Strategy { kAuto, kData, kTensor, kHybrid, kPipeline, kOp };
 constexpr Strategy kConcreteStrategies[] = {Strategy::kData, Strategy::kTensor, Strategy::kHybrid,
-                                            Strategy::kPipeline};
+                                            Strategy::kPipeline, Strategy::kOp};
 
 const char* strategy_name(Strategy strategy);
-// "auto", "data", "tensor", "hybrid", "pipeline"; throws InputError(where, ...).
+// "auto", "data", "tensor", "hybrid", "pipeline", "op"; throws InputError(where, ...).
 Strategy parse_strategy(const std::string& text, const std::string& where = "--strategy");
 
 enum class PlanStatus {

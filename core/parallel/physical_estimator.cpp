@@ -17,16 +17,18 @@ const char* strategy_name(Strategy strategy) {
       return "hybrid";
     case Strategy::kPipeline:
       return "pipeline";
+    case Strategy::kOp:
+      return "op";
   }
   return "unknown";
 }
 
 Strategy parse_strategy(const std::string& text, const std::string& where) {
-  for (Strategy s : {Strategy::kAuto, Strategy::kData, Strategy::kTensor, Strategy::kHybrid,
-                     Strategy::kPipeline})
+  if (text == strategy_name(Strategy::kAuto)) return Strategy::kAuto;
+  for (Strategy s : kConcreteStrategies)
     if (text == strategy_name(s)) return s;
-  throw InputError(where,
-                   "unknown strategy '" + text + "'; known: auto, data, tensor, hybrid, pipeline");
+  throw InputError(
+      where, "unknown strategy '" + text + "'; known: auto, data, tensor, hybrid, pipeline, op");
 }
 
 const char* plan_status_name(PlanStatus status) {
@@ -62,6 +64,8 @@ ParallelPlan PhysicalEstimator::concrete(const ParallelJob& job, int gpus,
       return plan_hybrid(job, gpus, context);
     case Strategy::kPipeline:
       return plan_pipeline(job, gpus, context);
+    case Strategy::kOp:
+      return plan_op(job, gpus, context);
     case Strategy::kAuto:
       break;
   }

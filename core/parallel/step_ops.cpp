@@ -1,6 +1,7 @@
 #include "core/parallel/step_ops.h"
 
 #include <algorithm>
+#include <string>
 
 namespace pacml {
 
@@ -72,6 +73,46 @@ int weighted_layers(const LayerGraph& graph) {
   int count = 0;
   for (const Layer& layer : graph.layers) count += layer.parameter_bytes > 0;
   return count;
+}
+
+// ---- plans --------------------------------------------------------------------
+
+int ceil_div(long a, long b) {
+  return static_cast<int>((a + b - 1) / b);
+}
+
+ParallelPlan base_plan(int gpus, Strategy strategy, const ClusterSpec& cluster) {
+  ParallelPlan plan;
+  plan.gpus = gpus;
+  plan.strategy = strategy;
+  const GpuGroup group = pack_gpus(gpus, cluster.gpus_per_server);
+  plan.servers = group.servers;
+  plan.gpus_per_server = group.per_server;
+  return plan;
+}
+
+ParallelPlan refuse(ParallelPlan plan, PlanStatus status, std::string why) {
+  plan.status = status;
+  plan.why = std::move(why);
+  return plan;
+}
+
+// Fills memory and marks the plan oom when a rank does not fit.
+void admit_memory(ParallelPlan& plan, double bytes, const StrategyContext& context) {
+  plan.memory_per_gpu = bytes + context.constants.reserved_memory;
+  if (plan.memory_per_gpu > context.cluster.gpu_memory && plan.ok()) {
+    plan.status = PlanStatus::kOom;
+    plan.why = "needs " + std::to_string(static_cast<long>(plan.memory_per_gpu / 1e9)) +
+               " GB per GPU, the GPU has " +
+               std::to_string(static_cast<long>(context.cluster.gpu_memory / 1e9)) + " GB";
+  }
+}
+
+void take_timing(ParallelPlan& plan, const TimelineResult& timeline, double optimizer) {
+  plan.step_time = timeline.end + optimizer;
+  plan.comp = timeline.compute + optimizer;
+  plan.comm = timeline.comm;
+  plan.overlap = timeline.overlap;
 }
 
 }  // namespace pacml

@@ -8,7 +8,9 @@
 
 #include "core/graph/layer_graph.h"
 #include "core/parallel/parallel_job.h"
+#include "core/parallel/parallel_plan.h"
 #include "core/parallel/step_timeline.h"
+#include "core/parallel/strategies.h"
 
 namespace pacml {
 
@@ -49,5 +51,17 @@ double state_bytes_per_parameter(const ParallelJob& job);
 double activation_bytes(const LayerGraph& graph, const WorkShare& share);
 
 int weighted_layers(const LayerGraph& graph);
+
+// ---- what every strategy does with its plan ----
+
+int ceil_div(long a, long b);
+// A plan for k GPUs packed on as few servers as possible.
+ParallelPlan base_plan(int gpus, Strategy strategy, const ClusterSpec& cluster);
+// `plan` marked as not runnable, with the reason people see.
+ParallelPlan refuse(ParallelPlan plan, PlanStatus status, std::string why);
+// Fills memory per GPU and marks the plan oom when a rank does not fit.
+void admit_memory(ParallelPlan& plan, double bytes, const StrategyContext& context);
+// Step, compute and communication times from one rank's timeline.
+void take_timing(ParallelPlan& plan, const TimelineResult& timeline, double optimizer);
 
 }  // namespace pacml

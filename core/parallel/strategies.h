@@ -31,4 +31,9 @@ ParallelPlan plan_hybrid(const ParallelJob& job, int gpus, const StrategyContext
 // Pipeline parallelism (1F1B), replicated data-parallel when k allows.
 ParallelPlan plan_pipeline(const ParallelJob& job, int gpus, const StrategyContext& context);
 
+// The paper's op partitioning with physical accounting (op_strategy.cpp):
+// each op split by its compute, sub-ops by samples, redistribution where
+// consecutive splits differ.
+ParallelPlan plan_op(const ParallelJob& job, int gpus, const StrategyContext& context);
+
 }  // namespace pacml

@@ -49,7 +49,7 @@ int bench_physical_command(const std::vector<std::string>& argv) {
     const ParallelJobPtr warm = ParallelJob::from_zoo(w.model, options);
     const int ops = warm->at_batch(w.batch)->num_layers();
     for (Strategy s : {Strategy::kAuto, Strategy::kData, Strategy::kTensor, Strategy::kHybrid,
-                       Strategy::kPipeline})
+                       Strategy::kPipeline, Strategy::kOp})
       for (int k : {1, 8, 64}) {
         ParallelPlan plan;
         const double cold = median_ms(repeats, [&] {

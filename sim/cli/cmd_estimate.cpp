@@ -9,9 +9,9 @@
 #include "core/jct/estimator.h"
 #include "core/partition/split_counts.h"
 #include "core/placement/action_mask.h"
+#include "core/util/error.h"
 #include "sim/cli/args.h"
 #include "sim/cli/command.h"
-#include "core/util/error.h"
 #include "sim/cli/estimate_physical.h"
 #include "sim/cli/graph_source.h"
 #include "sim/cli/table.h"
@@ -53,7 +53,7 @@ int estimate_command(const std::vector<std::string>& argv) {
       "[--profile physical|reference] [--json]",
       "Estimates one job's completion time on an empty cluster.\n"
       "physical (default): for each GPU count k, the fastest strategy that fits in\n"
-      "memory (data, tensor, hybrid, pipeline), its step time, JCT, speed-up over one\n"
+      "memory (data, tensor, hybrid, pipeline, op), its step time, JCT, speed-up over one\n"
       "GPU, communication / computation time, memory per GPU and status.\n"
       "reference: the paper's RAMP model; for each action a (max partitions per op)\n"
       "the split histogram, servers used, JCT and speed-up.");
@@ -62,7 +62,8 @@ int estimate_command(const std::vector<std::string>& argv) {
               "physical");
   args.option("topology", "CxRxS",
               "the paper's RAMP cluster of this shape: groups x racks x servers (default 4x4x2)");
-  args.option("action", "A", "reference: only this action (1 or even up to 16); physical: = --gpus");
+  args.option("action", "A",
+              "reference: only this action (1 or even up to 16); physical: = --gpus");
   args.option("beta", "F", "JCT requirement as a fraction of the one-GPU JCT, in (0, 1]");
   args.option("steps", "N", "training steps per job", "50");
   add_physical_estimate_options(args);
@@ -77,9 +78,10 @@ int estimate_command(const std::vector<std::string>& argv) {
     if (args.has(physical_only))
       throw InputError(std::string("--") + physical_only, "applies to the physical profile only");
   const JobGraphPtr job = load_job_graph(args);
-  const JctEstimator estimator(RampTopology::parse(args.has("topology") ? args.get("topology") : "4x4x2"),
-                               Profile::by_name(args.get("profile")),
-                               static_cast<int>(args.get_long("steps", 1, 1'000'000'000)));
+  const JctEstimator estimator(
+      RampTopology::parse(args.has("topology") ? args.get("topology") : "4x4x2"),
+      Profile::by_name(args.get("profile")),
+      static_cast<int>(args.get_long("steps", 1, 1'000'000'000)));
   const double beta = args.has("beta") ? args.get_double("beta") : 1.0;
   std::vector<int> actions;
   if (args.has("action")) {

@@ -173,5 +173,46 @@ TEST(PhysicalModel, DeterministicAndIndependentOfCallOrder) {
   EXPECT_EQ(a->key(), b->key());
 }
 
+// Op partitioning (op_strategy.cpp): with every op split k ways it is data
+// parallelism exactly; an op too small to split makes its edges redistribute.
+TEST(OpStrategy, EveryOpSplitAllWaysIsDataParallelism) {
+  const PhysicalEstimator estimator(load_cluster("dgx-a100-16x8"));
+  const ParallelJobPtr job = zoo_job("vgg16", 256);
+  const ParallelPlan op = estimator.plan(*job, 2, Strategy::kOp);
+  const ParallelPlan data = estimator.plan(*job, 2, Strategy::kData);
+  ASSERT_TRUE(op.ok());
+  EXPECT_EQ(op.strategy, Strategy::kOp);
+  EXPECT_DOUBLE_EQ(op.step_time, data.step_time);
+  EXPECT_DOUBLE_EQ(op.memory_per_gpu, data.memory_per_gpu);
+  EXPECT_EQ(parse_strategy("op"), Strategy::kOp);
+}
+
+// big -> small -> big, 100 MB activations, no weights: on 4 GPUs the small
+// op stays whole, so each of its two edges all-gathers 100 MB forward and
+// backward; made as big as the others, nothing moves.
+ParallelJobPtr three_op_chain(double middle_ms) {
+  LayerGraph g;
+  g.model_name = "chain";
+  for (const char* name : {"a", "b", "c"}) g.layers.push_back({name, "", 10, 10, 100e6, 0});
+  g.layers[1].forward_time = g.layers[1].backward_time = middle_ms;
+  g.edges = {{0, 1}, {1, 2}};
+  g.output_layer = 2;
+  g.validate("test");
+  return ParallelJob::from_graph(g, 64, 64);
+}
+
+TEST(OpStrategy, EdgesBetweenDifferentSplitsAllGatherTheActivation) {
+  const ClusterSpec cluster = load_cluster("dgx-a100-16x8");
+  const PhysicalEstimator estimator(cluster);
+  const CollectiveModel collectives(cluster, PhysicalConstants::calibrated());
+  const double gather = collectives.all_gather(100e6, pack_gpus(4, 8));
+  const ParallelPlan uneven = estimator.plan(*three_op_chain(0.001), 4, Strategy::kOp);
+  ASSERT_TRUE(uneven.ok());
+  EXPECT_NEAR(uneven.comm, 4 * gather, 1e-12);
+  const ParallelPlan even = estimator.plan(*three_op_chain(10), 4, Strategy::kOp);
+  EXPECT_EQ(even.comm, 0);
+  EXPECT_LT(even.step_time, uneven.step_time);
+}
+
 }  // namespace
 }  // namespace pacml
