@@ -18,19 +18,6 @@
 namespace pacml::plugin {
 namespace {
 
-// The shortest text that reads back as exactly `value` (so that text() tells
-// any two different settings apart and parses back to the same ones).
-std::string exact_number(double value) {
-  for (int digits = 1; digits < std::numeric_limits<double>::max_digits10; ++digits) {
-    std::ostringstream shorter;
-    shorter << std::setprecision(digits) << value;
-    if (std::strtod(shorter.str().c_str(), nullptr) == value) return shorter.str();
-  }
-  std::ostringstream out;
-  out << std::setprecision(std::numeric_limits<double>::max_digits10) << value;
-  return out.str();
-}
-
 std::string scalar(const YAML::Node& node, const std::string& where, const std::string& what) {
   if (!node.IsScalar()) throw InputError(where, what + " must be a single value");
   return node.Scalar();
@@ -210,7 +197,7 @@ std::string SchedParams::text() const {
   if (policy) add("pacml_policy=" + *policy);
   if (on_block)
     add(std::string("pacml_on_block=") + (*on_block == OnBlock::kQueue ? "queue" : "reject"));
-  if (margin) add("pacml_margin=" + exact_number(*margin));
+  if (margin) add("pacml_margin=" + exact_number_text(*margin));
   return out;
 }
 

@@ -36,6 +36,7 @@ pacml_SOURCES += \
 	sim/cli/cmd_bench_sim.cpp \
 	sim/cli/cmd_calibrate.cpp \
 	sim/cli/cmd_throughput.cpp \
+	sim/cli/cmd_config.cpp \
 	sim/cli/cmd_bench_physical.cpp \
 	sim/cli/cmd_workload.cpp
 

@@ -9,6 +9,7 @@
 
 #include "core/cluster/cluster_presets.h"
 #include "core/cluster/plausible.h"
+#include "core/config/settings_table.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
 #include "core/util/text.h"
@@ -18,84 +19,56 @@ namespace pacml {
 namespace {
 
 constexpr int kFormatVersion = 1;
+const char* const kFabric = "network: fabric";
+const char* const kRamp = "network: ramp";
 
-constexpr PlausibleRange kServers{1, 65536, "servers"};
-constexpr PlausibleRange kGpus{1, 64, "GPUs"};
-
-const std::set<std::string> kCommonKeys = {"pacml_cluster",
-                                           "name",
-                                           "network",
-                                           "gpus_per_server",
-                                           "device",
-                                           "gpu_memory",
-                                           "server_bandwidth",
-                                           "network_latency",
-                                           "intra_server_bandwidth",
-                                           "intra_server_latency"};
-const std::set<std::string> kFabricKeys = {"servers"};
-const std::set<std::string> kRampKeys = {"shape", "propagation_latency", "io_latency"};
-
-int integer_in(const YAML::Node& node, const std::string& source, const std::string& key,
-               const PlausibleRange& range) {
-  return static_cast<int>(
-      yaml_integer(node, source, key, static_cast<long>(range.min), static_cast<long>(range.max)));
+SettingKey plausible(const char* name, const PlausibleRange& range, const char* meaning) {
+  return SettingKey(name, SettingType::kNumber, meaning).range(range.min, range.max, range.unit);
 }
 
-void check_keys(const YAML::Node& root, NetworkKind network, const std::string& source) {
-  const std::set<std::string>& own = network == NetworkKind::kFabric ? kFabricKeys : kRampKeys;
-  const std::set<std::string>& other = network == NetworkKind::kFabric ? kRampKeys : kFabricKeys;
-  for (const auto& kv : root) {
-    const std::string key = kv.first.Scalar();
-    if (kCommonKeys.count(key) || own.count(key)) continue;
-    const std::string where = yaml_where(source, kv.first);
-    if (other.count(key))
-      throw InputError(where, "'" + key + "' belongs to a " +
-                                  (network == NetworkKind::kFabric ? "ramp" : "fabric") +
-                                  " network, not this " + network_kind_name(network) + " one");
-    std::string known;
-    for (const auto* set : {&kCommonKeys, &own})
-      for (const std::string& k : *set) known += (known.empty() ? "" : ", ") + k;
-    throw InputError(where, "unknown cluster key '" + key + "'; known: " + known);
-  }
+SettingKey count(const char* name, double max, const char* meaning) {
+  return SettingKey(name, SettingType::kInteger, meaning).range(1, max);
+}
+
+int integer(const YAML::Node& root, const std::string& source, const std::string& key) {
+  return static_cast<int>(cluster_settings().integer(root, source, key));
+}
+
+double number(const YAML::Node& root, const std::string& source, const std::string& key) {
+  return cluster_settings().number(root, source, key);
 }
 
 NetworkKind read_network(const YAML::Node& root, const std::string& source) {
   if (!root["network"]) throw InputError(source, "missing 'network: fabric' or 'network: ramp'");
-  const std::string text = yaml_scalar(root["network"], source, "network");
-  if (text == "fabric") return NetworkKind::kFabric;
-  if (text == "ramp") return NetworkKind::kRamp;
-  throw InputError(yaml_where(source, root["network"]),
-                   "network must be 'fabric' or 'ramp', got '" + text + "'");
+  return cluster_settings().choice(root, source, "network") == "fabric" ? NetworkKind::kFabric
+                                                                        : NetworkKind::kRamp;
 }
 
 void read_version(const YAML::Node& root, const std::string& source) {
   if (!root["pacml_cluster"])
     throw InputError(source, "missing 'pacml_cluster: 1' (format version)");
-  const YAML::Node node = root["pacml_cluster"];
-  if (yaml_integer(node, source, "pacml_cluster version", 1, 1000) != kFormatVersion)
-    throw InputError(yaml_where(source, node), "unsupported cluster format version");
+  if (integer(root, source, "pacml_cluster") != kFormatVersion)
+    throw InputError(yaml_where(source, root["pacml_cluster"]),
+                     "unsupported cluster format version");
 }
 
 void read_servers(const YAML::Node& root, const std::string& source, ClusterSpec& spec) {
   if (spec.network == NetworkKind::kFabric) {
     if (!root["servers"]) throw InputError(source, "a fabric cluster needs 'servers: N'");
     spec.ramp.groups = spec.ramp.racks = 1;
-    spec.ramp.servers_per_rack = integer_in(root["servers"], source, "servers", kServers);
+    spec.ramp.servers_per_rack = integer(root, source, "servers");
     return;
   }
   if (!root["shape"]) throw InputError(source, "a ramp cluster needs 'shape: CxRxS'");
-  const YAML::Node node = root["shape"];
-  const RampParams shape =
-      RampTopology::parse(yaml_scalar(node, source, "shape"), yaml_where(source, node)).params();
+  const RampParams shape = RampTopology::parse(cluster_settings().text(root, source, "shape"),
+                                               yaml_where(source, root["shape"]))
+                               .params();
   spec.ramp.groups = shape.groups;
   spec.ramp.racks = shape.racks;
   spec.ramp.servers_per_rack = shape.servers_per_rack;
   if (root["propagation_latency"])
-    spec.ramp.propagation_latency = yaml_plausible(root["propagation_latency"], source,
-                                                   "propagation_latency", kPlausibleLatency);
-  if (root["io_latency"])
-    spec.ramp.io_latency =
-        yaml_plausible(root["io_latency"], source, "io_latency", kPlausibleLatency);
+    spec.ramp.propagation_latency = number(root, source, "propagation_latency");
+  if (root["io_latency"]) spec.ramp.io_latency = number(root, source, "io_latency");
 }
 
 std::string directory_of(const std::string& path) {
@@ -107,36 +80,28 @@ void read_device(const YAML::Node& root, const std::string& source, const std::s
                  ClusterSpec& spec) {
   if (root["device"]) {
     const YAML::Node node = root["device"];
-    std::string name = yaml_scalar(node, source, "device");
+    std::string name = cluster_settings().text(root, source, "device");
     const bool is_path =
         name.find('/') != std::string::npos || name.find(".yaml") != std::string::npos;
     if (is_path && !name.empty() && name[0] != '/') name = base_dir + "/" + name;
     spec.device = load_device(name, yaml_where(source, node));
   }
   spec.gpu_memory = spec.device.memory_bytes;
-  if (root["gpu_memory"])
-    spec.gpu_memory = yaml_plausible(root["gpu_memory"], source, "gpu_memory", kPlausibleMemory);
+  if (root["gpu_memory"]) spec.gpu_memory = number(root, source, "gpu_memory");
   spec.device.memory_bytes = spec.gpu_memory;
 }
 
 void read_links(const YAML::Node& root, const std::string& source, ClusterSpec& spec) {
-  if (root["server_bandwidth"])
-    spec.server_bandwidth =
-        yaml_plausible(root["server_bandwidth"], source, "server_bandwidth", kPlausibleBandwidth);
-  if (root["network_latency"])
-    spec.network_latency =
-        yaml_plausible(root["network_latency"], source, "network_latency", kPlausibleLatency);
-  if (root["gpus_per_server"])
-    spec.gpus_per_server = integer_in(root["gpus_per_server"], source, "gpus_per_server", kGpus);
+  if (root["server_bandwidth"]) spec.server_bandwidth = number(root, source, "server_bandwidth");
+  if (root["network_latency"]) spec.network_latency = number(root, source, "network_latency");
+  if (root["gpus_per_server"]) spec.gpus_per_server = integer(root, source, "gpus_per_server");
   if (root["intra_server_bandwidth"])
-    spec.intra_server_bandwidth = yaml_plausible(root["intra_server_bandwidth"], source,
-                                                 "intra_server_bandwidth", kPlausibleBandwidth);
+    spec.intra_server_bandwidth = number(root, source, "intra_server_bandwidth");
   else if (spec.gpus_per_server > 1)
     throw InputError(source, "a server with " + std::to_string(spec.gpus_per_server) +
                                  " GPUs needs 'intra_server_bandwidth' (bytes/s per GPU)");
   if (root["intra_server_latency"])
-    spec.intra_server_latency = yaml_plausible(root["intra_server_latency"], source,
-                                               "intra_server_latency", kPlausibleLatency);
+    spec.intra_server_latency = number(root, source, "intra_server_latency");
 }
 
 ClusterSpec from_yaml(const YAML::Node& root, const std::string& source,
@@ -145,8 +110,9 @@ ClusterSpec from_yaml(const YAML::Node& root, const std::string& source,
   read_version(root, source);
   ClusterSpec spec;
   spec.network = read_network(root, source);
-  check_keys(root, spec.network, source);
-  spec.name = root["name"] ? yaml_scalar(root["name"], source, "name") : source;
+  cluster_settings().check_known(root, source,
+                                 spec.network == NetworkKind::kFabric ? kFabric : kRamp);
+  spec.name = root["name"] ? cluster_settings().text(root, source, "name") : source;
   read_servers(root, source, spec);
   read_device(root, source, base_dir, spec);
   read_links(root, source, spec);
@@ -161,6 +127,40 @@ ClusterSpec from_yaml(const YAML::Node& root, const std::string& source,
 }
 
 }  // namespace
+
+const SettingsTable& cluster_settings() {
+  using T = SettingType;
+  static const SettingsTable table(
+      "cluster key",
+      {count("pacml_cluster", 1000, "format version: 1 (required)"),
+       SettingKey("name", T::kText, "shown in tables and plots").defaults_to("the file name"),
+       SettingKey("network", T::kChoice,
+                  "how servers are joined: a non-blocking fabric or the paper's RAMP (required)")
+           .one_of({"fabric", "ramp"}),
+       count("servers", 65536, "how many servers (required)").only_with(kFabric),
+       SettingKey("shape", T::kText, "C groups x R racks x S servers per rack (required)")
+           .only_with(kRamp),
+       count("gpus_per_server", 64, "GPUs in each server: G").defaults_to("1"),
+       SettingKey("device", T::kText, "a built-in GPU (a100, v100) or a device file")
+           .defaults_to("a100"),
+       plausible("gpu_memory", kPlausibleMemory, "memory per GPU").defaults_to("the device's"),
+       plausible("server_bandwidth", kPlausibleBandwidth, "what one server injects")
+           .defaults_to("1.6e12"),
+       plausible("network_latency", kPlausibleLatency, "per message between servers")
+           .defaults_to("150e-9")
+           .only_with(kFabric),
+       plausible("intra_server_bandwidth", kPlausibleBandwidth,
+                 "per GPU inside a server (NVLink); required when G > 1"),
+       plausible("intra_server_latency", kPlausibleLatency, "per message inside a server")
+           .defaults_to("2e-6"),
+       plausible("propagation_latency", kPlausibleLatency, "the paper's propagation delay")
+           .defaults_to("50e-9")
+           .only_with(kRamp),
+       plausible("io_latency", kPlausibleLatency, "the paper's worker I/O delay, paid twice")
+           .defaults_to("100e-9")
+           .only_with(kRamp)});
+  return table;
+}
 
 const char* network_kind_name(NetworkKind kind) {
   return kind == NetworkKind::kFabric ? "fabric" : "ramp";

@@ -7,6 +7,9 @@
 // paper's RAMP cluster of that shape (one A100 per server). File format
 // (every key but `network` optional; unknown keys are errors):
 //
+// The keys, their ranges and defaults are declared once, in
+// cluster_settings() (`pacml config keys cluster` prints them).
+//
 //   pacml_cluster: 1                   # format version
 //   name: dgx-a100-16x8
 //   network: fabric                    # fabric | ramp
@@ -16,7 +19,7 @@
 //   device: a100                       # built-in name or a device file (core/zoo)
 //   gpu_memory: 80e9                   # bytes per GPU (default: the device's)
 //   server_bandwidth: 200e9            # bytes/s one server injects into the network
-//   network_latency: 5e-6              # seconds per message across servers
+//   network_latency: 5e-6              # fabric: seconds per message across servers
 //   intra_server_bandwidth: 300e9      # bytes/s per GPU inside a server (NVLink)
 //   intra_server_latency: 2e-6         # seconds per message inside a server
 //   propagation_latency: 50e-9         # ramp only (the paper's parameters)
@@ -28,6 +31,7 @@
 #include <vector>
 
 #include "core/cluster/ramp_topology.h"
+#include "core/config/settings_table.h"
 #include "core/zoo/device_model.h"
 
 namespace pacml {
@@ -38,6 +42,9 @@ enum class NetworkKind {
 };
 
 const char* network_kind_name(NetworkKind kind);
+
+// The keys of a cluster file: what load_cluster_spec reads and the docs show.
+const SettingsTable& cluster_settings();
 
 struct ClusterSpec {
   std::string name;

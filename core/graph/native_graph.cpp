@@ -98,19 +98,6 @@ LayerGraph from_yaml(const YAML::Node& root, const std::string& source) {
   return graph;
 }
 
-// Shortest text that reads back as exactly the same double.
-std::string exact(double value) {
-  std::ostringstream out;
-  out << std::setprecision(std::numeric_limits<double>::max_digits10) << value;
-  double back = std::strtod(out.str().c_str(), nullptr);
-  for (int digits = 1; digits < std::numeric_limits<double>::max_digits10; ++digits) {
-    std::ostringstream shorter;
-    shorter << std::setprecision(digits) << value;
-    if (std::strtod(shorter.str().c_str(), nullptr) == back) return shorter.str();
-  }
-  return out.str();
-}
-
 }  // namespace
 
 LayerGraph read_native_graph(std::istream& in, const std::string& source) {
@@ -134,10 +121,12 @@ void write_native_graph(const LayerGraph& graph, std::ostream& out) {
     yaml << YAML::Flow << YAML::BeginMap;
     yaml << YAML::Key << "id" << YAML::Value << layer.name;
     if (!layer.label.empty()) yaml << YAML::Key << "label" << YAML::Value << layer.label;
-    yaml << YAML::Key << "forward_ms" << YAML::Value << exact(layer.forward_time);
-    yaml << YAML::Key << "backward_ms" << YAML::Value << exact(layer.backward_time);
-    yaml << YAML::Key << "activation_bytes" << YAML::Value << exact(layer.activation_bytes);
-    yaml << YAML::Key << "parameter_bytes" << YAML::Value << exact(layer.parameter_bytes);
+    yaml << YAML::Key << "forward_ms" << YAML::Value << exact_number_text(layer.forward_time);
+    yaml << YAML::Key << "backward_ms" << YAML::Value << exact_number_text(layer.backward_time);
+    yaml << YAML::Key << "activation_bytes" << YAML::Value
+         << exact_number_text(layer.activation_bytes);
+    yaml << YAML::Key << "parameter_bytes" << YAML::Value
+         << exact_number_text(layer.parameter_bytes);
     yaml << YAML::EndMap;
   }
   yaml << YAML::EndSeq;
@@ -161,10 +150,10 @@ void write_pipedream_graph(const LayerGraph& graph, std::ostream& out) {
     std::string label = l.label.empty() ? l.name : l.label;
     for (size_t p; (p = label.find(" -- ")) != std::string::npos;) label.replace(p, 4, " - ");
     out << "node" << id[i] << " -- " << label
-        << " -- forward_compute_time=" << exact(l.forward_time)
-        << ", backward_compute_time=" << exact(l.backward_time)
-        << ", activation_size=" << exact(l.activation_bytes)
-        << ", parameter_size=" << exact(l.parameter_bytes) << "\n";
+        << " -- forward_compute_time=" << exact_number_text(l.forward_time)
+        << ", backward_compute_time=" << exact_number_text(l.backward_time)
+        << ", activation_size=" << exact_number_text(l.activation_bytes)
+        << ", parameter_size=" << exact_number_text(l.parameter_bytes) << "\n";
   }
   for (const LayerEdge& e : graph.edges)
     out << "\tnode" << id[e.src] << " -- node" << id[e.dst] << "\n";

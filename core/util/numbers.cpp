@@ -3,6 +3,9 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <iomanip>
+#include <limits>
+#include <sstream>
 #include <string>
 
 #include "core/util/error.h"
@@ -51,6 +54,35 @@ long parse_integer(std::string_view text, long lo, long hi, const std::string& w
     throw InputError(where, what + " must be between " + std::to_string(lo) + " and " +
                                 std::to_string(hi) + ", got '" + s + "'");
   return value;
+}
+
+namespace {
+
+// "1e+08" → "1e8", "5e-09" → "5e-9": the exponent as a person writes it.
+std::string compact_exponent(std::string text) {
+  const size_t e = text.find('e');
+  if (e == std::string::npos) return text;
+  size_t digits = e + 1;
+  std::string sign;
+  if (digits < text.size() && (text[digits] == '+' || text[digits] == '-'))
+    sign = text[digits] == '-' ? "-" : "", ++digits;
+  while (digits + 1 < text.size() && text[digits] == '0') ++digits;
+  return text.substr(0, e + 1) + sign + text.substr(digits);
+}
+
+}  // namespace
+
+std::string exact_number_text(double value) {
+  if (!std::isfinite(value)) return std::isnan(value) ? "nan" : (value > 0 ? "inf" : "-inf");
+  if (value == std::floor(value) && std::fabs(value) < 1e6)
+    return std::to_string(static_cast<long>(value));
+  for (int digits = 1; digits <= std::numeric_limits<double>::max_digits10; ++digits) {
+    std::ostringstream shorter;
+    shorter << std::setprecision(digits) << value;
+    if (std::strtod(shorter.str().c_str(), nullptr) == value)
+      return compact_exponent(shorter.str());
+  }
+  return "";  // not reached: max_digits10 always reads back
 }
 
 }  // namespace pacml

@@ -1,4 +1,6 @@
-// Strict number parsing for user-supplied text.
+// Strict number parsing for user-supplied text, and the one way pacml writes
+// a number that must read back exactly (configuration echoes, native graphs,
+// settings tables).
 //
 // std::stod accepts "12abc" and throws bare std::invalid_argument without a
 // location; these helpers reject trailing garbage, NaN and infinities and say
@@ -20,6 +22,10 @@ double parse_non_negative(std::string_view text, const std::string& where, const
 // Parses an integer in [lo, hi].
 long parse_integer(std::string_view text, long lo, long hi, const std::string& where,
                    const std::string& what);
+
+// The shortest text that reads back as exactly `value` (0.1 → "0.1",
+// 1.6e12 → "1.6e+12"): lossless, yet what a person would have written.
+std::string exact_number_text(double value);
 
 // Removes leading and trailing blanks (space, tab, CR, LF).
 std::string_view trim(std::string_view text);

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/config/settings_table.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
 #include "core/util/yaml_input.h"
@@ -19,115 +20,98 @@ constexpr std::array<const char*, kNumOpKinds> kOpKindNames = {
     "conv", "linear",     "matmul",      "lstm", "embedding",
     "norm", "activation", "elementwise", "pool", "softmax"};
 
-std::string scalar_text(const YAML::Node& node, const std::string& source,
-                        const std::string& what) {
-  if (!node.IsScalar())
-    throw InputError(yaml_where(source, node), what + " must be a single value");
-  return node.Scalar();
-}
-
-// The plausible range of a device quantity. A value outside it is almost
+// Plausible ranges of device quantities. A value outside one is almost
 // always a unit slip (GB instead of bytes, µs instead of s) that would make
 // every estimate silently absurd, so it is refused with the range named.
-struct Plausible {
-  double min, max;  // inclusive
-  const char* unit;
-};
-constexpr Plausible kMemoryBytes{1e8, 1e13, "bytes"};          // 100 MB .. 10 TB
-constexpr Plausible kMemoryBandwidth{1e9, 1e14, "bytes/s"};    // 1 GB/s .. 100 TB/s
-constexpr Plausible kLaunchOverhead{0, 1e-2, "seconds"};       // none .. 10 ms
-constexpr Plausible kPeakFlops{1e9, 1e17, "FLOP/s"};           // 1 GFLOP/s .. 100 PFLOP/s
-constexpr Plausible kEfficiency{1e-3, 1, "fraction of peak"};  // 0.1% .. 100%
-
-std::string number_text(double v) {
-  std::ostringstream out;
-  out << v;
-  return out.str();
+SettingKey plausible(std::string name, double min, double max, const char* unit,
+                     std::string meaning) {
+  return SettingKey(std::move(name), SettingType::kNumber, std::move(meaning))
+      .range(min, max, unit);
 }
 
-// A required number at map[key] inside `range`.
-double required_number(const YAML::Node& map, const std::string& key, const std::string& source,
-                       const Plausible& range) {
-  const YAML::Node node = map[key];
-  if (!node) throw InputError(yaml_where(source, map), "missing '" + key + "'");
-  const std::string where = yaml_where(source, node);
-  const double value = parse_non_negative(scalar_text(node, source, key), where, key);
-  if (value < range.min || value > range.max)
-    throw InputError(where, key + " = " + number_text(value) + " is outside the plausible range [" +
-                                number_text(range.min) + ", " + number_text(range.max) + "] " +
-                                range.unit + " (a unit slip?)");
-  return value;
+const SettingsTable& peak_settings() {
+  static const SettingsTable table("precision", [] {
+    std::vector<SettingKey> keys;
+    for (int p = 0; p < kNumPrecisions; ++p) {
+      const char* name = precision_name(static_cast<Precision>(p));
+      keys.push_back(plausible(name, 1e9, 1e17, "FLOP/s",
+                               std::string("dense peak at ") + name +
+                                   (p == 0 ? " (required)" : " (absent: unsupported)")));
+    }
+    return keys;
+  }());
+  return table;
 }
 
-YAML::Node require_map(const YAML::Node& node, const std::string& key, const std::string& source,
-                       const YAML::Node& parent) {
-  if (!node) throw InputError(yaml_where(source, parent), "missing '" + key + "'");
-  if (!node.IsMap()) throw InputError(yaml_where(source, node), "'" + key + "' must be a mapping");
-  return node;
-}
-
-void reject_unknown_keys(const YAML::Node& map, const std::set<std::string>& known,
-                         const std::string& source, const std::string& what) {
-  for (const auto& kv : map) {
-    const std::string key = kv.first.Scalar();
-    if (known.count(key)) continue;
-    std::string list;
-    for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
-    throw InputError(yaml_where(source, kv.first),
-                     "unknown " + what + " '" + key + "'; known: " + list);
-  }
+const SettingsTable& efficiency_settings() {
+  static const SettingsTable table("op kind", [] {
+    std::vector<SettingKey> keys;
+    for (const char* kind : kOpKindNames)
+      keys.push_back(plausible(kind, 1e-3, 1, "fraction of peak",
+                               std::string("what a compute-bound ") + kind + " op reaches"));
+    return keys;
+  }());
+  return table;
 }
 
 void read_peaks(const YAML::Node& root, const std::string& source, DeviceModel& device) {
-  const YAML::Node peaks = require_map(root["peak_flops"], "peak_flops", source, root);
-  std::set<std::string> names;
-  for (int p = 0; p < kNumPrecisions; ++p) names.insert(precision_name(static_cast<Precision>(p)));
-  reject_unknown_keys(peaks, names, source, "precision");
+  const YAML::Node peaks = device_settings().mapping(root, source, "peak_flops");
+  peak_settings().check_known(peaks, source);
   for (int p = 0; p < kNumPrecisions; ++p) {
     const char* name = precision_name(static_cast<Precision>(p));
     // fp32 is what every GPU runs; fp16/bf16 may be absent (e.g. bf16 on V100).
     if (!peaks[name] && p != static_cast<int>(Precision::kFp32)) continue;
-    device.peak_flops[p] = required_number(peaks, name, source, kPeakFlops);
+    device.peak_flops[p] = peak_settings().number(peaks, source, name);
   }
 }
 
 void read_efficiencies(const YAML::Node& root, const std::string& source, DeviceModel& device) {
-  const YAML::Node eff = require_map(root["efficiency"], "efficiency", source, root);
-  reject_unknown_keys(eff, std::set<std::string>(kOpKindNames.begin(), kOpKindNames.end()), source,
-                      "op kind");
+  const YAML::Node eff = device_settings().mapping(root, source, "efficiency");
+  efficiency_settings().check_known(eff, source);
   for (int k = 0; k < kNumOpKinds; ++k) {
-    const std::string key = kOpKindNames[k];
-    if (!eff[key])
-      throw InputError(yaml_where(source, eff), "efficiency: missing op kind '" + key + "'");
-    device.efficiency[k] = required_number(eff, key, source, kEfficiency);
+    if (!eff[kOpKindNames[k]])
+      throw InputError(yaml_where(source, eff),
+                       std::string("efficiency: missing op kind '") + kOpKindNames[k] + "'");
+    device.efficiency[k] = efficiency_settings().number(eff, source, kOpKindNames[k]);
   }
 }
 
 DeviceModel from_yaml(const YAML::Node& root, const std::string& source) {
+  const SettingsTable& keys = device_settings();
   if (!root.IsMap()) throw InputError(source, "expected a mapping with 'pacml_device: 1'");
-  reject_unknown_keys(root,
-                      {"pacml_device", "name", "memory_bytes", "memory_bandwidth",
-                       "launch_overhead", "peak_flops", "efficiency"},
-                      source, "key");
+  keys.check_known(root, source);
   if (!root["pacml_device"]) throw InputError(source, "missing 'pacml_device: 1' (format version)");
-  long version = parse_integer(scalar_text(root["pacml_device"], source, "pacml_device"), 1, 1000,
-                               yaml_where(source, root["pacml_device"]), "pacml_device version");
+  const long version = keys.integer(root, source, "pacml_device");
   if (version != kDeviceFormatVersion)
     throw InputError(yaml_where(source, root["pacml_device"]),
                      "unsupported device format version " + std::to_string(version));
   DeviceModel device;
-  if (!root["name"]) throw InputError(yaml_where(source, root), "missing 'name'");
-  device.name = scalar_text(root["name"], source, "name");
+  device.name = keys.text(root, source, "name");
   if (device.name.empty()) throw InputError(yaml_where(source, root["name"]), "name is empty");
-  device.memory_bytes = required_number(root, "memory_bytes", source, kMemoryBytes);
-  device.memory_bandwidth = required_number(root, "memory_bandwidth", source, kMemoryBandwidth);
-  device.launch_overhead = required_number(root, "launch_overhead", source, kLaunchOverhead);
+  device.memory_bytes = keys.number(root, source, "memory_bytes");
+  device.memory_bandwidth = keys.number(root, source, "memory_bandwidth");
+  device.launch_overhead = keys.number(root, source, "launch_overhead");
   read_peaks(root, source, device);
   read_efficiencies(root, source, device);
   return device;
 }
 
 }  // namespace
+
+const SettingsTable& device_settings() {
+  using T = SettingType;
+  static const SettingsTable table(
+      "device key",
+      {SettingKey("pacml_device", T::kInteger, "format version: 1 (required)").range(1, 1000),
+       SettingKey("name", T::kText, "shown in tables (required)"),
+       plausible("memory_bytes", 1e8, 1e13, "bytes", "device memory (required)"),
+       plausible("memory_bandwidth", 1e9, 1e14, "bytes/s",
+                 "what a streaming kernel sustains (required)"),
+       plausible("launch_overhead", 0, 1e-2, "seconds", "added per kernel (required)"),
+       SettingKey("peak_flops", T::kMapping, "precision: dense peak FLOP/s (fp32 required)"),
+       SettingKey("efficiency", T::kMapping, "op kind: fraction of peak, every kind")});
+  return table;
+}
 
 const char* op_kind_name(OpKind kind) {
   return kOpKindNames[static_cast<int>(kind)];

@@ -64,6 +64,10 @@ struct DeviceModel {
 // Parses a device file. Every error names "source:line": missing, negative,
 // non-numeric or out-of-range values, unknown keys, unknown op kinds.
 DeviceModel load_device_model(std::istream& in, const std::string& source);
+
+// The keys of a device file, declared once (`pacml config keys device`).
+class SettingsTable;
+const SettingsTable& device_settings();
 DeviceModel load_device_model_file(const std::string& path);
 
 }  // namespace pacml

@@ -78,13 +78,13 @@ TEST(ClusterSpec, ReadsAFabricFile) {
 
 TEST(ClusterSpec, RejectsBadFilesNamingTheLine) {
   EXPECT_EQ(error_of(kFabric + "nics: 8\n"),
-            "test.yaml:7: unknown cluster key 'nics'; known: device, gpu_memory, gpus_per_server, "
-            "intra_server_bandwidth, intra_server_latency, name, network, network_latency, "
-            "pacml_cluster, server_bandwidth, servers");
+            "test.yaml:7: unknown cluster key 'nics'; known: pacml_cluster, name, network, "
+            "servers, gpus_per_server, device, gpu_memory, server_bandwidth, network_latency, "
+            "intra_server_bandwidth, intra_server_latency");
   // 200 Gb/s written as if it were bytes/s: a unit slip.
   EXPECT_NE(error_of(kFabric + "network_latency: 5\n")
                 .find("test.yaml:7: network_latency = 5 is "
-                      "outside [0, 0.01] seconds"),
+                      "outside the plausible range [0, 0.01] seconds"),
             std::string::npos);
   EXPECT_NE(error_of("pacml_cluster: 1\nnetwork: fabric\nservers: 4\nserver_bandwidth: 200\n")
                 .find("test.yaml:4: server_bandwidth = 200 is outside"),
@@ -94,9 +94,10 @@ TEST(ClusterSpec, RejectsBadFilesNamingTheLine) {
   EXPECT_NE(error_of("pacml_cluster: 1\nnetwork: fabric\nservers: 2\ngpus_per_server: 8\n")
                 .find("needs 'intra_server_bandwidth'"),
             std::string::npos);
-  EXPECT_NE(error_of("pacml_cluster: 1\nnetwork: fabric\nshape: 4x4x2\n")
-                .find("test.yaml:3: 'shape' belongs to a ramp network"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of("pacml_cluster: 1\nnetwork: fabric\nshape: 4x4x2\n")
+          .find("test.yaml:3: 'shape' applies only with network: ramp, not with network: fabric"),
+      std::string::npos);
   EXPECT_NE(error_of("pacml_cluster: 1\nnetwork: ramp\nshape: 2x4x1\n").find("R=4"),
             std::string::npos);
   EXPECT_NE(error_of("pacml_cluster: 1\nnetwork: token-ring\n").find("test.yaml:2"),
