@@ -44,7 +44,7 @@ include core/hw/local.mk
 libpacml_core_la_SOURCES += \
 	core/cluster/cluster_spec.h core/cluster/cluster_spec.cpp \
 	core/cluster/topology_yaml.h core/cluster/topology_yaml.cpp \
-	core/cluster/plausible.h core/cluster/plausible.cpp \
+	core/cluster/plausible.h \
 	core/cluster/cluster_presets.h \
 	core/parallel/parallel_job.h core/parallel/parallel_job.cpp \
 	core/parallel/parallel_plan.h \

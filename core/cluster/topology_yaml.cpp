@@ -1,61 +1,67 @@
 #include "core/cluster/topology_yaml.h"
 
 #include "core/cluster/plausible.h"
-
 #include "core/util/error.h"
-#include "core/util/numbers.h"
 #include "core/util/yaml_input.h"
 
 namespace pacml {
 namespace {
 
-constexpr long kMaxDimension = 1024;
-
-int dimension(const YAML::Node& node, const std::string& source, const std::string& key) {
-  return static_cast<int>(yaml_integer(node, source, "topology." + key, 1, kMaxDimension));
+SettingKey dimension(const char* name, const char* meaning) {
+  return SettingKey(name, SettingType::kInteger, meaning).range(1, 1024);
 }
 
-double number(const YAML::Node& node, const std::string& source, const std::string& key,
-              const PlausibleRange& range) {
-  return yaml_plausible(node, source, "topology." + key, range);
+SettingKey plausible(const char* name, const PlausibleRange& range, const char* meaning,
+                     const char* default_text) {
+  return SettingKey(name, SettingType::kNumber, meaning)
+      .range(range.min, range.max, range.unit)
+      .defaults_to(default_text);
 }
 
 }  // namespace
+
+const SettingsTable& ramp_topology_settings() {
+  static const SettingsTable table(
+      "topology key",
+      {SettingKey("shape", SettingType::kText, "C groups x R racks x S servers per rack")
+           .defaults_to("4x4x2"),
+       dimension("groups", "C: communication groups (instead of shape)"),
+       dimension("racks", "R: racks per group, R <= C (instead of shape)"),
+       dimension("servers_per_rack", "S: servers per rack (instead of shape)"),
+       plausible("node_bandwidth", kPlausibleBandwidth, "out of one server, over C channels",
+                 "1.6e12"),
+       plausible("propagation_latency", kPlausibleLatency, "per transfer", "50e-9"),
+       plausible("io_latency", kPlausibleLatency, "worker I/O, paid twice per transfer", "100e-9"),
+       plausible("worker_memory", kPlausibleMemory, "per GPU", "80e9")});
+  return table;
+}
 
 RampParams parse_ramp_topology(const YAML::Node& node, const std::string& source) {
   const std::string where = yaml_where(source, node);
   if (node.IsScalar()) return RampTopology::parse(node.Scalar(), where).params();
   if (!node.IsMap()) throw InputError(where, "topology must be CxRxS or a mapping");
+  const SettingsTable& keys = ramp_topology_settings();
+  keys.check_known(node, source);
   RampParams p;
-  for (const auto& kv : node) {
-    const std::string key = yaml_scalar(kv.first, source, "a topology key");
-    const YAML::Node& v = kv.second;
-    if (key == "shape") {
-      const RampParams shape =
-          RampTopology::parse(yaml_scalar(v, source, "topology.shape"), yaml_where(source, v))
-              .params();
-      p.groups = shape.groups, p.racks = shape.racks, p.servers_per_rack = shape.servers_per_rack;
-    } else if (key == "groups") {
-      p.groups = dimension(v, source, key);
-    } else if (key == "racks") {
-      p.racks = dimension(v, source, key);
-    } else if (key == "servers_per_rack") {
-      p.servers_per_rack = dimension(v, source, key);
-    } else if (key == "node_bandwidth") {
-      p.node_bandwidth = number(v, source, key, kPlausibleBandwidth);
-    } else if (key == "propagation_latency") {
-      p.propagation_latency = number(v, source, key, kPlausibleLatency);
-    } else if (key == "io_latency") {
-      p.io_latency = number(v, source, key, kPlausibleLatency);
-    } else if (key == "worker_memory") {
-      p.worker_memory = number(v, source, key, kPlausibleMemory);
-    } else {
-      throw InputError(yaml_where(source, kv.first),
-                       "unknown topology key '" + key +
-                           "' (known: shape, groups, racks, servers_per_rack, node_bandwidth, "
-                           "propagation_latency, io_latency, worker_memory)");
-    }
+  if (node["shape"]) {
+    const RampParams shape =
+        RampTopology::parse(keys.text(node, source, "shape"), yaml_where(source, node["shape"]))
+            .params();
+    p.groups = shape.groups, p.racks = shape.racks, p.servers_per_rack = shape.servers_per_rack;
   }
+  auto dimension_at = [&](const char* key, int& out) {
+    if (node[key]) out = static_cast<int>(keys.integer(node, source, key));
+  };
+  auto number_at = [&](const char* key, double& out) {
+    if (node[key]) out = keys.number(node, source, key);
+  };
+  dimension_at("groups", p.groups);
+  dimension_at("racks", p.racks);
+  dimension_at("servers_per_rack", p.servers_per_rack);
+  number_at("node_bandwidth", p.node_bandwidth);
+  number_at("propagation_latency", p.propagation_latency);
+  number_at("io_latency", p.io_latency);
+  number_at("worker_memory", p.worker_memory);
   RampTopology check(p, where);  // R <= C, sizes
   return p;
 }

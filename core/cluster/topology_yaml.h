@@ -15,9 +15,13 @@
 #include <string>
 
 #include "core/cluster/ramp_topology.h"
+#include "core/config/settings_table.h"
 
 namespace pacml {
 
 RampParams parse_ramp_topology(const YAML::Node& node, const std::string& source);
+
+// The keys of the mapping form (`pacml config keys topology`).
+const SettingsTable& ramp_topology_settings();
 
 }  // namespace pacml

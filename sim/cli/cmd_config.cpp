@@ -7,6 +7,7 @@
 #include <map>
 
 #include "core/cluster/cluster_spec.h"
+#include "core/cluster/topology_yaml.h"
 #include "core/config/settings_table.h"
 #include "core/util/error.h"
 #include "core/zoo/device_model.h"
@@ -22,6 +23,7 @@ const std::map<std::string, std::function<const SettingsTable&()>>& formats() {
   static const std::map<std::string, std::function<const SettingsTable&()>> all = {
       {"cluster", cluster_settings},
       {"device", device_settings},
+      {"topology", ramp_topology_settings},
   };
   return all;
 }
