@@ -4,7 +4,7 @@ libpacml_core_la_SOURCES += \
 	core/util/hash.h core/util/hash.cpp \
 	core/util/numbers.h core/util/numbers.cpp \
 	core/util/yaml_input.h core/util/yaml_input.cpp \
-	core/util/statistics.h core/util/text.h \
+	core/util/statistics.h core/util/text.h core/util/lru_cache.h \
 	core/config/settings_table.h core/config/settings_table.cpp \
 	core/graph/layer_graph.h core/graph/layer_graph.cpp \
 	core/graph/pipedream_reader.h core/graph/pipedream_reader.cpp \

@@ -4,14 +4,22 @@
 
 namespace pacml {
 
-DurationModel::DurationModel(std::shared_ptr<const PhysicalEstimator> estimator)
-    : estimator_(std::move(estimator)) {}
+DurationModel::DurationModel(std::shared_ptr<const PhysicalEstimator> estimator,
+                             std::size_t cache_bytes)
+    : estimator_(std::move(estimator)), entries_(cache_bytes), spare_{{}, NAN} {}
 
+// The job's entry; a job too large to cache gets a scratch entry, so it is
+// still answered, only planned again next time.
 DurationModel::Entry& DurationModel::entry(const ParallelJob& job) {
-  for (auto& [key, e] : entries_)
-    if (key == job.key()) return e;
-  entries_.emplace_back(job.key(), Entry{std::vector<double>(cluster_gpus() + 1, NAN), NAN});
-  return entries_.back().second;
+  if (Entry* e = entries_.find(job.key())) return *e;
+  Entry fresh{std::vector<double>(cluster_gpus() + 1, NAN), NAN};
+  const std::size_t bytes = fresh.steps.size() * sizeof(double);
+  if (Entry* e = entries_.insert(job.key(), std::move(fresh), bytes)) return *e;
+  if (spare_key_ != job.key()) {
+    spare_ = Entry{std::vector<double>(cluster_gpus() + 1, NAN), NAN};
+    spare_key_ = job.key();
+  }
+  return spare_;
 }
 
 double DurationModel::step_time(const ParallelJob& job, int gpus) {

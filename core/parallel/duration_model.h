@@ -3,6 +3,9 @@
 // strategy that fits, or a measured table's, × iterations. Step times are
 // cached per job kind (model, batch, …) and k, because a replay or a Slurm
 // controller asks the same question for thousands of jobs of a few kinds.
+// The cache is bounded in bytes (LRU) and keyed by the job's full content
+// key, so a controller that sees many users' graphs neither grows without
+// bound nor lets one graph answer for another.
 #pragma once
 
 #include <cmath>
@@ -12,12 +15,15 @@
 #include <vector>
 
 #include "core/parallel/physical_estimator.h"
+#include "core/util/lru_cache.h"
 
 namespace pacml {
 
 class DurationModel {
  public:
-  explicit DurationModel(std::shared_ptr<const PhysicalEstimator> estimator);
+  static constexpr std::size_t kDefaultCacheBytes = 64u << 20;
+  explicit DurationModel(std::shared_ptr<const PhysicalEstimator> estimator,
+                         std::size_t cache_bytes = kDefaultCacheBytes);
 
   // Seconds per step on k GPUs (infinite if the job cannot run that way).
   double step_time(const ParallelJob& job, int gpus);
@@ -31,6 +37,8 @@ class DurationModel {
   int cluster_gpus() const { return estimator_->cluster().num_gpus(); }
   const ClusterSpec& cluster() const { return estimator_->cluster(); }
   const PhysicalEstimator& estimator() const { return *estimator_; }
+  std::size_t cached_kinds() const { return entries_.size(); }
+  std::size_t cached_bytes() const { return entries_.bytes(); }
 
  private:
   struct Entry {
@@ -39,7 +47,9 @@ class DurationModel {
   };
   Entry& entry(const ParallelJob& job);
   std::shared_ptr<const PhysicalEstimator> estimator_;
-  std::vector<std::pair<std::string, Entry>> entries_;  // few kinds: linear search
+  LruCache<Entry> entries_;
+  Entry spare_;  // for a job whose key alone exceeds the cache
+  std::string spare_key_;
 };
 
 }  // namespace pacml

@@ -1,0 +1,59 @@
+// The byte-bounded LRU cache (core/util/lru_cache.h) and the duration
+// model's use of it: bounded, content-keyed, and never wrong after eviction.
+#include "core/util/lru_cache.h"
+
+#include <gtest/gtest.h>
+
+#include "core/parallel/duration_model.h"
+
+namespace pacml {
+namespace {
+
+TEST(LruCache, EvictsTheLeastRecentlyUsedToStayWithinItsBytes) {
+  LruCache<int> cache(3 * (100 + 2 + 128));  // three one-letter keys of 100 bytes
+  cache.insert("a", 1, 100);
+  cache.insert("b", 2, 100);
+  cache.insert("c", 3, 100);
+  ASSERT_NE(cache.find("a"), nullptr);  // a is now the most recent
+  cache.insert("d", 4, 100);            // evicts b, the coldest
+  EXPECT_EQ(cache.find("b"), nullptr);
+  EXPECT_EQ(*cache.find("a"), 1);
+  EXPECT_EQ(*cache.find("d"), 4);
+  EXPECT_EQ(cache.size(), 3u);
+  EXPECT_LE(cache.bytes(), cache.max_bytes());
+  EXPECT_EQ(cache.insert("huge", 5, 10000), nullptr);  // larger than the budget: not kept
+  EXPECT_EQ(cache.find("huge"), nullptr);
+}
+
+TEST(LruCache, KeysAreComparedWhole) {
+  LruCache<int> cache(1 << 20);
+  const std::string a(1000, 'x');
+  std::string b = a;
+  b.back() = 'y';
+  cache.insert(a, 1, 4);
+  EXPECT_EQ(cache.find(b), nullptr);
+  cache.insert(b, 2, 4);
+  EXPECT_EQ(*cache.find(a), 1);
+  EXPECT_EQ(*cache.find(b), 2);
+}
+
+TEST(DurationModel, StaysWithinItsBudgetAndAnswersTheSameAfterEviction) {
+  auto estimator = std::make_shared<PhysicalEstimator>(load_cluster("dgx-a100-4x8"));
+  DurationModel small(estimator, 1200), big(estimator);  // room for two kinds
+  std::vector<ParallelJobPtr> jobs;
+  for (int batch : {32, 64, 128, 256, 512}) {
+    ZooOptions options;
+    options.batch = batch;
+    jobs.push_back(ParallelJob::from_zoo("resnet50", options));
+  }
+  for (int round = 0; round < 2; ++round)
+    for (const ParallelJobPtr& job : jobs)
+      for (int k : {1, 2, 8})
+        EXPECT_EQ(small.step_time(*job, k), big.step_time(*job, k)) << job->key() << " k=" << k;
+  EXPECT_LE(small.cached_bytes(), 1200u);
+  EXPECT_LT(small.cached_kinds(), jobs.size());
+  EXPECT_EQ(big.cached_kinds(), jobs.size());
+}
+
+}  // namespace
+}  // namespace pacml
