@@ -15,6 +15,7 @@ libpacml_plugin_la_SOURCES = \
 	plugin/graph_source.h plugin/graph_source.cpp \
 	plugin/decision_log.h plugin/decision_log.cpp \
 	plugin/messages.h plugin/messages.cpp \
+	plugin/gpu_plan.h plugin/gpu_plan.cpp \
 	plugin/engine.h plugin/engine.cpp
 
 # slurmplugindir comes from configure (--with-slurm-plugindir).

@@ -109,4 +109,32 @@ std::string shape_mismatch(const std::string& conf, const std::string& shape, lo
                            : "the nodes beyond the topology are never used");
 }
 
+std::string gpu_needs_model() {
+  return "pacml: on this GPU cluster pacml plans built-in models only: give --pacml-model=NAME "
+         "(`pacml graph zoo` lists them); --pacml-graph is not supported here yet";
+}
+
+std::string no_nodes(const std::string& partition) {
+  return "pacml: partition " + partition + " has no nodes pacml knows of";
+}
+
+std::string within_user_nodes(int min_nodes, int max_nodes, int required) {
+  std::string text;
+  if (min_nodes > 0)
+    text += " within -N " + std::to_string(min_nodes) +
+            (max_nodes > 0 && max_nodes != min_nodes ? "-" + std::to_string(max_nodes) : "");
+  if (required > 0)
+    text += std::string(text.empty() ? " with" : " and") + " the " + std::to_string(required) +
+            " node(s) of -w";
+  return text;
+}
+
+std::string gpu_request(const RequestShape& s) {
+  std::string text = std::to_string(s.gpus) + " GPU" + (s.gpus == 1 ? "" : "s") + " on " +
+                     std::to_string(s.nodes) + " node" + (s.nodes == 1 ? "" : "s");
+  if (s.whole_nodes)
+    return text + " (" + std::to_string(s.gpus_per_node) + " per node, whole nodes)";
+  return text + (s.nodes == 1 ? " (sharing it)" : " (sharing the last)");
+}
+
 }  // namespace pacml::plugin::messages

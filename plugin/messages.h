@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "plugin/gpu_plan.h"
+
 namespace pacml::plugin::messages {
 
 std::string number(double v, int digits = 4);
@@ -35,6 +37,14 @@ std::string blocked(const std::string& reason);
 std::string missing_graph();
 std::string unmanaged_partition(const std::string& partition, const std::string& managed);
 std::string both_beta_and_deadline();
+
+// A GPU cluster (plugin/README.md, "GPU cluster").
+std::string gpu_needs_model();
+std::string no_nodes(const std::string& partition);
+// "; within -N 2-4 and the 3 nodes of -w" (the user's limits, for a blocked job).
+std::string within_user_nodes(int min_nodes, int max_nodes, int required);
+// "6 GPUs on 2 nodes (4 per node, sharing the last)".
+std::string gpu_request(const RequestShape& shape);
 
 // Time limits (plugin/README.md, "Time limits").
 std::string limit_too_long(long steps, double predicted_s, double cap_days);

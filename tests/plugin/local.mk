@@ -12,6 +12,7 @@ tests_plugin_plugin_tests_SOURCES = \
 	tests/plugin/plugin_test_util.h \
 	tests/plugin/parsing_test.cpp \
 	tests/plugin/engine_test.cpp \
+	tests/plugin/gpu_engine_test.cpp \
 	tests/plugin/graph_source_test.cpp
 tests_plugin_plugin_tests_CPPFLAGS = $(AM_CPPFLAGS) $(GTEST_CFLAGS) \
 	-DPACML_SOURCE_DIR='"$(abs_top_srcdir)"'
