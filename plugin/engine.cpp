@@ -806,6 +806,26 @@ std::string gpu_blocked_reason(Engine::Decision& d) {
   return reason;
 }
 
+// Slurm ends a pending job at once when its time limit cannot end before
+// its deadline ("start > deadline - time limit"), so a --time longer than
+// --pacml-deadline (or Slurm's default limit, maybe UNLIMITED) would kill the
+// job unseen. A time_min lets Slurm lower the limit to end by the deadline
+// instead, never below pacml's own limit for the prediction (JCT × factor +
+// extra, within the deadline, at least the JCT): Slurm then drops the job only
+// once even that can no longer finish in time.
+void set_deadline_floor(const Engine::Decision& d, SubmitResult& r) {
+  const std::uint32_t in_force = d.time_limit ? d.time_limit : d.in.time_limit_minutes;
+  const double left_min = std::floor(*d.deadline_s / 60);
+  if (in_force > 0 && !d.in.time_unlimited && in_force <= left_min) return;  // it fits
+  const double jct_min = std::ceil(d.est.jct / 60);
+  const double wanted =
+      std::ceil((d.est.jct * d.cfg.time_limit_factor + d.cfg.time_limit_extra) / 60);
+  const double floor_min = std::max({1.0, jct_min, std::min(wanted, left_min)});
+  r.time_min_minutes = static_cast<std::uint32_t>(std::min(floor_min, 1e6));
+  const std::string notice = messages::deadline_shortens_notice(in_force, r.time_min_minutes);
+  r.user_notice += (r.user_notice.empty() ? "" : "; ") + notice;
+}
+
 }  // namespace
 
 std::optional<SubmitResult> Engine::load_gpu_job(Decision& d) {
@@ -915,6 +935,7 @@ SubmitResult Engine::accept_gpus(Decision& d) {
   if (d.requirement == "deadline") {
     r.slurm_deadline = static_cast<long>(std::ceil(d.in.now + *d.deadline_s));
     plan.deadline = r.slurm_deadline;
+    set_deadline_floor(d, r);
   }
   plan.policy = d.cfg.policy;
   plan.decision = r.decision_id;

@@ -124,6 +124,9 @@ struct SubmitResult {
   RequestShape shape;
   std::vector<std::pair<std::string, std::string>> job_env;
   long slurm_deadline = 0;
+  // With a deadline: the floor Slurm may lower the time limit to so the job
+  // ends by its deadline (time_min, minutes; 0 = not set).
+  std::uint32_t time_min_minutes = 0;
   std::string decision_id;
   double latency_ms = 0;
 };

@@ -405,6 +405,7 @@ void apply_gpu_request(job_desc_msg_t* d, const pacml::plugin::SubmitResult& r) 
     d->ntasks_per_node = s.nodes == 1 ? static_cast<uint16_t>(s.gpus) : NO_VAL16;
   }
   if (r.slurm_deadline > 0) d->deadline = static_cast<time_t>(r.slurm_deadline);
+  if (r.time_min_minutes > 0) d->time_min = r.time_min_minutes;
   if (!d->script) return;  // srun/salloc: the SPANK plugin sets the variables
   for (const auto& [name, value] : r.job_env)
     slurm_env_array_overwrite(&d->environment, name.c_str(), value.c_str());

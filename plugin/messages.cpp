@@ -87,6 +87,17 @@ std::string limit_capped_notice(std::uint32_t limit, const std::string& partitio
   return "pacml: time limit capped at partition " + partition + "'s MaxTime, " + minutes(limit);
 }
 
+std::string deadline_shortens_notice(std::uint32_t limit, std::uint32_t time_min) {
+  const std::string what =
+      limit ? "time limit " + minutes(limit) : "the partition's default time limit";
+  return "pacml: the " + what +
+         " runs past --pacml-deadline: Slurm may shorten it to end by the "
+         "deadline, not below " +
+         minutes(time_min) +
+         " (--time-min), and cancels the job if it "
+         "cannot start in time for that";
+}
+
 std::string unknown_partition(const std::string& conf, const std::string& partition,
                               const std::string& known) {
   return "pacml: warning: " + conf + ": partition '" + partition +

@@ -51,6 +51,8 @@ std::string limit_too_long(long steps, double predicted_s, double cap_days);
 std::string jct_beyond_max_time(double jct_s, const std::string& partition,
                                 std::uint32_t max_minutes);
 std::string limit_capped_notice(std::uint32_t limit, const std::string& partition);
+// A time limit (0: Slurm's default) that runs past --pacml-deadline.
+std::string deadline_shortens_notice(std::uint32_t limit, std::uint32_t time_min);
 
 // Warnings about pacml.conf (`conf`) against Slurm's partitions and nodes.
 std::string unknown_partition(const std::string& conf, const std::string& partition,

@@ -112,6 +112,22 @@ TEST(GpuEngine, FewestGpusMeetingTheDeadlineAskedAsCounts) {
   }
 }
 
+TEST(GpuEngine, ATimeLimitPastTheDeadlineGetsAFloorInsteadOfBeingKilled) {
+  GpuFixture f;
+  const std::vector<std::string> job = {opt("model", "resnet50"), opt("deadline", "1:00:00")};
+  const SubmitResult fits = f.submit(job, 30);
+  ASSERT_EQ(fits.outcome, Outcome::kPlaced) << fits.user_message;
+  EXPECT_EQ(fits.time_min_minutes, 0u);  // 30 min ends before the deadline
+  EXPECT_TRUE(fits.user_notice.empty()) << fits.user_notice;
+  const SubmitResult past = f.submit(job, 120);
+  ASSERT_EQ(past.outcome, Outcome::kPlaced);
+  // resnet50, 50 steps: JCT seconds -> pacml's limit is 2 min (× 1.2 + 1 min)
+  EXPECT_EQ(past.time_min_minutes, 2u);
+  EXPECT_NE(past.user_notice.find("runs past --pacml-deadline"), std::string::npos);
+  const SubmitResult no_time = f.submit(job, 0);  // Slurm's default limit: maybe UNLIMITED
+  EXPECT_EQ(no_time.time_min_minutes, 2u);
+}
+
 TEST(GpuEngine, FixedCountsMapToNodesGresAndSharing) {
   for (int k : {2, 4, 6, 8}) {
     GpuFixture f("policy: fixed:" + std::to_string(k));

@@ -142,6 +142,15 @@ check "min_feasible: Slurm has the job at k=$k GPUs ($(tres "$j"))" [ "$(gpus_of
 dl=$(field "$j" Deadline)
 check "--pacml-deadline=4:00:00 is Slurm's Deadline ($dl)" \
   python3 -c "import sys,time; t=time.mktime(time.strptime(sys.argv[1], '%Y-%m-%dT%H:%M:%S')); sys.exit(0 if abs(t - time.time() - 14400) < 120 else 1)" "$dl"
+# Slurm ends a pending job whose limit cannot end by its deadline at once:
+# pacml gives it a --time-min so Slurm shortens it instead
+j=$(submit --pacml-model=resnet50 --pacml-deadline=1:00:00 --time=2:00:00 --wrap 'sleep 30')
+check "--time=2:00:00 past --pacml-deadline=1:00:00: the user is told" grep -q "runs past --pacml-deadline" "$LAB/err"
+check "   and the job runs (not killed by Slurm's deadline rule): $(field "$j" JobState)" wait_state "$j" RUNNING 10
+check "   with TimeMin=00:02:00 ($(field "$j" TimeLimit) in force)" [ "$(field "$j" TimeMin)" = 00:02:00 ]
+j=$(submit --pacml-model=resnet50 --pacml-deadline=1:00:00 --wrap 'sleep 30')
+check "--pacml-deadline without --time (partition default UNLIMITED) runs" wait_state "$j" RUNNING 10
+timeout 5 scancel -u root
 j=$(submit --pacml-model=resnet50 --time=45 --hold --wrap true)
 check "--time=45 is the requirement and the time limit (00:45:00)" [ "$(field "$j" TimeLimit)" = 00:45:00 ]
 timeout 5 scancel -u root
