@@ -168,6 +168,24 @@ j=$(run fixed:4 -w n5 --wrap 'sleep 30')
 wait_state "$j" RUNNING 10
 check "-w n5: runs on n5" [ "$(field "$j" NodeList)" = n5 ]
 timeout 5 scancel -u root
+wait_idle
+
+say "5. a queued job asks for counts: one drained node does not strand it"
+write_gpu_conf fixed:4 "on_block: queue"
+declare -A on=()
+for _ in 1 2 3 4 5 6 7 8; do
+  r=$(submit --pacml-model=resnet50 --pacml-beta=1 --wrap 'sleep 120')
+  wait_state "$r" RUNNING 10 && on[$(field "$r" NodeList)]=$r
+done
+check "8 whole-node jobs fill the 8 nodes" [ "${#on[@]}" = 8 ]
+q=$(submit --pacml-model=resnet50 --pacml-beta=1 --wrap 'sleep 5')
+check "a ninth is accepted and waits ($(field "$q" JobState), $(field "$q" Reason))" [ "$(field "$q" JobState)" = PENDING ]
+timeout 5 scontrol update NodeName=n1 State=DRAIN Reason=pacml-test
+timeout 5 scancel "${on[n1]:-0}" "${on[n2]:-0}"
+check "n1 drained, n2 freed: the queued job starts on n2" wait_state "$q" RUNNING 20
+check "   on n2 ($(field "$q" NodeList))" [ "$(field "$q" NodeList)" = n2 ]
+timeout 5 scancel -u root
+timeout 5 scontrol update NodeName=n1 State=RESUME
 check "slurmctld answers" ping_ok
 
 t_end=$(date +%s.%N)
