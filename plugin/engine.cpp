@@ -336,6 +336,7 @@ std::optional<SubmitResult> choose_partition(Engine::Decision& d);
 std::optional<SubmitResult> map_servers(Engine::Decision& d);
 std::optional<SubmitResult> set_requirement(Engine::Decision& d);
 std::optional<SubmitResult> set_time_limit(Engine::Decision& d);
+void set_slurm_deadline(const Engine::Decision& d, SubmitResult& r);
 
 }  // namespace
 
@@ -681,6 +682,7 @@ SubmitResult Engine::accept(Decision& d) {
   r.num_nodes = static_cast<int>(r.nodes.size());
   r.time_limit_minutes = d.time_limit;
   r.user_notice = d.notice;
+  set_slurm_deadline(d, r);
   r.decision_id = next_decision_id();
   r.annotate_admin_comment = d.cfg.annotate == "admin_comment";
   if (d.req.origin == "spank" && !has_pacml_words(d.in.comment))
@@ -709,6 +711,7 @@ SubmitResult Engine::accept(Decision& d) {
   rec["servers"] = d.est.placement.servers;
   rec["coords"] = coords;
   rec["jct"] = jct_s;
+  if (r.slurm_deadline) rec["slurm_deadline"] = r.slurm_deadline;
   // squeue's time_limit: the limit in force (pacml's, else the job's own)
   const std::uint32_t in_force = d.time_limit ? d.time_limit : d.in.time_limit_minutes;
   rec["time_limit"] = in_force ? nlohmann::json(in_force) : nlohmann::json(nullptr);
@@ -806,22 +809,27 @@ std::string gpu_blocked_reason(Engine::Decision& d) {
   return reason;
 }
 
-// Slurm ends a pending job at once when its time limit cannot end before
-// its deadline ("start > deadline - time limit"), so a --time longer than
-// --pacml-deadline (or Slurm's default limit, maybe UNLIMITED) would kill the
-// job unseen. A time_min lets Slurm lower the limit to end by the deadline
-// instead, never below pacml's own limit for the prediction (JCT × factor +
-// extra, within the deadline, at least the JCT): Slurm then drops the job only
-// once even that can no longer finish in time.
-void set_deadline_floor(const Engine::Decision& d, SubmitResult& r) {
-  const std::uint32_t in_force = d.time_limit ? d.time_limit : d.in.time_limit_minutes;
+// --pacml-deadline as the job's Slurm deadline, so that Slurm itself drops
+// a queued job that can no longer finish in time (plugin/README.md, "The
+// deadline rule"). Slurm ends a pending job at once when its time limit
+// cannot end before the deadline ("start > deadline - time limit"), so a
+// --time longer than the deadline (or Slurm's default limit, maybe
+// UNLIMITED) would kill the job unseen: such a job also gets a time_min, so
+// Slurm lowers its limit to end by the deadline instead, never below pacml's
+// limit for the prediction (JCT × factor + extra, within the deadline, at
+// least the JCT). Slurm counts whole minutes: a deadline closer than the
+// JCT rounded up to a minute is left to pacml's own check.
+void set_slurm_deadline(const Engine::Decision& d, SubmitResult& r) {
+  if (d.requirement != "deadline") return;
+  const double jct_s = d.est.jct * d.unit;
   const double left_min = std::floor(*d.deadline_s / 60);
+  const double jct_min = std::max(1.0, std::ceil(jct_s / 60));
+  if (jct_min > left_min) return;
+  r.slurm_deadline = static_cast<long>(std::ceil(d.in.now + *d.deadline_s));
+  const std::uint32_t in_force = d.time_limit ? d.time_limit : d.in.time_limit_minutes;
   if (in_force > 0 && !d.in.time_unlimited && in_force <= left_min) return;  // it fits
-  const double jct_min = std::ceil(d.est.jct / 60);
-  const double wanted =
-      std::ceil((d.est.jct * d.cfg.time_limit_factor + d.cfg.time_limit_extra) / 60);
-  const double floor_min = std::max({1.0, jct_min, std::min(wanted, left_min)});
-  r.time_min_minutes = static_cast<std::uint32_t>(std::min(floor_min, 1e6));
+  const double wanted = std::ceil((jct_s * d.cfg.time_limit_factor + d.cfg.time_limit_extra) / 60);
+  r.time_min_minutes = static_cast<std::uint32_t>(std::max(jct_min, std::min(wanted, left_min)));
   const std::string notice = messages::deadline_shortens_notice(in_force, r.time_min_minutes);
   r.user_notice += (r.user_notice.empty() ? "" : "; ") + notice;
 }
@@ -932,11 +940,9 @@ SubmitResult Engine::accept_gpus(Decision& d) {
   plan.strategy = strategy_name(d.plan.strategy);
   plan.tp = d.plan.tp, plan.pp = d.plan.pp, plan.dp = d.plan.dp;
   plan.jct_s = d.est.jct;
-  if (d.requirement == "deadline") {
-    r.slurm_deadline = static_cast<long>(std::ceil(d.in.now + *d.deadline_s));
-    plan.deadline = r.slurm_deadline;
-    set_deadline_floor(d, r);
-  }
+  if (d.requirement == "deadline")
+    plan.deadline = static_cast<long>(std::ceil(d.in.now + *d.deadline_s));
+  set_slurm_deadline(d, r);
   plan.policy = d.cfg.policy;
   plan.decision = r.decision_id;
   r.annotation = format_plan(plan);

@@ -404,8 +404,6 @@ void apply_gpu_request(job_desc_msg_t* d, const pacml::plugin::SubmitResult& r) 
     replace_string(&d->tres_per_task, "gres:gpu:1");
     d->ntasks_per_node = s.nodes == 1 ? static_cast<uint16_t>(s.gpus) : NO_VAL16;
   }
-  if (r.slurm_deadline > 0) d->deadline = static_cast<time_t>(r.slurm_deadline);
-  if (r.time_min_minutes > 0) d->time_min = r.time_min_minutes;
   if (!d->script) return;  // srun/salloc: the SPANK plugin sets the variables
   for (const auto& [name, value] : r.job_env)
     slurm_env_array_overwrite(&d->environment, name.c_str(), value.c_str());
@@ -485,6 +483,8 @@ int submit(job_desc_msg_t* d, char** err_msg) {
     replace_string(&d->req_nodes, list);
     d->shared = JOB_SHARED_NONE;  // exclusive nodes: the RAMP rule
   }
+  if (r.slurm_deadline > 0) d->deadline = static_cast<time_t>(r.slurm_deadline);
+  if (r.time_min_minutes > 0) d->time_min = r.time_min_minutes;
   if (r.time_limit_minutes > 0) d->time_limit = r.time_limit_minutes;  // else the job's own
   if (!r.partition.empty()) replace_string(&d->partition, r.partition);
   if (!r.request_comment.empty()) {

@@ -489,3 +489,26 @@ TEST(Engine, HeldLogLinesWaitForTheirJobId) {
 
 }  // namespace
 }  // namespace pacml::plugin
+
+namespace pacml::plugin {
+namespace {
+
+// --pacml-deadline is the job's Slurm deadline on a RAMP cluster too, with a
+// time_min when the limit in force runs past it; a deadline closer than a
+// minute (Slurm's unit) is left to pacml's own check.
+TEST(Engine, DeadlineBecomesSlurmsDeadline) {
+  Fixture f;
+  const SubmitResult hour = f.submit({opt("model", "gnmt"), opt("deadline", "1:00:00")}, 30);
+  ASSERT_EQ(hour.outcome, Outcome::kPlaced) << hour.user_message;
+  EXPECT_EQ(hour.slurm_deadline, static_cast<long>(1.7e9 + 3600));
+  EXPECT_EQ(hour.time_min_minutes, 0u);  // 30 min ends in time
+  const SubmitResult past = f.submit({opt("model", "gnmt"), opt("deadline", "1:00:00")}, 180);
+  EXPECT_EQ(past.time_min_minutes, 2u);  // 3.9 s × 1.2 + 1 min, rounded up
+  EXPECT_NE(past.user_notice.find("runs past --pacml-deadline"), std::string::npos);
+  const SubmitResult close = f.submit({opt("model", "gnmt"), opt("deadline", "4.2s")});
+  ASSERT_EQ(close.outcome, Outcome::kPlaced) << close.user_message;
+  EXPECT_EQ(close.slurm_deadline, 0);
+}
+
+}  // namespace
+}  // namespace pacml::plugin
