@@ -338,6 +338,18 @@ std::optional<SubmitResult> set_requirement(Engine::Decision& d);
 std::optional<SubmitResult> set_time_limit(Engine::Decision& d);
 void set_slurm_deadline(const Engine::Decision& d, SubmitResult& r);
 
+// A RAMP placement's node count against the user's -N: a RAMP block's size
+// follows from the degree, so a count outside -N is refused, never replaced.
+std::optional<SubmitResult> check_node_count(const Engine::Decision& d) {
+  const int count = d.est.servers_used();
+  if ((d.in.min_nodes > 0 && count < d.in.min_nodes) ||
+      (d.in.max_nodes > 0 && count > d.in.max_nodes))
+    return rejection(
+        RejectKind::kBlocked,
+        messages::ramp_count_outside(count, d.est.degree, d.in.min_nodes, d.in.max_nodes));
+  return std::nullopt;
+}
+
 }  // namespace
 
 SubmitResult Engine::decide(const SubmitInput& in, const SlurmView& view, Active& a) {
@@ -354,8 +366,11 @@ SubmitResult Engine::decide(const SubmitInput& in, const SlurmView& view, Active
   if (a.cluster) return decide_gpus(d);
   if (auto done = load_graph(d)) return *done;
   if (auto done = set_requirement(d)) return *done;
+  if (!d.in.required_nodes.empty())
+    return rejection(RejectKind::kBadRequest, messages::ramp_refuses_node_list());
   read_cluster(d);
   if (auto done = choose_placement(d)) return *done;
+  if (auto done = check_node_count(d)) return *done;
   if (auto done = set_time_limit(d)) return *done;
   return accept(d);
 }
@@ -519,9 +534,12 @@ void Engine::read_cluster(Decision& d) {
   }
   d.now_state.emplace(d.a.topology);
   d.idle_state.emplace(d.a.topology);
+  const std::set<std::string> excluded(d.in.excluded_nodes.begin(), d.in.excluded_nodes.end());
   for (int s = 0; s < d.a.topology.num_servers(); ++s) {
-    const NodeStatus status =
-        d.names[s].empty() ? NodeStatus::kUnknown : d.view.node_status(d.names[s]);
+    // --exclude nodes are never part of a placement (the job keeps its --exclude)
+    const NodeStatus status = d.names[s].empty()           ? NodeStatus::kUnknown
+                              : excluded.count(d.names[s]) ? NodeStatus::kUnavailable
+                                                           : d.view.node_status(d.names[s]);
     if (status == NodeStatus::kBusy && reserved.erase(s)) {
       for (auto& [id, r] : reservations_)
         if (!r.queued)
@@ -800,7 +818,7 @@ std::string gpu_blocked_reason(Engine::Decision& d) {
                        " steps, must " + messages::need(d.need()) + "; policy " + d.cfg.policy +
                        " found no GPU count that meets it with " + std::to_string(now.free_gpus()) +
                        " of " + std::to_string(now.num_gpus()) + " GPUs free";
-  if (d.in.min_nodes > 0 || !d.in.required_nodes.empty())
+  if (d.in.min_nodes > 0 || d.in.max_nodes > 0 || !d.in.required_nodes.empty())
     reason += messages::within_user_nodes(d.in.min_nodes, d.in.max_nodes,
                                           static_cast<int>(d.in.required_nodes.size()));
   if (fastest > 0 && std::isfinite(in.seconds(fastest)))

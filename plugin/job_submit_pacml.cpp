@@ -378,7 +378,9 @@ std::vector<std::string> user_hostlist(const char* text) {
 
 void read_user_limits(const job_desc_msg_t* d, pacml::plugin::SubmitInput& in) {
   in.requested_gpus = requested_gpus(d);
-  if (d->min_nodes != NO_VAL && d->min_nodes > 0) in.min_nodes = static_cast<int>(d->min_nodes);
+  // srun and salloc send min_nodes = 1 without -N: a minimum of one node
+  // limits nothing, so only a larger one counts as the user's.
+  if (d->min_nodes != NO_VAL && d->min_nodes > 1) in.min_nodes = static_cast<int>(d->min_nodes);
   if (d->max_nodes != NO_VAL && d->max_nodes > 0) in.max_nodes = static_cast<int>(d->max_nodes);
   in.required_nodes = user_hostlist(d->req_nodes);
   in.excluded_nodes = user_hostlist(d->exc_nodes);

@@ -120,6 +120,28 @@ std::string shape_mismatch(const std::string& conf, const std::string& shape, lo
                            : "the nodes beyond the topology are never used");
 }
 
+namespace {
+
+// "-N 2-4" as the user gave it (0 = not given; an absent minimum is 1).
+std::string n_option(int min_nodes, int max_nodes) {
+  const int low = min_nodes > 0 ? min_nodes : 1;
+  return "-N " + std::to_string(low) +
+         (max_nodes > 0 && max_nodes != low ? "-" + std::to_string(max_nodes) : "");
+}
+
+}  // namespace
+
+std::string ramp_refuses_node_list() {
+  return "pacml: on this RAMP cluster pacml places the job on the exact nodes of a RAMP block, so "
+         "it cannot also take -w/--nodelist; drop -w (--exclude keeps nodes out and is honoured)";
+}
+
+std::string ramp_count_outside(int count, int degree, int min_nodes, int max_nodes) {
+  return "pacml: the job's RAMP placement (degree " + std::to_string(degree) + ") takes " +
+         std::to_string(count) + " nodes, outside your " + n_option(min_nodes, max_nodes) +
+         "; drop or widen -N, or change the requirement";
+}
+
 std::string gpu_needs_model() {
   return "pacml: on this GPU cluster pacml plans built-in models only: give --pacml-model=NAME "
          "(`pacml graph zoo` lists them); --pacml-graph is not supported here yet";
@@ -131,9 +153,7 @@ std::string no_nodes(const std::string& partition) {
 
 std::string within_user_nodes(int min_nodes, int max_nodes, int required) {
   std::string text;
-  if (min_nodes > 0)
-    text += " within -N " + std::to_string(min_nodes) +
-            (max_nodes > 0 && max_nodes != min_nodes ? "-" + std::to_string(max_nodes) : "");
+  if (min_nodes > 0 || max_nodes > 0) text += " within " + n_option(min_nodes, max_nodes);
   if (required > 0)
     text += std::string(text.empty() ? " with" : " and") + " the " + std::to_string(required) +
             " node(s) of -w";

@@ -38,10 +38,15 @@ std::string missing_graph();
 std::string unmanaged_partition(const std::string& partition, const std::string& managed);
 std::string both_beta_and_deadline();
 
+// Users' node options on a RAMP cluster, where pacml names the exact nodes.
+std::string ramp_refuses_node_list();
+std::string ramp_count_outside(int count, int degree, int min_nodes, int max_nodes);
+
 // A GPU cluster (plugin/README.md, "GPU cluster").
 std::string gpu_needs_model();
 std::string no_nodes(const std::string& partition);
-// "; within -N 2-4 and the 3 nodes of -w" (the user's limits, for a blocked job).
+// " within -N 2-4 and the 3 node(s) of -w" (the user's limits, for a blocked
+// job; 0 = not given).
 std::string within_user_nodes(int min_nodes, int max_nodes, int required);
 // "6 GPUs on 2 nodes (4 per node, sharing the last)".
 std::string gpu_request(const RequestShape& shape);

@@ -512,3 +512,34 @@ TEST(Engine, DeadlineBecomesSlurmsDeadline) {
 
 }  // namespace
 }  // namespace pacml::plugin
+
+namespace pacml::plugin {
+namespace {
+
+// Users' node options on a RAMP cluster: --exclude honoured, -w refused, -N
+// checked against the placement, each refusal saying why.
+TEST(Engine, UsersNodeOptionsAreHonouredOrRefused) {
+  Fixture f;
+  SubmitInput in;
+  in.uid = 1000;
+  in.now = 1.7e9;
+  in.spank_env = {opt("model", "gnmt"), opt("beta", "0.45")};
+  in.excluded_nodes = node_range(1, 16);
+  const SubmitResult r = f.engine->submit(in, f.view);
+  ASSERT_EQ(r.outcome, Outcome::kPlaced) << r.user_message;
+  for (const std::string& n : r.nodes) EXPECT_GT(std::stoi(n.substr(1)), 16) << n;
+  in.excluded_nodes.clear();
+  in.required_nodes = {"n5"};
+  const SubmitResult w = f.engine->submit(in, f.view);
+  EXPECT_EQ(w.outcome, Outcome::kRejected);
+  EXPECT_NE(w.user_message.find("-w"), std::string::npos) << w.user_message;
+  in.required_nodes.clear();
+  in.max_nodes = 2;  // gnmt at β 0.45 needs degree 4 on 4 nodes
+  const SubmitResult n = f.engine->submit(in, f.view);
+  EXPECT_EQ(n.outcome, Outcome::kRejected);
+  EXPECT_NE(n.user_message.find("takes 4 nodes, outside your -N 1-2"), std::string::npos)
+      << n.user_message;
+}
+
+}  // namespace
+}  // namespace pacml::plugin

@@ -163,13 +163,13 @@ TEST(GpuEngine, GpusInUseAndRecentDecisionsAreNotFree) {
 TEST(GpuEngine, UserNodeLimitsAreHonouredOrRefusedWithAMessage) {
   GpuFixture f("policy: para_max");
   SubmitInput one_node;
-  one_node.min_nodes = one_node.max_nodes = 1;
+  one_node.max_nodes = 1;  // -N 1 (a minimum of 1 is not passed on: it limits nothing)
   const SubmitResult r = f.submit({opt("model", "resnet50"), opt("beta", "1")}, 0, one_node);
   ASSERT_EQ(r.outcome, Outcome::kPlaced) << r.user_message;
   EXPECT_EQ(r.num_nodes, 1);  // para_max would take more, -N 1 caps it
   SubmitInput too_many;
   too_many.required_nodes = node_range(1, 3);
-  too_many.min_nodes = too_many.max_nodes = 1;
+  too_many.max_nodes = 1;
   const SubmitResult no = f.submit({opt("model", "resnet50"), opt("beta", "1")}, 0, too_many);
   EXPECT_EQ(no.outcome, Outcome::kRejected);
   EXPECT_NE(no.user_message.find("within -N 1 and the 3 node(s) of -w"), std::string::npos)
