@@ -961,6 +961,11 @@ SubmitResult Engine::accept_gpus(Decision& d) {
   if (d.requirement == "deadline")
     plan.deadline = static_cast<long>(std::ceil(d.in.now + *d.deadline_s));
   set_slurm_deadline(d, r);
+  if (d.in.requested_gpus > 0 && d.in.requested_gpus != d.gpus) {  // said, not silently replaced
+    const std::string notice =
+        messages::gpus_replaced_notice(d.in.requested_gpus, d.gpus, d.cfg.policy);
+    r.user_notice += (r.user_notice.empty() ? "" : "; ") + notice;
+  }
   plan.policy = d.cfg.policy;
   plan.decision = r.decision_id;
   r.annotation = format_plan(plan);

@@ -160,6 +160,11 @@ std::string within_user_nodes(int min_nodes, int max_nodes, int required) {
   return text;
 }
 
+std::string gpus_replaced_notice(int requested, int chosen, const std::string& policy) {
+  return "pacml: the job asked for " + std::to_string(requested) + " GPUs; policy " + policy +
+         " gives it " + std::to_string(chosen) + " (policy `requested` would keep yours)";
+}
+
 std::string gpu_request(const RequestShape& s) {
   std::string text = std::to_string(s.gpus) + " GPU" + (s.gpus == 1 ? "" : "s") + " on " +
                      std::to_string(s.nodes) + " node" + (s.nodes == 1 ? "" : "s");

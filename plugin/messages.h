@@ -50,6 +50,8 @@ std::string no_nodes(const std::string& partition);
 std::string within_user_nodes(int min_nodes, int max_nodes, int required);
 // "6 GPUs on 2 nodes (4 per node, sharing the last)".
 std::string gpu_request(const RequestShape& shape);
+// The user's own --gpus / --gres=gpu:N, replaced by the policy's count.
+std::string gpus_replaced_notice(int requested, int chosen, const std::string& policy);
 
 // Time limits (plugin/README.md, "Time limits").
 std::string limit_too_long(long steps, double predicted_s, double cap_days);

@@ -198,6 +198,23 @@ TEST(GpuEngine, GpuPoliciesOnlyAndModelsOnly) {
   EXPECT_NE(unknown.user_message.find("--pacml-model"), std::string::npos) << unknown.user_message;
 }
 
+TEST(GpuEngine, TheUsersGpuCountIsKeptByRequestedAndOtherwiseReplacedAloud) {
+  SubmitInput three;
+  three.requested_gpus = 3;
+  GpuFixture requested("policy: requested");
+  const SubmitResult kept =
+      requested.submit({opt("model", "resnet50"), opt("beta", "1")}, 0, three);
+  ASSERT_EQ(kept.outcome, Outcome::kPlaced) << kept.user_message;
+  EXPECT_EQ(kept.shape.gpus, 3);
+  EXPECT_TRUE(kept.user_notice.empty()) << kept.user_notice;
+  GpuFixture fixed("policy: fixed:4");
+  const SubmitResult told = fixed.submit({opt("model", "resnet50"), opt("beta", "1")}, 0, three);
+  ASSERT_EQ(told.outcome, Outcome::kPlaced) << told.user_message;
+  EXPECT_EQ(told.shape.gpus, 4);
+  EXPECT_NE(told.user_notice.find("asked for 3 GPUs; policy fixed:4 gives it 4"), std::string::npos)
+      << told.user_notice;
+}
+
 TEST(GpuEngine, QueuedAtTheCountTheIdleClusterAllows) {
   GpuFixture f("policy: fixed:8\non_block: queue");
   for (const std::string& n : node_range(1, 8)) {

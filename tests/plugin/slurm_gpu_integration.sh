@@ -91,6 +91,12 @@ check "two k=2 jobs share one node ($(field "$a" NodeList), $(field "$b" NodeLis
 check "k=2: not exclusive, 2 GPUs ($(field "$a" OverSubscribe), $(tres "$a"))" [ "$(field "$a" OverSubscribe):$(gpus_of "$a")" = OK:2 ]
 timeout 5 scancel "$a" "$b"
 wait_idle
+j=$(run requested --gpus=3 --hold --wrap true)
+check "policy requested keeps the user's --gpus=3 ($(gpus_of "$j") GPUs)" [ "$(gpus_of "$j")" = 3 ]
+j=$(run fixed:4 --gpus=3 --hold --wrap true)
+check "another policy replaces --gpus=3 by 4 and says so" \
+  bash -c "[ '$(gpus_of "$j")' = 4 ] && grep -q 'asked for 3 GPUs; policy fixed:4 gives it 4' '$LAB/err'"
+timeout 5 scancel -u root
 
 say "2. the plan inside the job: batch script, srun, salloc"
 j=$(run fixed:6 -o "$LAB/out/%j.out" --wrap 'env | grep ^PACML_ | sort; srun bash -c "echo rank \$SLURM_PROCID on \$SLURMD_NODENAME gpus \$PACML_GPUS"')
