@@ -7,7 +7,9 @@
 #include <set>
 #include <sstream>
 
+#include "core/cluster/cluster_spec.h"
 #include "core/cluster/topology_yaml.h"
+#include "core/policy/gpu_policy.h"
 #include "core/policy/policy_factory.h"
 #include "core/profile.h"
 #include "core/slurm/slurm_syntax.h"
@@ -17,6 +19,14 @@
 
 namespace pacml::plugin {
 namespace {
+
+void check_any_policy(const std::string& name, const std::string& where) {
+  try {
+    GpuPolicy::parse(name, where);
+  } catch (const InputError&) {
+    check_policy_name(name, where);
+  }
+}
 
 std::string scalar(const YAML::Node& node, const std::string& where, const std::string& what) {
   if (!node.IsScalar()) throw InputError(where, what + " must be a single value");
@@ -99,6 +109,7 @@ PluginConfig parse_plugin_config(std::istream& in, const std::string& source) {
   return convert_yaml(root, source, [&](const YAML::Node& r) {
     // topology first: nodes depend on it
     if (r["topology"]) cfg.ramp = parse_ramp_topology(r["topology"], source);
+    std::string policy_where = source;
     for (const auto& kv : r) {
       const std::string key = kv.first.Scalar();
       const YAML::Node& v = kv.second;
@@ -107,7 +118,10 @@ PluginConfig parse_plugin_config(std::istream& in, const std::string& source) {
         continue;
       } else if (key == "policy") {
         cfg.policy = scalar(v, w, key);
-        check_policy_name(cfg.policy, w);
+        policy_where = w;  // checked once `cluster` is known
+      } else if (key == "cluster") {
+        cfg.cluster = scalar(v, w, key);
+        load_cluster(cfg.cluster, w);  // a preset or a readable, valid file
       } else if (key == "profile") {
         cfg.profile = scalar(v, w, key);
         Profile::by_name(cfg.profile, w);
@@ -158,15 +172,25 @@ PluginConfig parse_plugin_config(std::istream& in, const std::string& source) {
         throw InputError(
             yaml_where(source, kv.first),
             "unknown key '" + key +
-                "' (known: policy, profile, topology, nodes, partitions, on_block, margin, "
+                "' (known: policy, profile, topology, cluster, nodes, partitions, on_block, "
+                "margin, "
                 "graph_dirs, "
                 "user_graph_files, max_graph_bytes, decision_log, time_limit_factor, "
                 "time_limit_extra, default_steps, seed, annotate, reservation_ttl, "
                 "resolve_job_ids)");
       }
     }
+    check_policy_for(cfg, cfg.policy, policy_where);
     return cfg;
   });
+}
+
+void check_policy_for(const PluginConfig& cfg, const std::string& policy,
+                      const std::string& where) {
+  if (cfg.cluster.empty())
+    check_policy_name(policy, where);
+  else
+    GpuPolicy::parse(policy, where);
 }
 
 PluginConfig load_plugin_config(const std::string& path) {
@@ -228,7 +252,9 @@ SchedParams parse_sched_params(const std::string& text) {
     const std::string value = token.substr(eq + 1);
     const std::string where = std::string(kWhere) + ": " + token;
     if (key == "pacml_policy") {
-      check_policy_name(value, where);
+      // RAMP or GPU policy: which one applies depends on pacml.conf's
+      // `cluster`, checked when both are known (Engine::refresh_config).
+      check_any_policy(value, where);
       out.policy = value;
     } else if (key == "pacml_conf") {
       if (value[0] != '/') throw InputError(where, "pacml_conf must be an absolute path");

@@ -26,6 +26,11 @@ struct PluginConfig {
   std::string policy = "min_feasible";  // baseline name or pacml:WEIGHTS
   std::string profile = "physical";     // physical (seconds) or reference
   RampParams ramp;                      // RAMP shape (default 4x4x2)
+  // A GPU cluster (plugin/README.md, "GPU cluster"): a preset name or a
+  // cluster file (core/cluster/cluster_spec.h). Set: jobs get k GPUs chosen
+  // by a GPU policy (core/policy/gpu_policy.h) with the physical model, and
+  // `topology`, `nodes` and `profile` are not used. "" = the RAMP cluster.
+  std::string cluster;
   // Slurm node name of each server index (c·R + r)·S + s; "" = no node.
   // Empty vector: the managed partition's nodes in Slurm's order.
   std::vector<std::string> nodes;
@@ -48,6 +53,10 @@ struct PluginConfig {
 
   int num_servers() const { return ramp.groups * ramp.racks * ramp.servers_per_rack; }
 };
+
+// Checks a policy name: a GPU policy on a GPU cluster (`cluster` set), a
+// RAMP policy otherwise; throws InputError(where, ...).
+void check_policy_for(const PluginConfig& cfg, const std::string& policy, const std::string& where);
 
 // Parses pacml.conf text; throws InputError("source:line", ...) naming the
 // first bad value. Also checks that the policy can be built.

@@ -12,14 +12,20 @@
 #include <set>
 #include <sstream>
 
+#include "core/cluster/cluster_spec.h"
 #include "core/jct/estimator.h"
+#include "core/parallel/duration_model.h"
+#include "core/parallel/parallel_job.h"
 #include "core/partition/split_counts.h"
 #include "core/placement/action_mask.h"
+#include "core/placement/gpu_placement.h"
+#include "core/policy/gpu_policy.h"
 #include "core/policy/policy.h"
 #include "core/policy/policy_factory.h"
 #include "core/profile.h"
 #include "core/slurm/slurm_syntax.h"
 #include "core/util/error.h"
+#include "core/zoo/model_zoo.h"
 #include "plugin/messages.h"
 #include "plugin/request.h"
 
@@ -43,15 +49,37 @@ struct Engine::Active {
   PluginConfig cfg;
   RampTopology topology;
   Profile profile;
-  PolicyPtr policy;
+  PolicyPtr policy;  // a RAMP cluster's
   LookaheadCache cache;
   Rng rng;
+  // A GPU cluster's (cfg.cluster set): the cluster description, the policy,
+  // the zoo jobs and their durations by (nodes, GPUs per node) as Slurm
+  // shows the partition, which may differ from the description's.
+  std::optional<ClusterSpec> cluster;
+  std::optional<GpuPolicy> gpu_policy;
+  std::map<std::string, std::shared_ptr<const ParallelJob>> jobs;
+  std::map<std::pair<int, int>, std::unique_ptr<DurationModel>> durations;
   explicit Active(PluginConfig c)
       : cfg(std::move(c)),
         topology(cfg.ramp, cfg.source),
         profile(Profile::by_name(cfg.profile, cfg.source)),
-        policy(make_policy(cfg.policy, cfg.source)),
-        rng(static_cast<std::uint64_t>(cfg.seed)) {}
+        policy(cfg.cluster.empty() ? make_policy(cfg.policy, cfg.source) : nullptr),
+        rng(static_cast<std::uint64_t>(cfg.seed)) {
+    if (cfg.cluster.empty()) return;
+    cluster = load_cluster(cfg.cluster, cfg.source + ": cluster");
+    gpu_policy = GpuPolicy::parse(cfg.policy, cfg.source + ": policy");
+  }
+  DurationModel& durations_for(int nodes, int gpus_per_node) {
+    std::unique_ptr<DurationModel>& m = durations[{nodes, gpus_per_node}];
+    if (!m) {
+      ClusterSpec spec = *cluster;
+      spec.gpus_per_server = gpus_per_node;
+      if (spec.num_servers() != nodes) spec.ramp.groups = spec.ramp.racks = 1;
+      spec.ramp.servers_per_rack = nodes / (spec.ramp.groups * spec.ramp.racks);
+      m = std::make_unique<DurationModel>(std::make_shared<PhysicalEstimator>(spec));
+    }
+    return *m;
+  }
 };
 
 namespace {
@@ -155,6 +183,7 @@ bool Engine::refresh_config() {
   try {
     PluginConfig loaded = load_plugin_config(path);
     apply_sched_params(loaded, sched_);
+    if (sched_.policy) check_policy_for(loaded, loaded.policy, "SchedulerParameters pacml_policy");
     auto next = std::make_unique<Active>(std::move(loaded));
     const PluginConfig& c = next->cfg;
     try {
@@ -170,8 +199,10 @@ bool Engine::refresh_config() {
     log(LogLevel::kInfo,
         "pacml: loaded " + path +
             (sched_.empty() ? std::string() : " with SchedulerParameters " + sched_.text()) +
-            ": policy " + c.policy + ", profile " + c.profile + ", RAMP " +
-            active_->topology.shape() + ", nodes " +
+            ": policy " + c.policy + ", " +
+            (active_->cluster ? "GPU cluster " + active_->cluster->summary()
+                              : "profile " + c.profile + ", RAMP " + active_->topology.shape()) +
+            ", nodes " +
             (c.nodes.empty() ? std::string("from the partition")
                              : c.nodes.front() + ".." + c.nodes.back()) +
             ", partitions " + (parts.empty() ? "(default)" : parts) + ", on_block " +
@@ -269,7 +300,17 @@ struct Engine::Decision {
   std::uint32_t time_limit = 0;  // 0: the job's own
   std::string time_limit_source = "job";
   std::string notice;
+  // A GPU cluster's decision: the job, its durations, the GPUs free now and
+  // on the idle cluster, and the choice.
+  std::shared_ptr<const ParallelJob> gpu_job;
+  DurationModel* durations = nullptr;
+  int gpus_per_node = 0;
+  std::vector<int> usable;  // indices into `names` the job may run on
+  std::optional<GpuClusterState> gpus_now, gpus_idle;
+  int gpus = 0;
+  ParallelPlan plan;
 
+  std::string model_name() const { return graph ? graph->name() : req.model; }
   double elapsed_ms() const {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }
@@ -295,6 +336,19 @@ std::optional<SubmitResult> choose_partition(Engine::Decision& d);
 std::optional<SubmitResult> map_servers(Engine::Decision& d);
 std::optional<SubmitResult> set_requirement(Engine::Decision& d);
 std::optional<SubmitResult> set_time_limit(Engine::Decision& d);
+void set_slurm_deadline(const Engine::Decision& d, SubmitResult& r);
+
+// A RAMP placement's node count against the user's -N: a RAMP block's size
+// follows from the degree, so a count outside -N is refused, never replaced.
+std::optional<SubmitResult> check_node_count(const Engine::Decision& d) {
+  const int count = d.est.servers_used();
+  if ((d.in.min_nodes > 0 && count < d.in.min_nodes) ||
+      (d.in.max_nodes > 0 && count > d.in.max_nodes))
+    return rejection(
+        RejectKind::kBlocked,
+        messages::ramp_count_outside(count, d.est.degree, d.in.min_nodes, d.in.max_nodes));
+  return std::nullopt;
+}
 
 }  // namespace
 
@@ -309,10 +363,14 @@ SubmitResult Engine::decide(const SubmitInput& in, const SlurmView& view, Active
   d.who = "job '" + in.job_name + "' of uid " + std::to_string(in.uid);
   if (auto done = choose_partition(d)) return *done;
   if (auto done = map_servers(d)) return *done;
+  if (a.cluster) return decide_gpus(d);
   if (auto done = load_graph(d)) return *done;
   if (auto done = set_requirement(d)) return *done;
+  if (!d.in.required_nodes.empty())
+    return rejection(RejectKind::kBadRequest, messages::ramp_refuses_node_list());
   read_cluster(d);
   if (auto done = choose_placement(d)) return *done;
+  if (auto done = check_node_count(d)) return *done;
   if (auto done = set_time_limit(d)) return *done;
   return accept(d);
 }
@@ -361,7 +419,7 @@ std::optional<SubmitResult> map_servers(Engine::Decision& d) {
                                                     " are not known to pacml yet");
     return r;
   }
-  d.names.resize(d.cfg.num_servers());
+  if (!d.a.cluster) d.names.resize(d.cfg.num_servers());  // a GPU cluster: every node
   return std::nullopt;
 }
 
@@ -476,9 +534,12 @@ void Engine::read_cluster(Decision& d) {
   }
   d.now_state.emplace(d.a.topology);
   d.idle_state.emplace(d.a.topology);
+  const std::set<std::string> excluded(d.in.excluded_nodes.begin(), d.in.excluded_nodes.end());
   for (int s = 0; s < d.a.topology.num_servers(); ++s) {
-    const NodeStatus status =
-        d.names[s].empty() ? NodeStatus::kUnknown : d.view.node_status(d.names[s]);
+    // --exclude nodes are never part of a placement (the job keeps its --exclude)
+    const NodeStatus status = d.names[s].empty()           ? NodeStatus::kUnknown
+                              : excluded.count(d.names[s]) ? NodeStatus::kUnavailable
+                                                           : d.view.node_status(d.names[s]);
     if (status == NodeStatus::kBusy && reserved.erase(s)) {
       for (auto& [id, r] : reservations_)
         if (!r.queued)
@@ -557,7 +618,7 @@ bool queue(Engine::Decision& d) {
 nlohmann::json log_record(const Engine::Decision& d, const std::string& id, Outcome outcome) {
   slurm::RequestFields request;
   (d.graph_path.empty() ? request.model : request.graph) =
-      d.graph_path.empty() ? d.graph->name() : d.graph_path;
+      d.graph_path.empty() ? d.model_name() : d.graph_path;
   request.beta = d.req_beta;
   request.steps = d.steps;
   nlohmann::json rec = {{"job_id", nullptr},
@@ -567,7 +628,7 @@ nlohmann::json log_record(const Engine::Decision& d, const std::string& id, Outc
                         {"name", d.in.job_name},
                         {"partition", d.partition},
                         {"outcome", outcome_name(outcome)},
-                        {"model", d.graph->name()},
+                        {"model", d.model_name()},
                         {"steps", d.steps},
                         {"steps_given", d.req.steps.has_value()},
                         {"beta", d.req_beta},
@@ -639,6 +700,7 @@ SubmitResult Engine::accept(Decision& d) {
   r.num_nodes = static_cast<int>(r.nodes.size());
   r.time_limit_minutes = d.time_limit;
   r.user_notice = d.notice;
+  set_slurm_deadline(d, r);
   r.decision_id = next_decision_id();
   r.annotate_admin_comment = d.cfg.annotate == "admin_comment";
   if (d.req.origin == "spank" && !has_pacml_words(d.in.comment))
@@ -667,6 +729,7 @@ SubmitResult Engine::accept(Decision& d) {
   rec["servers"] = d.est.placement.servers;
   rec["coords"] = coords;
   rec["jct"] = jct_s;
+  if (r.slurm_deadline) rec["slurm_deadline"] = r.slurm_deadline;
   // squeue's time_limit: the limit in force (pacml's, else the job's own)
   const std::uint32_t in_force = d.time_limit ? d.time_limit : d.in.time_limit_minutes;
   rec["time_limit"] = in_force ? nlohmann::json(in_force) : nlohmann::json(nullptr);
@@ -684,6 +747,261 @@ SubmitResult Engine::accept(Decision& d) {
                   " servers), predicted JCT " + messages::seconds(jct_s) + ", " + limit_text +
                   ", policy " + d.cfg.policy + ", " + messages::number(latency, 3) +
                   " ms [decision " + r.decision_id + "]";
+  if (queued) r.log_message += "; was blocked: " + d.blocked_reason;
+  return r;
+}
+
+// ---- GPU cluster ---------------------------------------------------------------
+// (plugin/README.md, "GPU cluster"): k GPUs chosen with the physical model by
+// the GPU policies the trace replay uses (core/policy/gpu_policy.h), asked of
+// Slurm as counts so that Slurm picks the nodes (a drained node never strands
+// a queued job) and users' -N, -w and --exclude keep their meaning.
+
+SubmitResult Engine::decide_gpus(Decision& d) {
+  if (auto done = load_gpu_job(d)) return *done;
+  if (auto done = set_requirement(d)) return *done;
+  read_gpu_cluster(d);
+  if (auto done = choose_gpu_count(d)) return *done;
+  if (auto done = set_time_limit(d)) return *done;
+  return accept_gpus(d);
+}
+
+namespace {
+
+// G: the fewest GPUs any node of the partition reports in its GRES (so that
+// ⌈k/G⌉ nodes always hold k GPUs), else the cluster description's.
+int gpus_per_node(const Engine::Decision& d, int described) {
+  int fewest = 0;
+  for (const std::string& node : d.names) {
+    const int g = node.empty() ? 0 : d.view.node_gpus(node);
+    if (g > 0 && (fewest == 0 || g < fewest)) fewest = g;
+  }
+  return fewest > 0 ? fewest : described;
+}
+
+int nodes_for(int gpus, int per_node) {
+  return (gpus + per_node - 1) / per_node;
+}
+
+// Whether k GPUs fit the node count the user asked for with -N and -w.
+bool fits_user_nodes(const Engine::Decision& d, int gpus) {
+  const int nodes = nodes_for(gpus, d.gpus_per_node);
+  if (d.in.min_nodes > 0 && nodes < d.in.min_nodes) return false;
+  if (d.in.max_nodes > 0 && nodes > d.in.max_nodes) return false;
+  return nodes >= static_cast<int>(d.in.required_nodes.size());
+}
+
+GpuDecisionInput gpu_input(Engine::Decision& d, const GpuClusterState& state) {
+  GpuDecisionInput in;
+  in.deadline = d.bound_s ? *d.bound_s : d.beta * d.seq_s;
+  in.requested = d.in.requested_gpus > 0 ? d.in.requested_gpus : 1;
+  in.free_gpus = state.free_gpus();
+  in.startable = [&d, &state](int k) { return fits_user_nodes(d, k) && state.find(k); };
+  in.seconds = [&d](int k) { return d.durations->seconds(*d.gpu_job, d.steps, k); };
+  return in;
+}
+
+// The policy's GPU count on `state` if it meets the requirement, else 0.
+int gpus_meeting(Engine::Decision& d, const GpuClusterState& state) {
+  const GpuDecisionInput in = gpu_input(d, state);
+  const int k = choose_gpus(*d.a.gpu_policy, in, d.a.rng);
+  return k > 0 && in.seconds(k) <= in.deadline ? k : 0;
+}
+
+std::string gpu_blocked_reason(Engine::Decision& d) {
+  const GpuClusterState& now = *d.gpus_now;
+  const GpuDecisionInput in = gpu_input(d, now);
+  int fastest = 0;
+  for (int k = 1; k <= now.free_gpus(); ++k)
+    if (in.startable(k) && (fastest == 0 || in.seconds(k) < in.seconds(fastest))) fastest = k;
+  std::string reason = "model " + d.model_name() + ", " + std::to_string(d.steps) +
+                       " steps, must " + messages::need(d.need()) + "; policy " + d.cfg.policy +
+                       " found no GPU count that meets it with " + std::to_string(now.free_gpus()) +
+                       " of " + std::to_string(now.num_gpus()) + " GPUs free";
+  if (d.in.min_nodes > 0 || d.in.max_nodes > 0 || !d.in.required_nodes.empty())
+    reason += messages::within_user_nodes(d.in.min_nodes, d.in.max_nodes,
+                                          static_cast<int>(d.in.required_nodes.size()));
+  if (fastest > 0 && std::isfinite(in.seconds(fastest)))
+    reason += "; the fastest now is " + std::to_string(fastest) + " GPUs, " +
+              messages::seconds(in.seconds(fastest));
+  return reason;
+}
+
+// --pacml-deadline as the job's Slurm deadline, so that Slurm itself drops
+// a queued job that can no longer finish in time (plugin/README.md, "The
+// deadline rule"). Slurm ends a pending job at once when its time limit
+// cannot end before the deadline ("start > deadline - time limit"), so a
+// --time longer than the deadline (or Slurm's default limit, maybe
+// UNLIMITED) would kill the job unseen: such a job also gets a time_min, so
+// Slurm lowers its limit to end by the deadline instead, never below pacml's
+// limit for the prediction (JCT × factor + extra, within the deadline, at
+// least the JCT). Slurm counts whole minutes: a deadline closer than the
+// JCT rounded up to a minute is left to pacml's own check.
+void set_slurm_deadline(const Engine::Decision& d, SubmitResult& r) {
+  if (d.requirement != "deadline") return;
+  const double jct_s = d.est.jct * d.unit;
+  const double left_min = std::floor(*d.deadline_s / 60);
+  const double jct_min = std::max(1.0, std::ceil(jct_s / 60));
+  if (jct_min > left_min) return;
+  r.slurm_deadline = static_cast<long>(std::ceil(d.in.now + *d.deadline_s));
+  const std::uint32_t in_force = d.time_limit ? d.time_limit : d.in.time_limit_minutes;
+  if (in_force > 0 && !d.in.time_unlimited && in_force <= left_min) return;  // it fits
+  const double wanted = std::ceil((jct_s * d.cfg.time_limit_factor + d.cfg.time_limit_extra) / 60);
+  r.time_min_minutes = static_cast<std::uint32_t>(std::max(jct_min, std::min(wanted, left_min)));
+  const std::string notice = messages::deadline_shortens_notice(in_force, r.time_min_minutes);
+  r.user_notice += (r.user_notice.empty() ? "" : "; ") + notice;
+}
+
+}  // namespace
+
+std::optional<SubmitResult> Engine::load_gpu_job(Decision& d) {
+  if (d.req.model.empty()) return rejection(RejectKind::kBadRequest, messages::gpu_needs_model());
+  if (d.names.empty())
+    return rejection(RejectKind::kUnmanagedPartition, messages::no_nodes(d.partition));
+  std::shared_ptr<const ParallelJob>& job = d.a.jobs[d.req.model];
+  if (!job) {
+    try {
+      ZooOptions options;
+      options.device = d.a.cluster->device;
+      job = ParallelJob::from_zoo(d.req.model, options);
+    } catch (const InputError& e) {
+      d.a.jobs.erase(d.req.model);  // only known models stay cached
+      return rejection(RejectKind::kBadRequest, "pacml: " + user_facing(e, "--pacml-model"));
+    }
+  }
+  d.gpu_job = job;
+  d.gpus_per_node = gpus_per_node(d, d.a.cluster->gpus_per_server);
+  d.durations = &d.a.durations_for(static_cast<int>(d.names.size()), d.gpus_per_node);
+  d.steps = d.req.steps.value_or(d.cfg.default_steps);
+  d.unit = 1;
+  d.seq_s = static_cast<double>(d.steps) * d.durations->estimator().single_gpu_step_time(*job);
+  return std::nullopt;
+}
+
+// GPUs free now (Slurm's idle and allocated GRES, less recent decisions not
+// yet started) and on the idle cluster (down, drained, excluded nodes only).
+void Engine::read_gpu_cluster(Decision& d) {
+  const int g = d.gpus_per_node;
+  d.gpus_now.emplace(d.durations->cluster());
+  d.gpus_idle.emplace(d.durations->cluster());
+  const std::set<std::string> excluded(d.in.excluded_nodes.begin(), d.in.excluded_nodes.end());
+  for (size_t s = 0; s < d.names.size(); ++s) {
+    const std::string& node = d.names[s];
+    const NodeStatus status = node.empty() ? NodeStatus::kUnknown : d.view.node_status(node);
+    const bool off = status == NodeStatus::kUnavailable || status == NodeStatus::kUnknown ||
+                     excluded.count(node);
+    const int server = static_cast<int>(s);
+    if (off) {
+      d.gpus_now->take({{server, g}});
+      d.gpus_idle->take({{server, g}});
+    } else if (status == NodeStatus::kBusy) {
+      const int used = std::clamp(d.view.node_gpus_used(node), 0, g);
+      if (used > 0) d.gpus_now->take({{server, used}});
+    }
+  }
+  for (auto it = reservations_.begin(); it != reservations_.end();) {
+    if (it->second.until <= d.in.now) {
+      it = reservations_.erase(it);
+      continue;
+    }
+    if (it->second.gpus > 0 && !it->second.queued)
+      if (auto held = d.gpus_now->find(it->second.gpus)) d.gpus_now->take(*held);
+    ++it;
+  }
+  d.free_servers = d.gpus_now->free_gpus();
+}
+
+// The policy's GPU count now; a blocked job is rejected, or queued (on_block:
+// queue) at the count the policy picks on the idle cluster.
+std::optional<SubmitResult> Engine::choose_gpu_count(Decision& d) {
+  d.gpus = gpus_meeting(d, *d.gpus_now);
+  if (d.gpus == 0) {
+    d.blocked_reason = gpu_blocked_reason(d);
+    if (d.cfg.on_block == OnBlock::kQueue) d.gpus = gpus_meeting(d, *d.gpus_idle);
+    if (d.gpus == 0) {
+      if (d.cfg.on_block == OnBlock::kQueue)
+        d.blocked_reason += "; it cannot be met on an idle cluster either";
+      SubmitResult r = rejection(RejectKind::kBlocked, messages::blocked(d.blocked_reason));
+      r.decision_id = next_decision_id();
+      nlohmann::json rec = log_record(d, r.decision_id, Outcome::kRejected);
+      rec["reason"] = d.blocked_reason;
+      rec["latency_ms"] = d.elapsed_ms();
+      log_file_.add(r.decision_id, std::move(rec), false, d.in.now, 0);
+      return r;
+    }
+    d.outcome = Outcome::kQueued;
+  }
+  d.action = d.gpus;
+  d.plan = d.durations->estimator().plan(*d.gpu_job, d.gpus, Strategy::kAuto);
+  d.est.placed = true;
+  d.est.jct = d.durations->seconds(*d.gpu_job, d.steps, d.gpus);
+  return std::nullopt;
+}
+
+// Accepted (or queued): counts for Slurm, the plan for the job, the log line.
+SubmitResult Engine::accept_gpus(Decision& d) {
+  SubmitResult r;
+  r.outcome = d.outcome;
+  r.partition = d.partition_rewrite;
+  r.shape = request_shape(d.gpus, d.gpus_per_node);
+  r.num_nodes = r.shape.nodes;
+  r.time_limit_minutes = d.time_limit;
+  r.user_notice = d.notice;
+  r.decision_id = next_decision_id();
+  r.annotate_admin_comment = d.cfg.annotate == "admin_comment";
+  if (d.req.origin == "spank" && !has_pacml_words(d.in.comment))
+    r.request_comment = request_comment(d);
+  GpuPlan plan;
+  plan.gpus = d.gpus;
+  plan.nodes = r.shape.nodes;
+  plan.gpus_per_node = r.shape.gpus_per_node;
+  plan.strategy = strategy_name(d.plan.strategy);
+  plan.tp = d.plan.tp, plan.pp = d.plan.pp, plan.dp = d.plan.dp;
+  plan.jct_s = d.est.jct;
+  if (d.requirement == "deadline")
+    plan.deadline = static_cast<long>(std::ceil(d.in.now + *d.deadline_s));
+  set_slurm_deadline(d, r);
+  if (d.in.requested_gpus > 0 && d.in.requested_gpus != d.gpus) {  // said, not silently replaced
+    const std::string notice =
+        messages::gpus_replaced_notice(d.in.requested_gpus, d.gpus, d.cfg.policy);
+    r.user_notice += (r.user_notice.empty() ? "" : "; ") + notice;
+  }
+  plan.policy = d.cfg.policy;
+  plan.decision = r.decision_id;
+  r.annotation = format_plan(plan);
+  r.job_env = plan_environment(plan);
+  const bool queued = d.outcome == Outcome::kQueued;
+  if (d.cfg.reservation_ttl > 0)
+    reservations_[r.decision_id] =
+        Reservation{{}, d.in.now + d.cfg.reservation_ttl, queued, d.gpus};
+
+  nlohmann::json rec = log_record(d, r.decision_id, d.outcome);
+  rec["degree"] = d.gpus;  // the replay readers' name for the parallelism
+  rec["gpus"] = d.gpus;
+  rec["node_count"] = r.num_nodes;
+  rec["gpus_per_node"] = r.shape.gpus_per_node;
+  rec["whole_nodes"] = r.shape.whole_nodes;
+  rec["strategy"] = plan.strategy;
+  rec["tp"] = plan.tp, rec["pp"] = plan.pp, rec["dp"] = plan.dp;
+  rec["jct"] = d.est.jct;
+  if (r.slurm_deadline) rec["slurm_deadline"] = r.slurm_deadline;
+  const std::uint32_t in_force = d.time_limit ? d.time_limit : d.in.time_limit_minutes;
+  rec["time_limit"] = in_force ? nlohmann::json(in_force) : nlohmann::json(nullptr);
+  rec["time_limit_source"] = in_force ? d.time_limit_source : std::string("none");
+  const double latency = d.elapsed_ms();
+  rec["latency_ms"] = latency;
+  log_file_.add(r.decision_id, std::move(rec), d.cfg.resolve_job_ids, d.in.now, 60);
+
+  const std::string limit_text = d.time_limit ? "time limit " + messages::minutes(d.time_limit) +
+                                                    " from " + d.time_limit_source
+                                              : "time limit the job's own";
+  r.log_message =
+      "pacml: " + d.who + ": model " + d.model_name() + ", " + std::to_string(d.steps) +
+      " steps, must " + messages::need(d.need()) + " -> " + (queued ? "queued at " : "") +
+      messages::gpu_request(r.shape) + ", " + plan.strategy + " (tp " + std::to_string(plan.tp) +
+      ", pp " + std::to_string(plan.pp) + ", dp " + std::to_string(plan.dp) + "), predicted JCT " +
+      messages::seconds(d.est.jct) + ", " + limit_text + ", policy " + d.cfg.policy + ", " +
+      messages::number(latency, 3) + " ms [decision " + r.decision_id + "]";
   if (queued) r.log_message += "; was blocked: " + d.blocked_reason;
   return r;
 }
@@ -750,7 +1068,8 @@ std::vector<std::string> Engine::check_against_slurm(const SlurmCatalog& slurm) 
     checked_generation_ = config_generation_;
     check_partitions(active_->cfg, slurm, warnings);
     check_nodes(active_->cfg, slurm, warnings);
-    check_shape(active_->cfg, active_->topology.shape(), slurm, warnings);
+    if (!active_->cluster)  // a GPU cluster takes the partition as it is
+      check_shape(active_->cfg, active_->topology.shape(), slurm, warnings);
   }
   for (const std::string& w : warnings) log(LogLevel::kWarning, w);
   return warnings;

@@ -28,10 +28,12 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "plugin/config.h"
 #include "plugin/decision_log.h"
+#include "plugin/gpu_plan.h"
 #include "plugin/graph_source.h"
 
 namespace pacml::plugin {
@@ -48,6 +50,16 @@ class SlurmView {
   // The default partition ("" if unknown).
   virtual std::string default_partition() const = 0;
   virtual NodeStatus node_status(const std::string& node) const = 0;
+  // GPUs of a node from its GRES ("gpu:4"), and those allocated to jobs now;
+  // 0 when it has none or it is not known. Only a GPU cluster asks.
+  virtual int node_gpus(const std::string& node) const {
+    (void)node;
+    return 0;
+  }
+  virtual int node_gpus_used(const std::string& node) const {
+    (void)node;
+    return 0;
+  }
   // The partition's MaxTime in minutes; nullopt when unlimited or unknown.
   virtual std::optional<std::uint32_t> partition_max_minutes(const std::string& partition) const {
     (void)partition;
@@ -74,6 +86,12 @@ struct SubmitInput {
   std::string work_dir;
   std::string job_name;
   double now = 0;  // epoch seconds
+  // What the user asked of Slurm, which a GPU-cluster decision honours or
+  // refuses with a message (never silently replaces).
+  int requested_gpus = 0;                   // --gpus or --gres=gpu:N; 0 = not given
+  int min_nodes = 0, max_nodes = 0;         // -N MIN[-MAX]; 0 = not given
+  std::vector<std::string> required_nodes;  // -w
+  std::vector<std::string> excluded_nodes;  // --exclude
 };
 
 enum class Outcome { kPassThrough, kPlaced, kQueued, kRejected };
@@ -87,19 +105,28 @@ struct SubmitResult {
   // Told to the user of an accepted or passed-through job (sbatch prints a
   // job_submit plugin's err_msg on success too); "" = nothing.
   std::string user_notice;
-  std::string log_message;   // one slurmctld log line ("" = nothing to say)
+  std::string log_message;  // one slurmctld log line ("" = nothing to say)
   bool log_is_error = false;
   // The rewrite (placed / queued).
   int num_nodes = 0;
   std::vector<std::string> nodes;
-  std::string partition;  // set when the job named none
+  std::string partition;                 // set when the job named none
   std::uint32_t time_limit_minutes = 0;  // 0: keep the job's own (its --time or Slurm's default)
-  std::string annotation;  // "pacml-decision:degree=…"
+  std::string annotation;                // "pacml-decision:degree=…"
   // The request in --comment form ("pacml:model=gnmt,beta=0.45"), added to
   // the job's Comment when it came as --pacml-* options, so that squeue
   // --json and sacct (AccountingStoreFlags=job_comment) keep it for replays.
   std::string request_comment;
   bool annotate_admin_comment = true;
+  // A GPU cluster: the request (gpus = 0 on a RAMP cluster), the plan's
+  // PACML_* variables for the batch script, and Slurm's deadline for the job
+  // (epoch seconds; 0 = none) so that Slurm drops it once it cannot finish.
+  RequestShape shape;
+  std::vector<std::pair<std::string, std::string>> job_env;
+  long slurm_deadline = 0;
+  // With a deadline: the floor Slurm may lower the time limit to so the job
+  // ends by its deadline (time_min, minutes; 0 = not set).
+  std::uint32_t time_min_minutes = 0;
   std::string decision_id;
   double latency_ms = 0;
 };
@@ -161,6 +188,12 @@ class Engine {
   void read_cluster(Decision& d);
   std::optional<SubmitResult> choose_placement(Decision& d);
   SubmitResult accept(Decision& d);
+  // A GPU cluster's decision (engine.cpp, "GPU cluster").
+  SubmitResult decide_gpus(Decision& d);
+  std::optional<SubmitResult> load_gpu_job(Decision& d);
+  void read_gpu_cluster(Decision& d);
+  std::optional<SubmitResult> choose_gpu_count(Decision& d);
+  SubmitResult accept_gpus(Decision& d);
   std::string next_decision_id();
   void log(LogLevel level, const std::string& message) const;
   void log_once(LogLevel level, const std::string& message);
@@ -182,6 +215,7 @@ class Engine {
     std::vector<int> servers;
     double until = 0;     // reservation_ttl after the decision
     bool queued = false;  // queued jobs' servers are only avoided when possible
+    int gpus = 0;         // a GPU cluster's decision: GPUs held (servers unused)
   };
   std::map<std::string, Reservation> reservations_;  // by decision id
   std::uint64_t counter_ = 0;

@@ -38,6 +38,7 @@ extern "C" {
 
 #include "core/slurm/slurm_syntax.h"
 #include "plugin/engine.h"
+#include "plugin/gpu_plan.h"
 #include "plugin/request.h"
 
 struct job_record;
@@ -48,6 +49,7 @@ extern "C" {
 void slurm_xfree(void**);
 char* slurm_xstrdup(const char*);
 char* slurm_get_extra_conf_path(const char*);
+int slurm_env_array_overwrite(char*** array, const char* name, const char* value);
 // slurm.conf as slurmctld (or libslurm in a test host) parsed it; read only
 // under slurmctld's config read lock (init, job_submit).
 extern slurm_conf_t slurm_conf;
@@ -115,6 +117,9 @@ struct Polled {
   std::string default_partition;
   std::map<std::string, std::vector<int>> partition_index;  // node indices, Slurm order
   std::map<std::string, std::uint32_t> max_minutes;         // MaxTime of limited partitions
+  // GPUs of each node from its GRES: (configured, allocated), a second old
+  // at most (slurmctld's GRES state is not among the globals job_submit may read).
+  std::map<std::string, std::pair<int, int>> node_gpus;
 };
 
 // slurmctld's node table by name (node index), rebuilt when it changes.
@@ -182,6 +187,8 @@ class CtldView : public pacml::plugin::SlurmView {
     if (it == s_.polled.max_minutes.end()) return std::nullopt;
     return it->second;
   }
+  int node_gpus(const std::string& node) const override { return gpus_of(node).first; }
+  int node_gpus_used(const std::string& node) const override { return gpus_of(node).second; }
   NodeStatus node_status(const std::string& node) const override {
     if (!live_) return NodeStatus::kFree;  // unit-test host: nothing runs
     auto it = table_.index_of.find(node);
@@ -192,6 +199,11 @@ class CtldView : public pacml::plugin::SlurmView {
   }
 
  private:
+  std::pair<int, int> gpus_of(const std::string& node) const {
+    std::lock_guard<std::mutex> lock(s_.polled.mutex);
+    auto it = s_.polled.node_gpus.find(node);
+    return it == s_.polled.node_gpus.end() ? std::pair<int, int>{0, 0} : it->second;
+  }
   State& s_;
   bool live_;
   std::unique_lock<std::mutex> lock_;  // held while the engine decides
@@ -220,9 +232,37 @@ void check_config_against_slurm(State& s) {
   s.engine->check_against_slurm(catalog);
 }
 
-// Background thread: partitions every few seconds, job ids of decisions.
+// The GPUs of every node (GRES configured and in use), for a GPU cluster.
+void poll_node_gpus(State& s) {
+  node_info_msg_t* nodes = nullptr;
+  if (slurm_load_node(0, &nodes, SHOW_ALL) != SLURM_SUCCESS || !nodes) return;
+  std::map<std::string, std::pair<int, int>> gpus;
+  for (uint32_t i = 0; i < nodes->record_count; ++i) {
+    const node_info_t& n = nodes->node_array[i];
+    if (n.name && n.gres)
+      gpus[n.name] = {pacml::plugin::gres_gpu_count(n.gres),
+                      n.gres_used ? pacml::plugin::gres_gpu_count(n.gres_used) : 0};
+  }
+  slurm_free_node_info_msg(nodes);
+  std::lock_guard<std::mutex> lock(s.polled.mutex);
+  s.polled.node_gpus = std::move(gpus);
+}
+
+// The decision id in a job's AdminComment (or Comment), "" if none.
+std::string decision_in(const char* text) {
+  if (!text) return "";
+  const char* at = std::strstr(text, "pacml-decision:");
+  if (!at) at = std::strstr(text, pacml::plugin::kPlanTag);
+  const char* d = at ? std::strstr(at, "decision=") : nullptr;
+  if (!d) return "";
+  d += std::strlen("decision=");
+  return std::string(d, std::strcspn(d, ", ;"));
+}
+
+// Background thread: partitions every few seconds, node GPUs every second,
+// job ids of decisions.
 void poll_loop(State* s) {
-  double next_partitions = 0;
+  double next_partitions = 0, next_gpus = 0;
   while (true) {
     {
       std::unique_lock<std::mutex> lock(s->poll_mutex);
@@ -263,6 +303,10 @@ void poll_loop(State* s) {
           next_partitions = now + 1;
         }
       }
+      if (now >= next_gpus) {
+        poll_node_gpus(*s);
+        next_gpus = now + 1;
+      }
       if (s->engine->needs_slurm_check()) check_config_against_slurm(*s);
       // Job ids for the decision log; reservations end once a job leaves PENDING.
       pacml::plugin::DecisionLog& log = s->engine->decision_log();
@@ -272,14 +316,8 @@ void poll_loop(State* s) {
           for (uint32_t i = 0; i < jobs->record_count; ++i) {
             const slurm_job_info_t& j = jobs->job_array[i];
             for (const char* text : {j.admin_comment, j.comment}) {
-              if (!text) continue;
-              const char* at = std::strstr(text, "pacml-decision:");
-              if (!at) continue;
-              const char* d = std::strstr(at, "decision=");
-              if (!d) continue;
-              d += std::strlen("decision=");
-              const size_t len = std::strcspn(d, ", ;");
-              const std::string id(d, len);
+              const std::string id = decision_in(text);
+              if (id.empty()) continue;
               log.resolve(id, j.job_id);
               if ((j.job_state & JOB_STATE_BASE) != JOB_PENDING) s->engine->release(id);
             }
@@ -303,7 +341,77 @@ std::vector<std::string> spank_env(const job_desc_msg_t* d) {
 
 void replace_string(char** field, const std::string& value) {
   slurm_xfree(reinterpret_cast<void**>(field));
-  *field = slurm_xstrdup(value.c_str());
+  *field = value.empty() ? nullptr : slurm_xstrdup(value.c_str());
+}
+
+// GPUs in a TRES request ("gres:gpu:4", "gres/gpu:a100:2;mem=…"): the
+// job_desc form of --gpus, --gpus-per-node, --gpus-per-task and --gres.
+int tres_gpus(const char* tres) {
+  if (!tres) return 0;
+  std::string flat;
+  for (const char* c = tres; *c; ++c) flat += *c == ';' ? ',' : *c;
+  for (const char* prefix : {"gres:", "gres/"})
+    for (size_t at; (at = flat.find(prefix)) != std::string::npos;)
+      flat.erase(at, std::strlen(prefix));
+  return pacml::plugin::gres_gpu_count(flat);
+}
+
+// The GPUs the user asked for, in total; 0 if none.
+int requested_gpus(const job_desc_msg_t* d) {
+  const int nodes = d->min_nodes == NO_VAL || d->min_nodes == 0 ? 1 : d->min_nodes;
+  const int tasks = d->num_tasks == NO_VAL || d->num_tasks == 0 ? 1 : d->num_tasks;
+  if (const int n = tres_gpus(d->tres_per_job)) return n;
+  if (const int n = tres_gpus(d->tres_per_node)) return n * nodes;
+  return tres_gpus(d->tres_per_task) * tasks;
+}
+
+// A hostlist the user gave (-w, --exclude); empty if unreadable: Slurm
+// itself checks and reports it after job_submit.
+std::vector<std::string> user_hostlist(const char* text) {
+  if (!text || !*text) return {};
+  try {
+    return pacml::slurm::expand_hostlist(text, "hostlist");
+  } catch (...) {
+    return {};
+  }
+}
+
+void read_user_limits(const job_desc_msg_t* d, pacml::plugin::SubmitInput& in) {
+  in.requested_gpus = requested_gpus(d);
+  // srun and salloc send min_nodes = 1 without -N: a minimum of one node
+  // limits nothing, so only a larger one counts as the user's.
+  if (d->min_nodes != NO_VAL && d->min_nodes > 1) in.min_nodes = static_cast<int>(d->min_nodes);
+  if (d->max_nodes != NO_VAL && d->max_nodes > 0) in.max_nodes = static_cast<int>(d->max_nodes);
+  in.required_nodes = user_hostlist(d->req_nodes);
+  in.excluded_nodes = user_hostlist(d->exc_nodes);
+}
+
+// A GPU cluster's request as cons_tres expresses it (plugin/README.md, "GPU
+// cluster"): k tasks on exactly ⌈k/G⌉ nodes; whole nodes exclusively with
+// gres:gpu:G per node, otherwise one GPU per task on shared nodes. -w and
+// --exclude stay as the user gave them: Slurm picks the nodes.
+void apply_gpu_request(job_desc_msg_t* d, const pacml::plugin::SubmitResult& r) {
+  const pacml::plugin::RequestShape& s = r.shape;
+  d->min_nodes = d->max_nodes = static_cast<uint32_t>(s.nodes);
+  d->num_tasks = static_cast<uint32_t>(s.gpus);
+  replace_string(&d->tres_per_job, "");
+  replace_string(&d->tres_per_socket, "");
+  if (s.whole_nodes) {
+    replace_string(&d->tres_per_node, "gres:gpu:" + std::to_string(s.gpus_per_node));
+    replace_string(&d->tres_per_task, "");
+    d->ntasks_per_node = static_cast<uint16_t>(s.gpus_per_node);
+    d->shared = JOB_SHARED_NONE;  // all their GPUs: nobody else can use the nodes
+  } else {
+    replace_string(&d->tres_per_node, "");
+    replace_string(&d->tres_per_task, "gres:gpu:1");
+    d->ntasks_per_node = s.nodes == 1 ? static_cast<uint16_t>(s.gpus) : NO_VAL16;
+  }
+  if (!d->script) return;  // srun/salloc: the SPANK plugin sets the variables
+  for (const auto& [name, value] : r.job_env)
+    slurm_env_array_overwrite(&d->environment, name.c_str(), value.c_str());
+  uint32_t n = 0;
+  while (d->environment && d->environment[n]) ++n;
+  d->env_size = n;
 }
 
 int reject_code(RejectKind kind) {
@@ -333,6 +441,7 @@ int submit(job_desc_msg_t* d, char** err_msg) {
   in.work_dir = d->work_dir ? d->work_dir : "";
   in.job_name = d->name ? d->name : "";
   in.now = now_seconds();
+  read_user_limits(d, in);
   const bool special = (d->array_inx && *d->array_inx) || d->het_job_offset != NO_VAL;
   if (special) {
     // Arrays and heterogeneous jobs would all get one node list: refuse them
@@ -367,11 +476,17 @@ int submit(job_desc_msg_t* d, char** err_msg) {
     case Outcome::kQueued:
       break;
   }
-  std::string list;
-  for (const std::string& n : r.nodes) list += (list.empty() ? "" : ",") + n;
-  d->min_nodes = d->max_nodes = static_cast<uint32_t>(r.num_nodes);
-  replace_string(&d->req_nodes, list);
-  d->shared = JOB_SHARED_NONE;  // exclusive nodes: the RAMP rule
+  if (r.shape.gpus > 0) {
+    apply_gpu_request(d, r);
+  } else {
+    std::string list;
+    for (const std::string& n : r.nodes) list += (list.empty() ? "" : ",") + n;
+    d->min_nodes = d->max_nodes = static_cast<uint32_t>(r.num_nodes);
+    replace_string(&d->req_nodes, list);
+    d->shared = JOB_SHARED_NONE;  // exclusive nodes: the RAMP rule
+  }
+  if (r.slurm_deadline > 0) d->deadline = static_cast<time_t>(r.slurm_deadline);
+  if (r.time_min_minutes > 0) d->time_min = r.time_min_minutes;
   if (r.time_limit_minutes > 0) d->time_limit = r.time_limit_minutes;  // else the job's own
   if (!r.partition.empty()) replace_string(&d->partition, r.partition);
   if (!r.request_comment.empty()) {

@@ -15,6 +15,7 @@ libpacml_plugin_la_SOURCES = \
 	plugin/graph_source.h plugin/graph_source.cpp \
 	plugin/decision_log.h plugin/decision_log.cpp \
 	plugin/messages.h plugin/messages.cpp \
+	plugin/gpu_plan.h plugin/gpu_plan.cpp \
 	plugin/engine.h plugin/engine.cpp
 
 # slurmplugindir comes from configure (--with-slurm-plugindir).
@@ -29,7 +30,7 @@ job_submit_pacml_la_LDFLAGS = -module -avoid-version -shared \
 EXTRA_job_submit_pacml_la_DEPENDENCIES = plugin/job_submit_pacml.map
 job_submit_pacml_la_LIBADD = libpacml_plugin.la libpacml_core.la $(YAML_CPP_LIBS) $(HWLOC_LIBS) -lpthread
 
-spank_pacml_la_SOURCES = plugin/spank_pacml.cpp
+spank_pacml_la_SOURCES = plugin/spank_pacml.cpp plugin/gpu_plan.h plugin/gpu_plan.cpp
 spank_pacml_la_LDFLAGS = -module -avoid-version -shared \
 	-Wl,--version-script=$(top_srcdir)/plugin/spank_pacml.map
 EXTRA_spank_pacml_la_DEPENDENCIES = plugin/spank_pacml.map
@@ -42,4 +43,5 @@ plugin_pacml_plugin_bench_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DPACML_JOB_SUBMIT_SO='"$(abs_top_builddir)/.libs/job_submit_pacml.so"'
 plugin_pacml_plugin_bench_LDADD = -lslurm -ldl
 
-EXTRA_DIST += plugin/README.md plugin/job_submit_pacml.map plugin/spank_pacml.map
+EXTRA_DIST += plugin/README.md plugin/job_submit_pacml.map plugin/spank_pacml.map \
+	contrib/slurm/examples

@@ -87,6 +87,17 @@ std::string limit_capped_notice(std::uint32_t limit, const std::string& partitio
   return "pacml: time limit capped at partition " + partition + "'s MaxTime, " + minutes(limit);
 }
 
+std::string deadline_shortens_notice(std::uint32_t limit, std::uint32_t time_min) {
+  const std::string what =
+      limit ? "time limit " + minutes(limit) : "the partition's default time limit";
+  return "pacml: the " + what +
+         " runs past --pacml-deadline: Slurm may shorten it to end by the "
+         "deadline, not below " +
+         minutes(time_min) +
+         " (--time-min), and cancels the job if it "
+         "cannot start in time for that";
+}
+
 std::string unknown_partition(const std::string& conf, const std::string& partition,
                               const std::string& known) {
   return "pacml: warning: " + conf + ": partition '" + partition +
@@ -107,6 +118,59 @@ std::string shape_mismatch(const std::string& conf, const std::string& shape, lo
          (mapped < servers ? "servers without a node are never free, so predictions assume a "
                              "cluster that does not exist"
                            : "the nodes beyond the topology are never used");
+}
+
+namespace {
+
+// "-N 2-4" as the user gave it (0 = not given; an absent minimum is 1).
+std::string n_option(int min_nodes, int max_nodes) {
+  const int low = min_nodes > 0 ? min_nodes : 1;
+  return "-N " + std::to_string(low) +
+         (max_nodes > 0 && max_nodes != low ? "-" + std::to_string(max_nodes) : "");
+}
+
+}  // namespace
+
+std::string ramp_refuses_node_list() {
+  return "pacml: on this RAMP cluster pacml places the job on the exact nodes of a RAMP block, so "
+         "it cannot also take -w/--nodelist; drop -w (--exclude keeps nodes out and is honoured)";
+}
+
+std::string ramp_count_outside(int count, int degree, int min_nodes, int max_nodes) {
+  return "pacml: the job's RAMP placement (degree " + std::to_string(degree) + ") takes " +
+         std::to_string(count) + " nodes, outside your " + n_option(min_nodes, max_nodes) +
+         "; drop or widen -N, or change the requirement";
+}
+
+std::string gpu_needs_model() {
+  return "pacml: on this GPU cluster pacml plans built-in models only: give --pacml-model=NAME "
+         "(`pacml graph zoo` lists them); --pacml-graph is not supported here yet";
+}
+
+std::string no_nodes(const std::string& partition) {
+  return "pacml: partition " + partition + " has no nodes pacml knows of";
+}
+
+std::string within_user_nodes(int min_nodes, int max_nodes, int required) {
+  std::string text;
+  if (min_nodes > 0 || max_nodes > 0) text += " within " + n_option(min_nodes, max_nodes);
+  if (required > 0)
+    text += std::string(text.empty() ? " with" : " and") + " the " + std::to_string(required) +
+            " node(s) of -w";
+  return text;
+}
+
+std::string gpus_replaced_notice(int requested, int chosen, const std::string& policy) {
+  return "pacml: the job asked for " + std::to_string(requested) + " GPUs; policy " + policy +
+         " gives it " + std::to_string(chosen) + " (policy `requested` would keep yours)";
+}
+
+std::string gpu_request(const RequestShape& s) {
+  std::string text = std::to_string(s.gpus) + " GPU" + (s.gpus == 1 ? "" : "s") + " on " +
+                     std::to_string(s.nodes) + " node" + (s.nodes == 1 ? "" : "s");
+  if (s.whole_nodes)
+    return text + " (" + std::to_string(s.gpus_per_node) + " per node, whole nodes)";
+  return text + (s.nodes == 1 ? " (sharing it)" : " (sharing the last)");
 }
 
 }  // namespace pacml::plugin::messages

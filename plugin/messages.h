@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "plugin/gpu_plan.h"
+
 namespace pacml::plugin::messages {
 
 std::string number(double v, int digits = 4);
@@ -36,11 +38,28 @@ std::string missing_graph();
 std::string unmanaged_partition(const std::string& partition, const std::string& managed);
 std::string both_beta_and_deadline();
 
+// Users' node options on a RAMP cluster, where pacml names the exact nodes.
+std::string ramp_refuses_node_list();
+std::string ramp_count_outside(int count, int degree, int min_nodes, int max_nodes);
+
+// A GPU cluster (plugin/README.md, "GPU cluster").
+std::string gpu_needs_model();
+std::string no_nodes(const std::string& partition);
+// " within -N 2-4 and the 3 node(s) of -w" (the user's limits, for a blocked
+// job; 0 = not given).
+std::string within_user_nodes(int min_nodes, int max_nodes, int required);
+// "6 GPUs on 2 nodes (4 per node, sharing the last)".
+std::string gpu_request(const RequestShape& shape);
+// The user's own --gpus / --gres=gpu:N, replaced by the policy's count.
+std::string gpus_replaced_notice(int requested, int chosen, const std::string& policy);
+
 // Time limits (plugin/README.md, "Time limits").
 std::string limit_too_long(long steps, double predicted_s, double cap_days);
 std::string jct_beyond_max_time(double jct_s, const std::string& partition,
                                 std::uint32_t max_minutes);
 std::string limit_capped_notice(std::uint32_t limit, const std::string& partition);
+// A time limit (0: Slurm's default) that runs past --pacml-deadline.
+std::string deadline_shortens_notice(std::uint32_t limit, std::uint32_t time_min);
 
 // Warnings about pacml.conf (`conf`) against Slurm's partitions and nodes.
 std::string unknown_partition(const std::string& conf, const std::string& partition,

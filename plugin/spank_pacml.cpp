@@ -11,6 +11,12 @@
 // the user's working directory (passed as PACML_GRAPH). It is loaded by
 // sbatch/srun/salloc (allocator, local) and slurmstepd (remote): list it as
 // `optional` in plugstack.conf.
+//
+// On a GPU cluster it also gives every step the job's plan (PACML_GPUS, …;
+// plugin/gpu_plan.h): job_submit/pacml puts it in a batch script's
+// environment itself, but an srun or salloc job's environment is the user's,
+// so in slurmstepd (remote context) this plugin reads the plan job_submit
+// stored in the job's AdminComment and sets it for the step's tasks.
 #include <unistd.h>
 
 #include <cerrno>
@@ -18,11 +24,15 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 
 extern "C" {
+#include <slurm/slurm.h>
 #include <slurm/spank.h>
 }
+
+#include "plugin/gpu_plan.h"
 
 extern "C" {
 extern const char plugin_name[];
@@ -128,5 +138,36 @@ extern "C" int slurm_spank_init_post_opt(spank_t sp, int, char**) {
     if (getcwd(cwd, sizeof cwd)) path = std::string(cwd) + "/" + path;
   }
   spank_job_control_setenv(sp, "PACML_GRAPH", path.c_str(), 1);
+  return 0;
+}
+
+namespace {
+
+// The plan job_submit/pacml stored for the job; nullopt if it has none.
+std::optional<pacml::plugin::GpuPlan> job_plan(uint32_t job_id) {
+  job_info_msg_t* jobs = nullptr;
+  if (slurm_load_job(&jobs, job_id, SHOW_DETAIL) != SLURM_SUCCESS || !jobs) return std::nullopt;
+  std::optional<pacml::plugin::GpuPlan> plan;
+  for (uint32_t i = 0; i < jobs->record_count && !plan; ++i)
+    for (const char* text : {jobs->job_array[i].admin_comment, jobs->job_array[i].comment})
+      if (text && !plan) plan = pacml::plugin::parse_plan(text);
+  slurm_free_job_info_msg(jobs);
+  return plan;
+}
+
+}  // namespace
+
+// slurmstepd, before the step's tasks start: the plan into their environment,
+// unless it is there already (a batch script's, inherited by its sruns).
+extern "C" int slurm_spank_user_init(spank_t sp, int, char**) {
+  if (spank_context() != S_CTX_REMOTE) return 0;
+  char have[64];
+  if (spank_getenv(sp, "PACML_DECISION", have, sizeof have) == ESPANK_SUCCESS) return 0;
+  uint32_t job_id = 0;
+  if (spank_get_item(sp, S_JOB_ID, &job_id) != ESPANK_SUCCESS || job_id == 0) return 0;
+  const std::optional<pacml::plugin::GpuPlan> plan = job_plan(job_id);
+  if (!plan) return 0;  // not a pacml job on a GPU cluster
+  for (const auto& [name, value] : pacml::plugin::plan_environment(*plan))
+    spank_setenv(sp, name.c_str(), value.c_str(), 1);
   return 0;
 }

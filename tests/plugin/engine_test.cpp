@@ -489,3 +489,57 @@ TEST(Engine, HeldLogLinesWaitForTheirJobId) {
 
 }  // namespace
 }  // namespace pacml::plugin
+
+namespace pacml::plugin {
+namespace {
+
+// --pacml-deadline is the job's Slurm deadline on a RAMP cluster too, with a
+// time_min when the limit in force runs past it; a deadline closer than a
+// minute (Slurm's unit) is left to pacml's own check.
+TEST(Engine, DeadlineBecomesSlurmsDeadline) {
+  Fixture f;
+  const SubmitResult hour = f.submit({opt("model", "gnmt"), opt("deadline", "1:00:00")}, 30);
+  ASSERT_EQ(hour.outcome, Outcome::kPlaced) << hour.user_message;
+  EXPECT_EQ(hour.slurm_deadline, static_cast<long>(1.7e9 + 3600));
+  EXPECT_EQ(hour.time_min_minutes, 0u);  // 30 min ends in time
+  const SubmitResult past = f.submit({opt("model", "gnmt"), opt("deadline", "1:00:00")}, 180);
+  EXPECT_EQ(past.time_min_minutes, 2u);  // 3.9 s × 1.2 + 1 min, rounded up
+  EXPECT_NE(past.user_notice.find("runs past --pacml-deadline"), std::string::npos);
+  const SubmitResult close = f.submit({opt("model", "gnmt"), opt("deadline", "4.2s")});
+  ASSERT_EQ(close.outcome, Outcome::kPlaced) << close.user_message;
+  EXPECT_EQ(close.slurm_deadline, 0);
+}
+
+}  // namespace
+}  // namespace pacml::plugin
+
+namespace pacml::plugin {
+namespace {
+
+// Users' node options on a RAMP cluster: --exclude honoured, -w refused, -N
+// checked against the placement, each refusal saying why.
+TEST(Engine, UsersNodeOptionsAreHonouredOrRefused) {
+  Fixture f;
+  SubmitInput in;
+  in.uid = 1000;
+  in.now = 1.7e9;
+  in.spank_env = {opt("model", "gnmt"), opt("beta", "0.45")};
+  in.excluded_nodes = node_range(1, 16);
+  const SubmitResult r = f.engine->submit(in, f.view);
+  ASSERT_EQ(r.outcome, Outcome::kPlaced) << r.user_message;
+  for (const std::string& n : r.nodes) EXPECT_GT(std::stoi(n.substr(1)), 16) << n;
+  in.excluded_nodes.clear();
+  in.required_nodes = {"n5"};
+  const SubmitResult w = f.engine->submit(in, f.view);
+  EXPECT_EQ(w.outcome, Outcome::kRejected);
+  EXPECT_NE(w.user_message.find("-w"), std::string::npos) << w.user_message;
+  in.required_nodes.clear();
+  in.max_nodes = 2;  // gnmt at β 0.45 needs degree 4 on 4 nodes
+  const SubmitResult n = f.engine->submit(in, f.view);
+  EXPECT_EQ(n.outcome, Outcome::kRejected);
+  EXPECT_NE(n.user_message.find("takes 4 nodes, outside your -N 1-2"), std::string::npos)
+      << n.user_message;
+}
+
+}  // namespace
+}  // namespace pacml::plugin

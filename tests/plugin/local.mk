@@ -7,11 +7,14 @@
 #  slurm_integration.sh  a real 32-node Slurm cluster on this machine; needs
 #                root and the Slurm daemons, so `contrib/pacml-dev test` runs
 #                it after `make check` rather than from TESTS.
+#  slurm_gpu_integration.sh  the same on 8 nodes of 4 GPUs (GRES), with
+#                pacml.conf's `cluster:` (run by `contrib/pacml-dev test` too)
 check_PROGRAMS += tests/plugin/plugin_tests tests/plugin/shim_tests
 tests_plugin_plugin_tests_SOURCES = \
 	tests/plugin/plugin_test_util.h \
 	tests/plugin/parsing_test.cpp \
 	tests/plugin/engine_test.cpp \
+	tests/plugin/gpu_engine_test.cpp \
 	tests/plugin/graph_source_test.cpp
 tests_plugin_plugin_tests_CPPFLAGS = $(AM_CPPFLAGS) $(GTEST_CFLAGS) \
 	-DPACML_SOURCE_DIR='"$(abs_top_srcdir)"'
@@ -27,4 +30,4 @@ tests_plugin_shim_tests_LDADD = $(GTEST_LIBS) -lslurm -ldl
 
 TESTS += tests/plugin/plugin_tests tests/plugin/shim_tests
 dist_noinst_SCRIPTS += tests/plugin/slurm_integration.sh tests/plugin/slurm_soak.sh \
-	tests/plugin/slurm_cluster_lib.sh
+	tests/plugin/slurm_cluster_lib.sh tests/plugin/slurm_gpu_integration.sh

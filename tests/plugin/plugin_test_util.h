@@ -72,6 +72,16 @@ class FakeView : public SlurmView {
     if (it == max_minutes.end()) return std::nullopt;
     return it->second;
   }
+  // GRES GPUs per node: (configured, in use); absent = not known.
+  std::map<std::string, std::pair<int, int>> gpus;
+  int node_gpus(const std::string& node) const override {
+    auto it = gpus.find(node);
+    return it == gpus.end() ? 0 : it->second.first;
+  }
+  int node_gpus_used(const std::string& node) const override {
+    auto it = gpus.find(node);
+    return it == gpus.end() ? 0 : it->second.second;
+  }
   NodeStatus node_status(const std::string& node) const override {
     auto it = status.find(node);
     return it == status.end() ? NodeStatus::kFree : it->second;

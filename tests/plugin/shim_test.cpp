@@ -93,11 +93,24 @@ TEST_F(Plugin, JobWithoutPacmlOptionsIsUntouched) {
   EXPECT_EQ(job.d.shared, static_cast<uint16_t>(NO_VAL16));
 }
 
+// The user's -N is never silently replaced (issue 16 item 4): a RAMP
+// placement of another size is refused, naming -N.
+TEST_F(Plugin, AUsersNodeCountIsRefusedNotReplaced) {
+  JobDesc job;
+  job.spank(
+      {"_SLURM_SPANK_OPTION_pacml_pacml_model=gnmt", "_SLURM_SPANK_OPTION_pacml_pacml_beta=0.45"});
+  job.d.min_nodes = job.d.max_nodes = 7;
+  std::string err;
+  EXPECT_NE(submit(job, &err), SLURM_SUCCESS);
+  EXPECT_NE(err.find("takes 4 nodes, outside your -N 7"), std::string::npos) << err;
+  EXPECT_EQ(job.d.min_nodes, 7u);
+  EXPECT_EQ(job.d.req_nodes, nullptr);
+}
+
 TEST_F(Plugin, SpankOptionsRewriteTheJob) {
   JobDesc job;
   job.spank(
       {"_SLURM_SPANK_OPTION_pacml_pacml_model=gnmt", "_SLURM_SPANK_OPTION_pacml_pacml_beta=0.45"});
-  job.d.min_nodes = 7;  // the user's own count is replaced
   ASSERT_EQ(submit(job), SLURM_SUCCESS);
   EXPECT_EQ(job.d.min_nodes, 4u);
   EXPECT_EQ(job.d.max_nodes, 4u);

@@ -9,7 +9,9 @@
 #   lab_init NAME BUILD_DIR       checks, $LAB, plugins, trap that stops everything
 #   lab_write_pacml_conf ON_BLOCK [EXTRA]
 #   lab_write_slurm_conf [MIN_JOB_AGE]
-#   lab_start                     munged, slurmctld, 32 slurmd; waits until idle
+#   lab_write_gpu_slurm_conf [MIN_JOB_AGE]  instead: 8 nodes of 4 GPUs (GRES on
+#                                 fake device files), no RAMP topology
+#   lab_start                     munged, slurmctld, $lab_nodes slurmd; waits until idle
 #   lab_set_sched_params [TOKENS] SchedulerParameters=<lab's>,TOKENS + scontrol reconfigure
 #
 # The NodeName line is generated, not hand-written: `pacml topology
@@ -45,6 +47,7 @@ lab_init() { # lab_init NAME BUILD_DIR
   grep -q -- '-fsanitize=address' "$build/Makefile" 2>/dev/null && pacml_env=(env HWLOC_COMPONENTS=-pci)
   pass=0
   fail=0
+  lab_nodes=32
   [ "$(id -u)" -eq 0 ] || die "must run as root (starts slurmd and munged, submits as another user)"
   local cmd f
   for cmd in munged mungekey munge slurmctld slurmd sbatch srun scontrol squeue sinfo scancel setpriv python3; do
@@ -158,10 +161,29 @@ PartitionName=other Nodes=n[1-32] MaxTime=INFINITE State=UP
 EOF
 }
 
+lab_write_gpu_slurm_conf() { # lab_write_gpu_slurm_conf [MIN_JOB_AGE]
+  # The same daemons, but 8 nodes of 8 CPUs and 4 GPUs each (CPUs above this
+  # machine's: SlurmdParameters=config_overrides). The GPUs are GRES on
+  # character devices under $LAB/dev made like /dev/null (1,3): slurmd stats
+  # them for their major/minor, and nothing opens them.
+  lab_write_slurm_conf "$@"
+  lab_nodes=8
+  mkdir -p "$LAB/dev"
+  local i
+  for i in 0 1 2 3; do mknod "$LAB/dev/nvidia$i" c 1 3 || die "mknod $LAB/dev/nvidia$i failed"; done
+  cat > "$LAB/etc/gpu-nodes.conf" <<EOF
+NodeName=n[1-8] CPUs=8 Gres=gpu:4 NodeHostname=localhost NodeAddr=127.0.0.1 Port=[$((base + 2))-$((base + 9))] State=UNKNOWN
+PartitionName=main Nodes=n[1-8] Default=YES MaxTime=INFINITE State=UP
+EOF
+  echo "NodeName=n[1-8] Name=gpu File=$LAB/dev/nvidia[0-3]" > "$LAB/etc/gres.conf"
+  sed -i -e "s|^Include .*|GresTypes=gpu\nInclude $LAB/etc/gpu-nodes.conf|" \
+    -e '/^PartitionName=other/d' "$SLURM_CONF"
+}
+
 lab_ctld_pid() { cat "$LAB/run/ctld.pid"; }
 
 lab_start() {
-  say "starting munged, slurmctld and 32 slurmd in $LAB (ports $base-$((base + 33)))"
+  say "starting munged, slurmctld and $lab_nodes slurmd in $LAB (ports $base-$((base + lab_nodes + 1)))"
   mungekey --create --keyfile="$LAB/munge/munge.key" >/dev/null 2>&1 || die "mungekey failed"
   munged --key-file="$LAB/munge/munge.key" --socket="$LAB/munge/munge.socket" \
     --pid-file="$LAB/munge/munged.pid" --log-file="$LAB/munge/munged.log" \
@@ -180,16 +202,17 @@ lab_start() {
   timeout 2 scontrol ping | grep -q 'is UP' || die "slurmctld does not answer"
   : > "$LAB/run/slurmd.pids"
   local i
-  for i in $(seq 1 32); do
+  for i in $(seq 1 "$lab_nodes"); do
     mkdir -p "$LAB/spool/n$i"
     setsid slurmd -D -N "n$i" -f "$SLURM_CONF" > "$LAB/log/slurmd-n$i.out" 2>&1 &
     echo $! >> "$LAB/run/slurmd.pids"
   done
   for _ in $(seq 1 200); do
-    [ "$(timeout 2 sinfo -h -N -p main -t idle -o %N 2>/dev/null | wc -l)" -ge 32 ] && break
+    [ "$(timeout 2 sinfo -h -N -p main -t idle -o %N 2>/dev/null | wc -l)" -ge "$lab_nodes" ] && break
     sleep 0.1
   done
-  [ "$(timeout 2 sinfo -h -N -p main -t idle -o %N | wc -l)" -ge 32 ] || die "the 32 nodes did not come up"
+  [ "$(timeout 2 sinfo -h -N -p main -t idle -o %N | wc -l)" -ge "$lab_nodes" ] ||
+    die "the $lab_nodes nodes did not come up"
   # the plugin learns the partition's nodes in the background (public API, outside job_submit)
   grep -q '^JobSubmitPlugins=.*pacml' "$SLURM_CONF" || return 0   # a run without the plugin
   for _ in $(seq 1 100); do
@@ -222,9 +245,9 @@ decision_of() { # decision_of JOBID -> the decision log line for the job (waits 
   printf '%s' "$line"
 }
 json() { python3 -c "import json,sys; d=json.loads(sys.argv[1]); print(d$2)" "$1"; }
-wait_idle() { # wait_idle: all 32 nodes idle again (after scancel)
+wait_idle() { # wait_idle: all $lab_nodes nodes idle again (after scancel)
   for _ in $(seq 1 200); do
-    [ "$(timeout 2 sinfo -h -N -p main -t idle -o %N 2>/dev/null | wc -l)" -ge 32 ] && return 0
+    [ "$(timeout 2 sinfo -h -N -p main -t idle -o %N 2>/dev/null | wc -l)" -ge "$lab_nodes" ] && return 0
     sleep 0.1
   done
   return 1

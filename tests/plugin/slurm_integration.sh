@@ -116,6 +116,15 @@ j=$(submit --hold --pacml-model=bert-large --time=30 --wrap true)
 check "bert-large --time=30 (no length given) keeps its 30 minutes" [ "$(field "$j" TimeLimit)" = 00:30:00 ]
 j=$(submit --hold --pacml-model=gnmt --pacml-deadline=2h --time=3:00:00 --wrap true)
 check "--pacml-deadline=2h --time=3:00:00 keeps 03:00:00" [ "$(field "$j" TimeLimit)" = 03:00:00 ]
+check "   and has Slurm's Deadline with TimeMin=00:02:00 so Slurm shortens it rather than kill it ($(field "$j" Deadline), $(field "$j" TimeMin))" \
+  [ "$(field "$j" Deadline)" != N/A ] && [ "$(field "$j" TimeMin)" = 00:02:00 ]
+j=$(submit --hold -N 1 --pacml-model=gnmt --pacml-beta=0.45 --wrap true)
+check "-N 1 with a 4-node placement: refused, naming -N ($(head -c 120 "$LAB/err"))" \
+  bash -c "[ -z '$j' ] && grep -q 'outside your -N 1' '$LAB/err'"
+j=$(submit --hold --exclude=n[1-16] --pacml-model=gnmt --pacml-beta=0.45 --wrap true)
+check "--exclude=n[1-16]: placed on n17-n32 only ($(field "$j" ReqNodeList))" \
+  python3 -c "import sys; sys.exit(0 if sys.argv[1] and all(int(n[1:]) > 16 for n in sys.argv[1].split(',')) else 1)" "$(hosts "$(field "$j" ReqNodeList)")"
+timeout 5 scancel "$j"
 j=$(submit --hold --pacml-model=gnmt --pacml-beta=0.45 --pacml-iterations=50 --time=45 --wrap true)
 check "a stated length never goes below --time (00:45:00)" [ "$(field "$j" TimeLimit)" = 00:45:00 ]
 j=$(submit --hold --pacml-model=gnmt --pacml-beta=0.45 --pacml-steps=1000000000 --wrap true)

@@ -1,0 +1,231 @@
+// The engine on a GPU cluster (plugin/README.md, "GPU cluster"): k GPUs from
+// the physical model, asked of Slurm as counts; the plan the job sees.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "plugin/engine.h"
+#include "plugin/gpu_plan.h"
+#include "tests/plugin/plugin_test_util.h"
+
+namespace pacml::plugin {
+namespace {
+
+using testing::FakeView;
+using testing::node_range;
+using testing::TempDir;
+
+// 8 nodes of 4 GPUs as Slurm's GRES reports them.
+struct GpuFixture {
+  TempDir dir;
+  std::vector<std::string> logs;
+  std::unique_ptr<Engine> engine;
+  FakeView view;
+
+  explicit GpuFixture(const std::string& extra = "", int gpus_per_node = 4) {
+    dir.write("pacml.conf", "cluster: dgx-a100-4x8\nresolve_job_ids: false\ndecision_log: " +
+                                dir.file("decisions.jsonl") + "\n" + extra);
+    view.default_part = "gpu";
+    view.partitions["gpu"] = node_range(1, 8);
+    for (const std::string& n : node_range(1, 8)) view.gpus[n] = {gpus_per_node, 0};
+    engine = std::make_unique<Engine>(
+        dir.file("pacml.conf"), [this](LogLevel, const std::string& m) { logs.push_back(m); });
+  }
+  SubmitResult submit(std::vector<std::string> env, std::uint32_t time_limit = 0,
+                      SubmitInput in = SubmitInput()) {
+    in.uid = 1000;
+    in.job_name = "t";
+    in.now = 1.7e9;
+    in.spank_env = std::move(env);
+    in.time_limit_minutes = time_limit;
+    return engine->submit(in, view);
+  }
+};
+
+std::string opt(const std::string& key, const std::string& value) {
+  return "_SLURM_SPANK_OPTION_pacml_pacml_" + key + "=" + value;
+}
+
+TEST(GpuPlan, GresCountsAndRequestShapes) {
+  EXPECT_EQ(gres_gpu_count("gpu:4"), 4);
+  EXPECT_EQ(gres_gpu_count("gpu:a100:4(S:0-1)"), 4);
+  EXPECT_EQ(gres_gpu_count("gpu:2(IDX:0,2),mps:100"), 2);
+  EXPECT_EQ(gres_gpu_count("gpu:a100:2,gpu:v100:1"), 3);
+  EXPECT_EQ(gres_gpu_count("(null)"), 0);
+  EXPECT_EQ(gres_gpu_count("gpu:x"), 0);
+  const RequestShape six = request_shape(6, 4);
+  EXPECT_EQ(six.nodes, 2);
+  EXPECT_EQ(six.gpus_per_node, 4);
+  EXPECT_FALSE(six.whole_nodes);
+  const RequestShape two = request_shape(2, 4);
+  EXPECT_EQ(two.nodes, 1);
+  EXPECT_EQ(two.gpus_per_node, 2);
+  EXPECT_FALSE(two.whole_nodes);
+  EXPECT_TRUE(request_shape(8, 4).whole_nodes);
+  EXPECT_EQ(request_shape(0, 4).nodes, 0);
+}
+
+TEST(GpuPlan, AnnotationRoundTripsAndBecomesTheEnvironment) {
+  GpuPlan p{6, 2, 4, "hybrid", 2, 1, 3, 812.2, 1764633600L, "fixed:6", "17.3"};
+  const std::string text = "user words " + format_plan(p) + " more";
+  const std::optional<GpuPlan> back = parse_plan(text);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->gpus, 6);
+  EXPECT_EQ(back->strategy, "hybrid");
+  EXPECT_EQ(back->dp, 3);
+  EXPECT_EQ(back->jct_s, 813);  // whole seconds, rounded up
+  EXPECT_EQ(*back->deadline, 1764633600L);
+  EXPECT_EQ(back->decision, "17.3");
+  EXPECT_EQ(back->policy, "fixed:6");
+  const auto env = plan_environment(*back);
+  ASSERT_EQ(env.size(), 10u);
+  EXPECT_EQ(env[0], (std::pair<std::string, std::string>{"PACML_GPUS", "6"}));
+  EXPECT_EQ(env[8], (std::pair<std::string, std::string>{"PACML_DEADLINE", "1764633600"}));
+  EXPECT_FALSE(parse_plan("pacml-plan:gpus=x,decision=1"));
+  EXPECT_FALSE(parse_plan("pacml-plan:gpus=2,nodes=1,evil=1,decision=1"));
+  EXPECT_FALSE(parse_plan("no plan here"));
+}
+
+TEST(GpuEngine, FewestGpusMeetingTheDeadlineAskedAsCounts) {
+  GpuFixture f;
+  const SubmitResult r =
+      f.submit({opt("model", "resnet50"), opt("deadline", "1:00:00"), opt("steps", "2000")});
+  ASSERT_EQ(r.outcome, Outcome::kPlaced) << r.user_message << r.log_message;
+  EXPECT_GE(r.shape.gpus, 1);
+  EXPECT_TRUE(r.nodes.empty());  // counts, not a node list: Slurm picks the nodes
+  EXPECT_EQ(r.num_nodes, (r.shape.gpus + 3) / 4);
+  EXPECT_EQ(r.slurm_deadline, static_cast<long>(1.7e9 + 3600));
+  const std::optional<GpuPlan> plan = parse_plan(r.annotation);
+  ASSERT_TRUE(plan) << r.annotation;
+  EXPECT_EQ(plan->gpus, r.shape.gpus);
+  EXPECT_EQ(plan->tp * plan->pp * plan->dp, plan->gpus);
+  EXPECT_LE(plan->jct_s, 3600);
+  ASSERT_FALSE(r.job_env.empty());
+  EXPECT_EQ(r.job_env.back().second, r.decision_id);
+  // the fewest: one GPU fewer would miss the deadline (or not fit)
+  if (r.shape.gpus > 1) {
+    const SubmitResult fixed =
+        GpuFixture("policy: fixed:" + std::to_string(r.shape.gpus - 1))
+            .submit({opt("model", "resnet50"), opt("deadline", "1:00:00"), opt("steps", "2000")});
+    EXPECT_EQ(fixed.outcome, Outcome::kRejected) << fixed.log_message;
+  }
+}
+
+TEST(GpuEngine, ATimeLimitPastTheDeadlineGetsAFloorInsteadOfBeingKilled) {
+  GpuFixture f;
+  const std::vector<std::string> job = {opt("model", "resnet50"), opt("deadline", "1:00:00")};
+  const SubmitResult fits = f.submit(job, 30);
+  ASSERT_EQ(fits.outcome, Outcome::kPlaced) << fits.user_message;
+  EXPECT_EQ(fits.time_min_minutes, 0u);  // 30 min ends before the deadline
+  EXPECT_TRUE(fits.user_notice.empty()) << fits.user_notice;
+  const SubmitResult past = f.submit(job, 120);
+  ASSERT_EQ(past.outcome, Outcome::kPlaced);
+  // resnet50, 50 steps: JCT seconds -> pacml's limit is 2 min (× 1.2 + 1 min)
+  EXPECT_EQ(past.time_min_minutes, 2u);
+  EXPECT_NE(past.user_notice.find("runs past --pacml-deadline"), std::string::npos);
+  const SubmitResult no_time = f.submit(job, 0);  // Slurm's default limit: maybe UNLIMITED
+  EXPECT_EQ(no_time.time_min_minutes, 2u);
+}
+
+TEST(GpuEngine, FixedCountsMapToNodesGresAndSharing) {
+  for (int k : {2, 4, 6, 8}) {
+    GpuFixture f("policy: fixed:" + std::to_string(k));
+    const SubmitResult r = f.submit({opt("model", "resnet50"), opt("beta", "1")});
+    ASSERT_EQ(r.outcome, Outcome::kPlaced) << k << ": " << r.user_message;
+    EXPECT_EQ(r.shape.gpus, k);
+    EXPECT_EQ(r.num_nodes, (k + 3) / 4) << k;
+    EXPECT_EQ(r.shape.whole_nodes, k % 4 == 0) << k;
+    EXPECT_NE(r.log_message.find(std::to_string(k) + " GPUs on"), std::string::npos)
+        << r.log_message;
+  }
+}
+
+TEST(GpuEngine, GpusInUseAndRecentDecisionsAreNotFree) {
+  GpuFixture f("policy: fixed:4");
+  for (const std::string& n : node_range(1, 7)) {
+    f.view.status[n] = NodeStatus::kBusy;
+    f.view.gpus[n] = {4, 4};
+  }
+  f.view.status["n8"] = NodeStatus::kBusy;
+  f.view.gpus["n8"] = {4, 2};  // two GPUs left on n8: no whole node for 4
+  const SubmitResult r = f.submit({opt("model", "resnet50"), opt("beta", "1")});
+  EXPECT_EQ(r.outcome, Outcome::kRejected);
+  EXPECT_NE(r.user_message.find("2 of 32 GPUs free"), std::string::npos) << r.user_message;
+  f.view.gpus["n8"] = {4, 0};
+  f.view.status["n8"] = NodeStatus::kFree;
+  EXPECT_EQ(f.submit({opt("model", "resnet50"), opt("beta", "1")}).outcome, Outcome::kPlaced);
+  // n8 is now held for that decision until its job starts
+  const SubmitResult again = f.submit({opt("model", "resnet50"), opt("beta", "1")});
+  EXPECT_EQ(again.outcome, Outcome::kRejected) << again.log_message;
+}
+
+TEST(GpuEngine, UserNodeLimitsAreHonouredOrRefusedWithAMessage) {
+  GpuFixture f("policy: para_max");
+  SubmitInput one_node;
+  one_node.max_nodes = 1;  // -N 1 (a minimum of 1 is not passed on: it limits nothing)
+  const SubmitResult r = f.submit({opt("model", "resnet50"), opt("beta", "1")}, 0, one_node);
+  ASSERT_EQ(r.outcome, Outcome::kPlaced) << r.user_message;
+  EXPECT_EQ(r.num_nodes, 1);  // para_max would take more, -N 1 caps it
+  SubmitInput too_many;
+  too_many.required_nodes = node_range(1, 3);
+  too_many.max_nodes = 1;
+  const SubmitResult no = f.submit({opt("model", "resnet50"), opt("beta", "1")}, 0, too_many);
+  EXPECT_EQ(no.outcome, Outcome::kRejected);
+  EXPECT_NE(no.user_message.find("within -N 1 and the 3 node(s) of -w"), std::string::npos)
+      << no.user_message;
+  SubmitInput excluded;
+  excluded.excluded_nodes = node_range(1, 8);
+  const SubmitResult none = f.submit({opt("model", "resnet50"), opt("beta", "1")}, 0, excluded);
+  EXPECT_EQ(none.outcome, Outcome::kRejected);
+  EXPECT_NE(none.user_message.find("0 of 32 GPUs free"), std::string::npos) << none.user_message;
+}
+
+TEST(GpuEngine, GpuPoliciesOnlyAndModelsOnly) {
+  GpuFixture bad("policy: para_min");
+  const SubmitResult r = bad.submit({opt("model", "resnet50"), opt("beta", "1")});
+  EXPECT_EQ(r.outcome, Outcome::kPassThrough);  // no valid configuration
+  bool named = false;
+  for (const std::string& l : bad.logs)
+    named |= l.find("unknown GPU policy 'para_min'") != std::string::npos;
+  EXPECT_TRUE(named);
+  GpuFixture f;
+  const SubmitResult graph = f.submit({opt("graph", "/tmp/g.txt"), opt("beta", "1")});
+  EXPECT_EQ(graph.outcome, Outcome::kRejected);
+  EXPECT_NE(graph.user_message.find("--pacml-model"), std::string::npos);
+  const SubmitResult unknown = f.submit({opt("model", "nosuch"), opt("beta", "1")});
+  EXPECT_EQ(unknown.outcome, Outcome::kRejected);
+  EXPECT_NE(unknown.user_message.find("--pacml-model"), std::string::npos) << unknown.user_message;
+}
+
+TEST(GpuEngine, TheUsersGpuCountIsKeptByRequestedAndOtherwiseReplacedAloud) {
+  SubmitInput three;
+  three.requested_gpus = 3;
+  GpuFixture requested("policy: requested");
+  const SubmitResult kept =
+      requested.submit({opt("model", "resnet50"), opt("beta", "1")}, 0, three);
+  ASSERT_EQ(kept.outcome, Outcome::kPlaced) << kept.user_message;
+  EXPECT_EQ(kept.shape.gpus, 3);
+  EXPECT_TRUE(kept.user_notice.empty()) << kept.user_notice;
+  GpuFixture fixed("policy: fixed:4");
+  const SubmitResult told = fixed.submit({opt("model", "resnet50"), opt("beta", "1")}, 0, three);
+  ASSERT_EQ(told.outcome, Outcome::kPlaced) << told.user_message;
+  EXPECT_EQ(told.shape.gpus, 4);
+  EXPECT_NE(told.user_notice.find("asked for 3 GPUs; policy fixed:4 gives it 4"), std::string::npos)
+      << told.user_notice;
+}
+
+TEST(GpuEngine, QueuedAtTheCountTheIdleClusterAllows) {
+  GpuFixture f("policy: fixed:8\non_block: queue");
+  for (const std::string& n : node_range(1, 8)) {
+    f.view.status[n] = NodeStatus::kBusy;
+    f.view.gpus[n] = {4, 4};
+  }
+  const SubmitResult r = f.submit({opt("model", "resnet50"), opt("beta", "1")});
+  ASSERT_EQ(r.outcome, Outcome::kQueued) << r.user_message;
+  EXPECT_EQ(r.shape.gpus, 8);
+  EXPECT_TRUE(r.shape.whole_nodes);
+}
+
+}  // namespace
+}  // namespace pacml::plugin

@@ -1,0 +1,200 @@
+#!/bin/bash
+# Integration test of job_submit/pacml and spank_pacml on a GPU cluster: the
+# local Slurm 22.05 lab (slurm_cluster_lib.sh) with 8 nodes of 4 GPUs each
+# (GRES gpu on fake device files) and pacml.conf's `cluster:`. pacml chooses
+# k GPUs and asks Slurm for counts (plugin/README.md, "GPU cluster"): whole
+# nodes for k a multiple of 4, a shared node below 4; the job sees its plan
+# as PACML_* variables; --pacml-deadline becomes Slurm's deadline.
+#
+#   tests/plugin/slurm_gpu_integration.sh [BUILD_DIR]     (default: ./build)
+#
+# Needs root and Debian's Slurm daemons, like slurm_integration.sh.
+set -u
+t_start=$(date +%s.%N)
+. "$(dirname "$0")/slurm_cluster_lib.sh"
+lab_init slurm-gpu-integration "${1:-}"
+
+write_gpu_conf() { # write_gpu_conf POLICY [EXTRA]: pacml.conf for the GPU cluster (atomic)
+  cat > "$LAB/etc/.pacml.conf" <<EOC
+cluster: dgx-a100-4x8
+policy: $1
+partitions: [main]
+decision_log: $LAB/log/decisions.jsonl
+reservation_ttl: 0
+${2:-}
+EOC
+  mv "$LAB/etc/.pacml.conf" "$LAB/etc/pacml.conf"
+}
+write_gpu_conf fixed:4
+lab_write_gpu_slurm_conf
+lab_start
+say "cluster up in $(seconds_since "$t_start") s"
+mkdir -p "$LAB/out" && chmod 777 "$LAB/out"
+
+gpus_of() { # gpus_of JOBID: GPUs Slurm allocated (the IDX lists of scontrol -d), else asked for
+  timeout 5 scontrol -d show job "$1" | python3 -c '
+import re, sys
+text = sys.stdin.read()
+held = 0
+for idx in re.findall(r"GRES=gpu[^ ]*\(IDX:([0-9,-]+)\)", text):
+    for part in idx.split(","):
+        a, _, b = part.partition("-")
+        held += int(b or a) - int(a) + 1
+def field(key):
+    m = re.search(r"\b" + key + r"=([^ \n]+)", text)
+    return m.group(1) if m else ""
+def gpu(tres):
+    m = re.search(r"gpu:(\d+)$", tres)
+    return int(m.group(1)) if m else 0
+nodes, tasks = int(field("NumNodes").split("-")[0]), int(field("NumTasks") or 0)
+asked = gpu(field("TresPerNode")) * nodes or gpu(field("TresPerTask")) * tasks
+print(held or asked)'
+}
+tres() { timeout 5 scontrol -d show job "$1" | grep -o 'GRES=[^ ]*\|TresPer[A-Za-z]*=[^ ]*' | paste -sd' '; }
+run() { # run POLICY SBATCH-ARGS...: a running pacml job with that policy -> job id
+  write_gpu_conf "$1"
+  shift
+  submit --pacml-model=resnet50 --pacml-beta=1 "$@"
+}
+out_of() { # out_of JOBID: the job's output once it has ended
+  wait_state "$1" COMPLETED 30
+  cat "$LAB/out/$1.out" 2>/dev/null
+}
+
+say "0. nodes carry their GRES"
+check "n1 has Gres=gpu:4" bash -c "timeout 5 scontrol -o show node n1 | grep -q 'Gres=gpu:4'"
+check "pacml loaded the GPU cluster" grep -q "pacml: loaded .*GPU cluster" "$LAB/log/slurmctld.log"
+
+say "1. k GPUs → nodes, GRES and tasks"
+j4=$(run fixed:4 --wrap 'sleep 60')
+check "k=4: submitted" [ -n "$j4" ]
+check "k=4: running" wait_state "$j4" RUNNING 10
+check "k=4: 1 node, 4 GPUs, 4 tasks, exclusive" \
+  [ "$(field "$j4" NumNodes):$(gpus_of "$j4"):$(field "$j4" NumTasks):$(field "$j4" OverSubscribe)" = 1:4:4:NO ]
+check "k=4: TresPerNode=gres:gpu:4" [ "$(field "$j4" TresPerNode)" = gres:gpu:4 ]
+j6=$(run fixed:6 --wrap 'sleep 60')
+check "k=6: running" wait_state "$j6" RUNNING 10
+check "k=6: 2 nodes, 6 GPUs, 6 tasks" \
+  [ "$(field "$j6" NumNodes):$(gpus_of "$j6"):$(field "$j6" NumTasks)" = 2:6:6 ]
+check "k=6: one GPU per task (TresPerTask=gres:gpu:1)" [ "$(field "$j6" TresPerTask)" = gres:gpu:1 ]
+line=$(decision_of "$j6")
+check "k=6: the decision log agrees (6 GPUs, 2 nodes)" \
+  [ "$(json "$line" "['gpus']"):$(json "$line" "['node_count']")" = 6:2 ]
+timeout 5 scancel "$j4" "$j6"
+wait_idle
+a=$(run fixed:2 --wrap 'sleep 60')
+b=$(run fixed:2 --wrap 'sleep 60')
+wait_state "$a" RUNNING 10
+check "two k=2 jobs: both running" wait_state "$b" RUNNING 10
+check "two k=2 jobs share one node ($(field "$a" NodeList), $(field "$b" NodeList))" \
+  [ "$(field "$a" NodeList)" = "$(field "$b" NodeList)" ]
+check "k=2: not exclusive, 2 GPUs ($(field "$a" OverSubscribe), $(tres "$a"))" [ "$(field "$a" OverSubscribe):$(gpus_of "$a")" = OK:2 ]
+timeout 5 scancel "$a" "$b"
+wait_idle
+j=$(run requested --gpus=3 --hold --wrap true)
+check "policy requested keeps the user's --gpus=3 ($(gpus_of "$j") GPUs)" [ "$(gpus_of "$j")" = 3 ]
+j=$(run fixed:4 --gpus=3 --hold --wrap true)
+check "another policy replaces --gpus=3 by 4 and says so" \
+  bash -c "[ '$(gpus_of "$j")' = 4 ] && grep -q 'asked for 3 GPUs; policy fixed:4 gives it 4' '$LAB/err'"
+timeout 5 scancel -u root
+
+say "2. the plan inside the job: batch script, srun, salloc"
+j=$(run fixed:6 -o "$LAB/out/%j.out" --wrap 'env | grep ^PACML_ | sort; srun bash -c "echo rank \$SLURM_PROCID on \$SLURMD_NODENAME gpus \$PACML_GPUS"')
+o=$(out_of "$j")
+printf '%s\n' "$o" | sed 's/^/    /'
+check "batch: PACML_GPUS=6 PACML_NODES=2 PACML_GPUS_PER_NODE=4" \
+  bash -c "printf '%s\n' \"\$1\" | grep -q '^PACML_GPUS=6$' && printf '%s\n' \"\$1\" | grep -q '^PACML_NODES=2$' && printf '%s\n' \"\$1\" | grep -q '^PACML_GPUS_PER_NODE=4$'" _ "$o"
+check "batch: strategy, TP×PP×DP = 6, predicted JCT, decision" python3 - "$o" <<'EOP'
+import sys
+env = dict(l.split("=", 1) for l in sys.argv[1].splitlines() if l.startswith("PACML_"))
+ok = env.get("PACML_STRATEGY") in ("data", "tensor", "hybrid", "pipeline")
+ok &= int(env["PACML_TP_SIZE"]) * int(env["PACML_PP_SIZE"]) * int(env["PACML_DP_SIZE"]) == 6
+ok &= int(env["PACML_PREDICTED_JCT"]) > 0 and env.get("PACML_DECISION", "") != ""
+sys.exit(0 if ok else 1)
+EOP
+check "batch: srun starts 6 ranks" [ "$(printf '%s\n' "$o" | grep -c '^rank ')" = 6 ]
+check "batch: the ranks are on 2 nodes" \
+  [ "$(printf '%s\n' "$o" | grep '^rank ' | awk '{print $4}' | sort -u | wc -l)" = 2 ]
+write_gpu_conf fixed:2
+# srun makes its own allocation: its step keeps the task count srun had
+# (one, or its -n), and the SPANK plugin gives the tasks the job's plan
+s_out=$(timeout 30 srun --pacml-model=resnet50 --pacml-beta=1 bash -c 'echo "$SLURM_PROCID $PACML_GPUS $PACML_NODES $PACML_DECISION"' 2> "$LAB/err")
+printf '%s\n' "$s_out" | sed 's/^/    srun: /'
+check "srun: the task sees PACML_GPUS=2 PACML_NODES=1 PACML_DECISION (SPANK, from the job's plan)" \
+  [ "$(printf '%s\n' "$s_out" | awk '$2 == 2 && $3 == 1 && $4 != ""' | wc -l)" = 1 ]
+# salloc: its steps get the plan from the SPANK plugin (salloc's own shell
+# runs before any step and does not)
+sa_out=$(timeout 30 salloc --pacml-model=resnet50 --pacml-beta=1 srun -n 2 bash -c 'echo "$SLURM_PROCID $PACML_GPUS"' 2> "$LAB/err")
+printf '%s\n' "$sa_out" | sed 's/^/    salloc: /'
+check "salloc + srun -n 2: both ranks see PACML_GPUS=2" \
+  [ "$(printf '%s\n' "$sa_out" | awk '$2 == 2' | wc -l)" = 2 ]
+j=$(PACML_DRY_RUN=1 run fixed:6 -o "$LAB/out/%j.out" "$src/contrib/slurm/examples/torchrun.sbatch" train.py)
+o=$(out_of "$j")
+printf '%s\n' "$o" | sed 's/^/    /'
+check "torchrun example: the launch line it would run" \
+  bash -c "printf '%s\n' \"\$1\" | grep -q -- 'torchrun --nnodes=2 --nproc-per-node=\$SLURM_GPUS_ON_NODE .* train.py'" _ "$o"
+
+say "3. min_feasible with the physical model, --time and deadlines"
+write_gpu_conf min_feasible
+# 1 GPU would take 4.8 h (resnet50 at batch 256 on an A100): min_feasible
+# takes the fewest GPUs that make 4 h
+j=$(submit --pacml-model=resnet50 --pacml-steps=200000 --pacml-deadline=4:00:00 --hold --wrap true)
+line=$(decision_of "$j")
+k=$(json "$line" "['gpus']")
+jct=$(json "$line" "['jct']")
+say "   resnet50, 200000 steps, deadline 4 h -> $k GPUs, predicted $jct s"
+check "min_feasible: more than one GPU, predicted within 4 h" python3 -c "import sys; sys.exit(0 if $k > 1 and $jct <= 14400 else 1)"
+check "min_feasible: Slurm has the job at k=$k GPUs ($(tres "$j"))" [ "$(gpus_of "$j")" = "$k" ]
+dl=$(field "$j" Deadline)
+check "--pacml-deadline=4:00:00 is Slurm's Deadline ($dl)" \
+  python3 -c "import sys,time; t=time.mktime(time.strptime(sys.argv[1], '%Y-%m-%dT%H:%M:%S')); sys.exit(0 if abs(t - time.time() - 14400) < 120 else 1)" "$dl"
+# Slurm ends a pending job whose limit cannot end by its deadline at once:
+# pacml gives it a --time-min so Slurm shortens it instead
+j=$(submit --pacml-model=resnet50 --pacml-deadline=1:00:00 --time=2:00:00 --wrap 'sleep 30')
+check "--time=2:00:00 past --pacml-deadline=1:00:00: the user is told" grep -q "runs past --pacml-deadline" "$LAB/err"
+check "   and the job runs (not killed by Slurm's deadline rule): $(field "$j" JobState)" wait_state "$j" RUNNING 10
+check "   with TimeMin=00:02:00 ($(field "$j" TimeLimit) in force)" [ "$(field "$j" TimeMin)" = 00:02:00 ]
+j=$(submit --pacml-model=resnet50 --pacml-deadline=1:00:00 --wrap 'sleep 30')
+check "--pacml-deadline without --time (partition default UNLIMITED) runs" wait_state "$j" RUNNING 10
+timeout 5 scancel -u root
+j=$(submit --pacml-model=resnet50 --time=45 --hold --wrap true)
+check "--time=45 is the requirement and the time limit (00:45:00)" [ "$(field "$j" TimeLimit)" = 00:45:00 ]
+timeout 5 scancel -u root
+
+say "4. users' -N, -w and --exclude"
+j=$(run fixed:6 -N 1 --wrap true)
+check "-N 1 with 6 GPUs on 4-GPU nodes: refused" [ -z "$j" ]
+check "   the message names -N" grep -q "within -N 1" "$LAB/err"
+j=$(run fixed:4 --exclude=n[1-7] --wrap 'sleep 30')
+wait_state "$j" RUNNING 10
+check "--exclude=n[1-7]: runs on n8" [ "$(field "$j" NodeList)" = n8 ]
+timeout 5 scancel "$j"
+wait_idle
+j=$(run fixed:4 -w n5 --wrap 'sleep 30')
+wait_state "$j" RUNNING 10
+check "-w n5: runs on n5" [ "$(field "$j" NodeList)" = n5 ]
+timeout 5 scancel -u root
+wait_idle
+
+say "5. a queued job asks for counts: one drained node does not strand it"
+write_gpu_conf fixed:4 "on_block: queue"
+declare -A on=()
+for _ in 1 2 3 4 5 6 7 8; do
+  r=$(submit --pacml-model=resnet50 --pacml-beta=1 --wrap 'sleep 120')
+  wait_state "$r" RUNNING 10 && on[$(field "$r" NodeList)]=$r
+done
+check "8 whole-node jobs fill the 8 nodes" [ "${#on[@]}" = 8 ]
+q=$(submit --pacml-model=resnet50 --pacml-beta=1 --wrap 'sleep 5')
+check "a ninth is accepted and waits ($(field "$q" JobState), $(field "$q" Reason))" [ "$(field "$q" JobState)" = PENDING ]
+timeout 5 scontrol update NodeName=n1 State=DRAIN Reason=pacml-test
+timeout 5 scancel "${on[n1]:-0}" "${on[n2]:-0}"
+check "n1 drained, n2 freed: the queued job starts on n2" wait_state "$q" RUNNING 20
+check "   on n2 ($(field "$q" NodeList))" [ "$(field "$q" NodeList)" = n2 ]
+timeout 5 scancel -u root
+timeout 5 scontrol update NodeName=n1 State=RESUME
+check "slurmctld answers" ping_ok
+
+t_end=$(date +%s.%N)
+say "$pass passed, $fail failed in $(python3 -c "print(round($t_end - $t_start, 1))") s"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
