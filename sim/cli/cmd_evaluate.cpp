@@ -6,12 +6,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/policy/gpu_policy.h"
 #include "core/util/error.h"
 #include "sim/cli/args.h"
 #include "sim/cli/command.h"
+#include "sim/cli/list_option.h"
 #include "sim/engine/policy_factory.h"
 #include "sim/experiment/blocking_bound.h"
 #include "sim/experiment/evaluation.h"
+#include "sim/experiment/gpu_evaluation.h"
 #include "sim/report/csv.h"
 #include "sim/report/text_table.h"
 
@@ -48,6 +51,43 @@ int run_merge(const Args& args) {
               << " episodes from " << files.size() << " shard files\n\n";
   print_summary(merged.episodes, args.is_set("json"), merged.time_unit);
   return merged.missing.empty() ? 0 : 3;
+}
+
+// A fitted-workload experiment: GPU policies × admission modes × seeds on a
+// GPU cluster (sim/experiment/gpu_evaluation.h). The paper's grid options
+// have no meaning there and are refused rather than ignored.
+int run_fitted_evaluation(const Args& args, sim::ExperimentSpec spec) {
+  auto refuse = [](const std::string& option) {
+    throw InputError("--" + option,
+                     "applies to the paper's experiments, not to a fitted-workload one");
+  };
+  for (const char* option : {"beta-dists", "shard"})
+    if (args.has(option)) refuse(option);
+  for (const char* flag : {"bound", "jobs-csv"})
+    if (args.is_set(flag)) refuse(flag);
+  if (args.has("policies")) {
+    spec.policies = split_list(args.get("policies"));
+    for (const std::string& p : spec.policies) GpuPolicy::parse(p, "--policies");
+  }
+  const auto estimator = sim::fitted_estimator(spec);
+  const bool json = args.is_set("json");
+  if (!json)
+    std::cerr << sim::describe_gpu_experiment(spec, estimator->cluster().summary()) << "\n";
+  const sim::GpuEvaluation evaluation = sim::run_gpu_experiment(spec, estimator);
+  if (args.has("out"))
+    std::cerr << sim::write_gpu_outputs(args.get("out"), evaluation, !args.is_set("no-plots"))
+              << "\n";
+  if (json) {
+    nlohmann::json j = nlohmann::json::array();
+    for (const sim::GpuGroupSummary& g : evaluation.groups)
+      j.push_back(sim::gpu_summary_to_json(g));
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  std::cerr << "finished in " << evaluation.wall_seconds << " s\n\n";
+  std::cout << "mean ± 95% CI over " << spec.seeds.size() << " seeds\n"
+            << sim::format_gpu_table(evaluation.groups);
+  return 0;
 }
 
 int run_evaluate(const std::vector<std::string>& argv) {
@@ -91,11 +131,12 @@ int run_evaluate(const std::vector<std::string>& argv) {
   sim::ExperimentSpec spec = args.positionals().empty()
                                  ? sim::default_experiment()
                                  : sim::load_experiment_file(args.positionals()[0]);
+  if (args.has("seeds")) spec.seeds = sim::parse_seed_list(args.get("seeds"), "--seeds");
+  if (spec.is_fitted()) return run_fitted_evaluation(args, spec);
   if (args.has("policies")) {
     spec.policies = sim::split_policy_list(args.get("policies"), "--policies");
     for (const std::string& p : spec.policies) sim::check_policy_name(p, "--policies");
   }
-  if (args.has("seeds")) spec.seeds = sim::parse_seed_list(args.get("seeds"), "--seeds");
   if (args.has("beta-dists")) {
     spec.betas.clear();
     // uniform(lo,hi) holds a comma: split on commas outside parentheses.

@@ -215,6 +215,14 @@ FittedWorkload load_workload_file(const std::string& path) {
   return load_workload(in, path);
 }
 
+FittedWorkload load_workload_named(const std::string& name_or_path) {
+  if (const char* text = builtin_workload_text(name_or_path)) {
+    std::istringstream in(text);
+    return load_workload(in, "built-in workload '" + name_or_path + "'");
+  }
+  return load_workload_file(name_or_path);
+}
+
 std::vector<GpuJob> generate_jobs(const FittedWorkload& w, double load, long count,
                                   std::uint64_t seed, DurationModel& durations) {
   if (!(load > 0)) throw InputError("--load", "load must be positive");

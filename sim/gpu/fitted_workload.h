@@ -54,6 +54,15 @@ void write_workload(std::ostream& out, const FittedWorkload& workload);
 FittedWorkload load_workload(std::istream& in, const std::string& source);
 FittedWorkload load_workload_file(const std::string& path);
 
+// The workloads of contrib/workloads compiled in, by file name without .yaml
+// (null for another name), so an experiment can name one from anywhere.
+const char* builtin_workload_text(const std::string& name);
+inline bool is_builtin_workload(const std::string& name) {
+  return builtin_workload_text(name) != nullptr;
+}
+// A built-in workload's name, or a workload file.
+FittedWorkload load_workload_named(const std::string& name_or_path);
+
 // `jobs` jobs drawn with `seed`, arrivals at `load` × the fitted rates (a
 // Poisson process whose rate follows the hour of day), deadlines from the
 // slack and each job's duration on its requested GPUs (capped at the

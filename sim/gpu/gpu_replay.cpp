@@ -150,7 +150,7 @@ GpuReplayStats Replay::summarise() const {
   // Utilisation is measured while jobs arrive, [first, last arrival]: the
   // drain after the last arrival (a few long jobs) would dilute it.
   const double first = jobs_.front().submit, last = jobs_.back().submit;
-  double gpu_seconds = 0, in_window = 0, delay = 0, gpus = 0;
+  double gpu_seconds = 0, in_window = 0, delay = 0, jct = 0, gpus = 0;
   for (size_t j = 0; j < jobs_.size(); ++j) {
     const GpuJobOutcome& o = outcomes_[j];
     s.unservable += o.unservable;
@@ -160,6 +160,7 @@ GpuReplayStats Replay::summarise() const {
     gpu_seconds += o.gpus * (o.end - o.start);
     in_window += o.gpus * std::max(0.0, std::min(o.end, last) - std::max(o.start, first));
     delay += o.start - jobs_[j].submit;
+    jct += o.end - jobs_[j].submit;
     gpus += o.gpus;
   }
   const double arrived = static_cast<double>(s.arrived);
@@ -170,6 +171,7 @@ GpuReplayStats Replay::summarise() const {
   s.gpu_hours_per_met = s.met ? s.gpu_hours / s.met : 0;
   s.utilisation = last > first ? in_window / (cluster_.num_gpus() * (last - first)) : 0;
   s.queue_delay_mean = s.started ? delay / s.started : 0;
+  s.jct_mean = s.started ? jct / s.started : 0;
   s.mean_gpus = s.started ? gpus / s.started : 0;
   return s;
 }

@@ -73,6 +73,7 @@ struct GpuReplayStats {
   double gpu_hours_per_met = 0;
   double utilisation = 0;       // GPU-seconds used while jobs arrive / (GPUs × that time)
   double queue_delay_mean = 0;  // seconds from submission to start, jobs started
+  double jct_mean = 0;          // seconds from submission to end, jobs started
   double mean_gpus = 0;         // GPUs per started job
 };
 
