@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "sim/gpu/gpu_replay.h"
+#include "sim/gpu/gpu_trace.h"
 #include "sim/trace/trace.h"
 
 namespace pacml::sim {
@@ -63,10 +64,29 @@ inline bool is_builtin_workload(const std::string& name) {
 // A built-in workload's name, or a workload file.
 FittedWorkload load_workload_named(const std::string& name_or_path);
 
-// `jobs` jobs drawn with `seed`, arrivals at `load` × the fitted rates (a
-// Poisson process whose rate follows the hour of day), deadlines from the
+// Jobs drawn one at a time with `seed`: arrivals at `load` × the fitted rates
+// (a Poisson process whose rate follows the hour of day), deadlines from the
 // slack and each job's duration on its requested GPUs (capped at the
-// cluster's GPUs). Deterministic for a seed.
+// cluster's GPUs). Deterministic for a seed. As a GpuJobSource it feeds a
+// replay without holding the jobs (`pacml bench-sim`'s million jobs).
+class FittedJobGenerator {
+ public:
+  // Throws InputError unless load > 0.
+  FittedJobGenerator(const FittedWorkload& workload, double load, std::uint64_t seed,
+                     DurationModel& durations);
+  GpuJob next();
+
+ private:
+  const FittedWorkload& workload_;
+  double load_, peak_;  // peak_: jobs per second at the busiest hour
+  Rng rng_;
+  JobKinds kinds_;
+  DurationModel& durations_;
+  double time_ = 0;
+  long drawn_ = 0;
+};
+
+// The generator's first `jobs` jobs.
 std::vector<GpuJob> generate_jobs(const FittedWorkload& workload, double load, long jobs,
                                   std::uint64_t seed, DurationModel& durations);
 
