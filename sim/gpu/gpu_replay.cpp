@@ -114,6 +114,8 @@ class Replay {
   int choose(const GpuJob& job);
   bool try_start(long j);
   void arrive();
+  bool startable(int k);
+  bool settle(long j);
   void schedule_queue();
   void finish(long j);
 
@@ -130,6 +132,10 @@ class Replay {
   // for earliest-deadline-first, (0, submission, index) in submission order.
   std::set<std::tuple<double, double, long>> waiting_;
   std::priority_queue<Completion, std::vector<Completion>, std::greater<Completion>> completions_;
+  // Whether k GPUs can be placed, remembered until the free GPUs change
+  // (placement_version_): after a completion every waiting job asks again.
+  std::vector<std::pair<unsigned, bool>> startable_memo_;
+  unsigned placement_version_ = 1;
   StatsAccumulator stats_;
   Rng rng_;
   double now_ = 0;
@@ -150,9 +156,18 @@ int Replay::choose(const GpuJob& job) {
   input.deadline = job.deadline;
   input.requested = job.requested;
   input.free_gpus = cluster_.free_gpus();
-  input.startable = [&](int k) { return cluster_.find(k).has_value(); };
+  input.startable = [&](int k) { return startable(k); };
   input.seconds = [&](int k) { return run_seconds(durations_, job, k); };
   return choose_gpus(config_.policy, input, rng_);
+}
+
+bool Replay::startable(int k) {
+  if (startable_memo_.empty()) startable_memo_.assign(cluster_.num_gpus() + 1, {0, false});
+  if (k < 1 || k > cluster_.num_gpus()) return false;
+  auto& [version, placeable] = startable_memo_[k];
+  if (version != placement_version_)
+    version = placement_version_, placeable = cluster_.find(k).has_value();
+  return placeable;
 }
 
 bool Replay::try_start(long j) {
@@ -161,6 +176,7 @@ bool Replay::try_start(long j) {
   if (k == 0) return false;
   live.held = *cluster_.find(k);
   cluster_.take(live.held);
+  ++placement_version_;
   GpuJobOutcome& o = live.outcome;
   o.gpus = k;
   o.start = now_;
@@ -195,26 +211,29 @@ void Replay::arrive() {
     return;
   }
   const bool edf = config_.order == QueueOrder::kEarliestDeadline;
-  waiting_.emplace(edf ? deadline : 0.0, submit, j);
-  schedule_queue();
+  // Only the newcomer is tried: every other waiting job failed to start at
+  // the last event, with these GPUs free or more (an arrival only takes GPUs)
+  // and no later (time only tightens deadlines), so it would fail again.
+  // Those that expired meanwhile leave at the next completion, as missed.
+  const auto it = waiting_.emplace(edf ? deadline : 0.0, submit, j).first;
+  if (settle(j)) waiting_.erase(it);
 }
 
-// Every waiting job in order: dropped once no GPU count could still meet its
-// deadline, started if the policy starts it now, else left waiting.
-void Replay::schedule_queue() {
-  for (auto it = waiting_.begin(); it != waiting_.end();) {
-    const long j = std::get<2>(*it);
-    const GpuJob& job = live_.at(j).job;
-    const bool expired = now_ + fastest_seconds(durations_, job) > job.deadline;
-    if (expired) {
-      it = waiting_.erase(it);
-      finish(j);
-    } else if (cluster_.free_gpus() > 0 && try_start(j)) {
-      it = waiting_.erase(it);
-    } else {
-      ++it;
-    }
+// A waiting job leaves the queue, missed, once no GPU count could still meet
+// its deadline, or started if the policy starts it now. True if it left.
+bool Replay::settle(long j) {
+  const GpuJob& job = live_.at(j).job;
+  if (now_ + fastest_seconds(durations_, job) > job.deadline) {
+    finish(j);
+    return true;
   }
+  return cluster_.free_gpus() > 0 && try_start(j);
+}
+
+// Every waiting job, in order (after a completion freed GPUs).
+void Replay::schedule_queue() {
+  for (auto it = waiting_.begin(); it != waiting_.end();)
+    it = settle(std::get<2>(*it)) ? waiting_.erase(it) : std::next(it);
 }
 
 GpuReplayStats Replay::run() {
@@ -227,6 +246,7 @@ GpuReplayStats Replay::run() {
         const long j = completions_.top().second;
         completions_.pop();
         cluster_.release(live_.at(j).held);
+        ++placement_version_;
         finish(j);
       }
       if (config_.admission == Admission::kQueue) schedule_queue();
