@@ -126,6 +126,13 @@ check "fitted experiment bad admission: exit 2 naming file:line" "[ $? -eq 2 ] &
 "$PACML" simulate "$tmp/fitted.yaml" >/dev/null 2>"$tmp/err"
 check "simulate refuses a fitted experiment: exit 2" "[ $? -eq 2 ] && grep -q 'pacml evaluate' '$tmp/err'"
 
+# bench-sim's GPU replay of generated jobs: figures printed, memory reported.
+"$PACML" bench-sim --only generated --jobs 3000 >"$tmp/bench" 2>"$tmp/err"
+check "bench-sim --only generated exits 0 with wall, CPU and peak RSS" \
+  "[ $? -eq 0 ] && grep -q 'draw and replay: wall .* s, CPU .* s, peak RSS .* MB' '$tmp/bench'"
+"$PACML" bench-sim --only everything >/dev/null 2>"$tmp/err"
+check "bench-sim --only with an unknown benchmark: exit 2" "[ $? -eq 2 ] && grep -q 'unknown benchmark' '$tmp/err'"
+
 # Real traces (skip when ../shared/data is absent).
 data=${PACML_SHARED_DATA:-}
 if [ -n "$data" ] && [ -f "$data/elasticflow/elasticflow-traces.tar.gz" ]; then
