@@ -133,9 +133,28 @@ std::string preset_or_path(const YAML::Node& node, const std::string& source,
   return resolve_path(value, base_dir, yaml_where(source, node));
 }
 
+// deadline: slack (ElasticFlow's, from the fit) or beta (the paper's), with
+// beta: a β distribution (A when absent).
+void parse_deadline_rule(const YAML::Node& w, const std::string& source,
+                         FittedExperimentSpec& fitted) {
+  const std::string rule =
+      w["deadline"] ? yaml_scalar(w["deadline"], source, "workload.deadline") : "slack";
+  if (rule != "slack" && rule != "beta")
+    throw InputError(yaml_where(source, w["deadline"]),
+                     "workload.deadline must be slack or beta, got '" + rule + "'");
+  if (rule == "slack" && w["beta"])
+    throw InputError(yaml_where(source, w["beta"]), "workload.beta needs 'deadline: beta'");
+  if (rule == "beta")
+    fitted.beta_deadline = w["beta"]
+                               ? BetaSpec::parse(yaml_scalar(w["beta"], source, "workload.beta"),
+                                                 yaml_where(source, w["beta"]))
+                               : BetaSpec::parse("A");
+}
+
 void parse_fitted_workload(const YAML::Node& w, const std::string& source,
                            const std::string& base_dir, FittedExperimentSpec& fitted) {
-  yaml_check_keys(w, {"kind", "params", "load", "jobs"}, source, "workload (fitted)");
+  yaml_check_keys(w, {"kind", "params", "load", "jobs", "deadline", "beta"}, source,
+                  "workload (fitted)");
   const std::string kind = yaml_scalar(w["kind"], source, "workload.kind");
   if (kind != "fitted")
     throw InputError(yaml_where(source, w["kind"]),
@@ -148,6 +167,7 @@ void parse_fitted_workload(const YAML::Node& w, const std::string& source,
                                  [](const std::string& v) { return is_builtin_workload(v); });
   if (w["load"]) fitted.load = yaml_number(w["load"], source, "workload.load", 1e-6, 1e6);
   if (w["jobs"]) fitted.jobs = yaml_integer(w["jobs"], source, "workload.jobs", 1, 100'000'000);
+  parse_deadline_rule(w, source, fitted);
 }
 
 std::vector<Admission> parse_admissions(const YAML::Node& node, const std::string& source) {

@@ -23,6 +23,7 @@
 //   pacml_experiment: 1
 //   cluster: ramp-a100-16x8       # a preset name or a cluster file
 //   workload: {kind: fitted, params: elasticflow-01-05, load: 3, jobs: 2000}
+//                                 # + deadline: slack (default) | beta, with beta: A..D, ...
 //   admission: both               # immediate | queue | both
 //   order: edf                    # queue order: edf | fifo
 //   policies: [requested, min_feasible, para_max, fixed:8, random]
@@ -33,6 +34,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,9 +50,12 @@ namespace pacml::sim {
 
 // What a fitted-workload experiment draws and where it replays the jobs.
 struct FittedExperimentSpec {
-  std::string params;                      // workload file (resolved) or built-in name
-  double load = 1;                         // × the fitted arrival rate
-  long jobs = 2000;                        // jobs per seed
+  std::string params;  // workload file (resolved) or built-in name
+  double load = 1;     // × the fitted arrival rate
+  long jobs = 2000;    // jobs per seed
+  // Deadlines: ElasticFlow's slack rule (the fit's) unless set, else the
+  // paper's: submit + β × the sequential run time, β from this distribution.
+  std::optional<BetaSpec> beta_deadline;
   std::string cluster = "ramp-a100-16x8";  // preset name or file (resolved)
   std::vector<Admission> admissions = {Admission::kImmediate, Admission::kQueue};
   QueueOrder order = QueueOrder::kEarliestDeadline;

@@ -110,7 +110,7 @@ GpuEvaluation run_gpu_experiment(const ExperimentSpec& spec,
   // Each seed's jobs are drawn once and replayed under every (admission, policy).
   std::vector<std::vector<GpuJob>> draws;
   for (std::uint64_t seed : spec.seeds)
-    draws.push_back(generate_jobs(workload, f.load, f.jobs, seed, durations));
+    draws.push_back(generate_jobs(workload, f.load, f.jobs, seed, durations, f.beta_deadline));
   GpuReplayConfig config;
   config.order = f.order;
   for (Admission admission : f.admissions)
@@ -185,9 +185,10 @@ std::string describe_gpu_experiment(const ExperimentSpec& spec, const std::strin
   const FittedExperimentSpec& f = spec.fitted;
   std::ostringstream out;
   out << spec.name << " (" << spec.source << "): " << f.jobs << " jobs per seed drawn from "
-      << f.params << " at " << f.load << "x its arrival rate, on " << cluster << "; "
-      << spec.policies.size() << " policies x " << f.admissions.size() << " admission modes x "
-      << spec.seeds.size() << " seeds";
+      << f.params << " at " << f.load << "x its arrival rate, deadlines "
+      << (f.beta_deadline ? "from beta " + f.beta_deadline->label() : std::string("from slack"))
+      << ", on " << cluster << "; " << spec.policies.size() << " policies x " << f.admissions.size()
+      << " admission modes x " << spec.seeds.size() << " seeds";
   return out.str();
 }
 

@@ -224,11 +224,31 @@ FittedWorkload load_workload_named(const std::string& name_or_path) {
 }
 
 FittedJobGenerator::FittedJobGenerator(const FittedWorkload& workload, double load,
-                                       std::uint64_t seed, DurationModel& durations)
+                                       std::uint64_t seed, DurationModel& durations,
+                                       const std::optional<BetaSpec>& beta)
     : workload_(workload), load_(load), rng_(seed), durations_(durations) {
   if (!(load > 0)) throw InputError("--load", "load must be positive");
   peak_ = *std::max_element(workload.arrivals_per_hour.begin(), workload.arrivals_per_hour.end()) *
           load / kHour;
+  if (beta) beta_.emplace(*beta, rng_);
+}
+
+// Seconds from submission to the deadline: slack × the run time on the
+// requested GPUs (ElasticFlow), or β × the sequential run time (the paper).
+double FittedJobGenerator::deadline_allowance(const GpuJob& job) {
+  const FittedWorkload& w = workload_;
+  if (beta_) {
+    const double beta = beta_->sample(rng_);
+    for (int k = 1; k <= durations_.cluster_gpus(); ++k) {
+      const double sequential = run_seconds(durations_, job, k);
+      if (std::isfinite(sequential)) return beta * sequential;
+    }
+    return beta * fastest_seconds(durations_, job);
+  }
+  const double slack = w.slack_min + (w.slack_max - w.slack_min) * uniform(rng_);
+  double duration = run_seconds(durations_, job, job.requested);
+  if (!std::isfinite(duration)) duration = fastest_seconds(durations_, job);
+  return slack * duration;
 }
 
 GpuJob FittedJobGenerator::next() {
@@ -252,16 +272,14 @@ GpuJob FittedJobGenerator::next() {
   auto g = w.gpus.begin();
   std::advance(g, pick(rng_, w.gpus, [](const auto& kv) { return kv.second; }));
   job.requested = std::min(g->first, durations_.cluster_gpus());
-  const double slack = w.slack_min + (w.slack_max - w.slack_min) * uniform(rng_);
-  double duration = run_seconds(durations_, job, job.requested);
-  if (!std::isfinite(duration)) duration = fastest_seconds(durations_, job);
-  job.deadline = time_ + slack * duration;
+  job.deadline = time_ + deadline_allowance(job);
   return job;
 }
 
 std::vector<GpuJob> generate_jobs(const FittedWorkload& w, double load, long count,
-                                  std::uint64_t seed, DurationModel& durations) {
-  FittedJobGenerator generator(w, load, seed, durations);
+                                  std::uint64_t seed, DurationModel& durations,
+                                  const std::optional<BetaSpec>& beta) {
+  FittedJobGenerator generator(w, load, seed, durations, beta);
   std::vector<GpuJob> jobs;
   while (static_cast<long>(jobs.size()) < count) jobs.push_back(generator.next());
   return jobs;

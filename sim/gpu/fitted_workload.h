@@ -17,10 +17,12 @@
 
 #include <istream>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "sim/engine/beta_distribution.h"
 #include "sim/gpu/gpu_replay.h"
 #include "sim/gpu/gpu_trace.h"
 #include "sim/trace/trace.h"
@@ -67,16 +69,21 @@ FittedWorkload load_workload_named(const std::string& name_or_path);
 // Jobs drawn one at a time with `seed`: arrivals at `load` × the fitted rates
 // (a Poisson process whose rate follows the hour of day), deadlines from the
 // slack and each job's duration on its requested GPUs (capped at the
-// cluster's GPUs). Deterministic for a seed. As a GpuJobSource it feeds a
-// replay without holding the jobs (`pacml bench-sim`'s million jobs).
+// cluster's GPUs) — or, given `beta`, the paper's rule: deadline = submit +
+// β × the job's sequential run time (on the fewest GPUs it fits on, one for
+// most jobs), β drawn from that distribution. Deterministic for a seed. As a
+// GpuJobSource it feeds a replay without holding the jobs (`pacml
+// bench-sim`'s million jobs).
 class FittedJobGenerator {
  public:
   // Throws InputError unless load > 0.
   FittedJobGenerator(const FittedWorkload& workload, double load, std::uint64_t seed,
-                     DurationModel& durations);
+                     DurationModel& durations, const std::optional<BetaSpec>& beta = {});
   GpuJob next();
 
  private:
+  double deadline_allowance(const GpuJob& job);
+
   const FittedWorkload& workload_;
   double load_, peak_;  // peak_: jobs per second at the busiest hour
   Rng rng_;
@@ -84,10 +91,12 @@ class FittedJobGenerator {
   DurationModel& durations_;
   double time_ = 0;
   long drawn_ = 0;
+  std::optional<BetaSampler> beta_;
 };
 
 // The generator's first `jobs` jobs.
 std::vector<GpuJob> generate_jobs(const FittedWorkload& workload, double load, long jobs,
-                                  std::uint64_t seed, DurationModel& durations);
+                                  std::uint64_t seed, DurationModel& durations,
+                                  const std::optional<BetaSpec>& beta = {});
 
 }  // namespace pacml::sim

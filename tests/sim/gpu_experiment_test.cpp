@@ -2,12 +2,14 @@
 // built-in default experiment, and runs (sim/experiment/gpu_evaluation.h).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
 #include "core/util/error.h"
 #include "sim/experiment/experiment.h"
 #include "sim/experiment/gpu_evaluation.h"
+#include "sim/gpu/fitted_workload.h"
 
 namespace pacml::sim {
 namespace {
@@ -100,6 +102,40 @@ TEST(FittedExperiment, BadKeysAndValuesNameFileAndLine) {
   EXPECT_NE(error_of(head + "workload: {graphs: [alexnet]}\ncluster: ramp-a100-16x8\n")
                 .find("x.yaml:3: unknown key 'cluster'"),
             std::string::npos);
+}
+
+TEST(FittedExperiment, DeadlinesFromSlackOrFromTheBetaRule) {
+  const std::string head =
+      "pacml_experiment: 1\nworkload: {kind: fitted, params: elasticflow-01-05";
+  EXPECT_FALSE(parse_experiment(head + "}\n", "x.yaml", ".").fitted.beta_deadline);
+  EXPECT_EQ(
+      parse_experiment(head + ", deadline: beta}\n", "x.yaml", ".").fitted.beta_deadline->label(),
+      "A");
+  EXPECT_EQ(parse_experiment(head + ", deadline: beta, beta: C}\n", "x.yaml", ".")
+                .fitted.beta_deadline->label(),
+            "C");
+  EXPECT_NE(error_of(head + ", deadline: soon}\n").find("x.yaml:2: workload.deadline must be"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + ", beta: C}\n").find("needs 'deadline: beta'"), std::string::npos);
+  EXPECT_NE(error_of(head + ", deadline: beta, beta: Z}\n").find("x.yaml:2"), std::string::npos);
+  // The β rule: deadline = submit + β × the run time on one GPU (where the job fits on one).
+  const ExperimentSpec s = default_experiment();
+  DurationModel durations(fitted_estimator(s));
+  const FittedWorkload w = load_workload_named("elasticflow-01-05");
+  const std::vector<GpuJob> jobs =
+      generate_jobs(w, 1, 200, 7, durations, BetaSpec::parse("fixed(0.5)"));
+  int checked = 0;
+  for (const GpuJob& job : jobs) {
+    const double sequential = run_seconds(durations, job, 1);
+    if (!std::isfinite(sequential)) continue;
+    EXPECT_NEAR(job.deadline - job.submit, 0.5 * sequential, 1e-6 * sequential) << job.id;
+    ++checked;
+  }
+  EXPECT_GT(checked, 100);
+  // Slack deadlines stay what they were: the same jobs without a β rule.
+  const std::vector<GpuJob> slack = generate_jobs(w, 1, 200, 7, durations);
+  EXPECT_EQ(slack.front().submit, jobs.front().submit);
+  EXPECT_NE(slack.front().deadline, jobs.front().deadline);
 }
 
 TEST(FittedExperiment, PaperStyleCommandsRefuseIt) {
