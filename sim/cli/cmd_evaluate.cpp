@@ -61,7 +61,8 @@ int run_fitted_evaluation(const Args& args, sim::ExperimentSpec spec) {
     throw InputError("--" + option,
                      "applies to the paper's experiments, not to a fitted-workload one");
   };
-  for (const char* option : {"beta-dists", "shard"})
+  // One thread: the default experiment's 100 replays take about a second.
+  for (const char* option : {"beta-dists", "shard", "threads"})
     if (args.has(option)) refuse(option);
   for (const char* flag : {"bound", "jobs-csv"})
     if (args.is_set(flag)) refuse(flag);

@@ -182,7 +182,7 @@ void parse_fitted_experiment(const YAML::Node& root, const std::string& source,
                              ExperimentSpec& spec) {
   yaml_check_keys(root,
                   {"pacml_experiment", "name", "description", "cluster", "workload", "admission",
-                   "order", "policies", "seeds", "threads"},
+                   "order", "policies", "seeds"},
                   source, "a fitted-workload experiment");
   spec.workload_type = "fitted";
   FittedExperimentSpec& fitted = spec.fitted;
@@ -264,7 +264,6 @@ ExperimentSpec parse_experiment(const std::string& yaml_text, const std::string&
     if (is_fitted_workload(root)) {
       parse_fitted_experiment(root, source, spec);
       parse_seeds(root, source, spec);
-      parse_threads(root, source, spec);
       return spec;
     }
     if (root["profile"]) {

@@ -116,6 +116,8 @@ check "evaluate fitted: same seeds, identical JSON" "cmp -s '$tmp/fitted.json' '
 "$PACML" evaluate "$tmp/fitted.yaml" --out "$tmp/fo" --no-plots >"$tmp/out" 2>"$tmp/err"
 check "evaluate fitted prints the table" "grep -q '^min_feasible  *queue  *0\.[0-9]* ± ' '$tmp/out'"
 check "evaluate fitted --out writes runs.csv (2 x 2 x 2 runs)" "[ \$(wc -l <'$tmp/fo/runs.csv') -eq 9 ]"
+"$PACML" evaluate "$tmp/fitted.yaml" --threads 2 >/dev/null 2>"$tmp/err"
+check "evaluate fitted --threads: exit 2 (it runs on one thread)" "[ $? -eq 2 ] && grep -q -- '--threads' '$tmp/err'"
 "$PACML" evaluate "$tmp/fitted.yaml" --bound >/dev/null 2>"$tmp/err"
 check "evaluate fitted --bound: exit 2, names the option" "[ $? -eq 2 ] && grep -q -- '--bound' '$tmp/err'"
 "$PACML" evaluate "$tmp/fitted.yaml" --policies requested,para_min >/dev/null 2>"$tmp/err"
