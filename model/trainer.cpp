@@ -303,8 +303,11 @@ struct Setup {
 
 Setup make_setup(const TrainConfig& c) {
   sim::ExperimentSpec spec =
-      c.experiment == "default" ? sim::default_experiment()
-                                : sim::load_experiment_file(c.experiment, /*check_policies=*/false);
+      // "default": the built-in zoo experiment the shipped model learned on
+      // (pacml's default experiment before the GPU-cluster one).
+      c.experiment == "default" || c.experiment == "paper-zoo"
+          ? sim::paper_zoo_experiment()
+          : sim::load_experiment_file(c.experiment, /*check_policies=*/false);
   if (!c.profile.empty()) spec.profile = c.profile;
   if (c.horizon > 0) spec.horizon = c.horizon;
   if (c.interarrival > 0) spec.interarrival = c.interarrival;

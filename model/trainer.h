@@ -38,7 +38,8 @@ namespace pacml::model {
 struct TrainConfig {
   std::string source = "<config>";
   std::string name = "pacml";
-  std::string experiment = "default";  // experiment file (relative to the config) or "default"
+  std::string experiment =
+      "default";  // a file (relative to the config), or "default" = "paper-zoo" (built in)
   // Optional overrides of the experiment.
   std::string profile;
   double horizon = 0;               // 0: the experiment's

@@ -16,6 +16,7 @@ libpacml_sim_la_SOURCES += \
 	sim/experiment/summary.h sim/experiment/summary.cpp \
 	sim/experiment/evaluation.h sim/experiment/evaluation.cpp \
 	sim/experiment/blocking_bound.h sim/experiment/blocking_bound.cpp \
+	sim/experiment/gpu_evaluation.h sim/experiment/gpu_evaluation.cpp \
 	sim/report/csv.h sim/report/csv.cpp \
 	sim/report/text_table.h sim/report/text_table.cpp \
 	sim/report/plots.h sim/report/plots.cpp \
@@ -26,6 +27,14 @@ libpacml_sim_la_SOURCES += \
 	sim/gpu/gpu_replay.h sim/gpu/gpu_replay.cpp \
 	sim/gpu/gpu_trace.h sim/gpu/gpu_trace.cpp \
 	sim/gpu/fitted_workload.h sim/gpu/fitted_workload.cpp
+nodist_libpacml_sim_la_SOURCES = sim/gpu/builtin_workloads_data.cpp
+BUILT_SOURCES += sim/gpu/builtin_workloads_data.cpp
+CLEANFILES += sim/gpu/builtin_workloads_data.cpp
+# The fitted workloads compiled in (`params: elasticflow-01-05` works anywhere).
+WORKLOAD_FILES = $(top_srcdir)/contrib/workloads/elasticflow-01-05.yaml
+sim/gpu/builtin_workloads_data.cpp: $(top_srcdir)/sim/gpu/embed-workloads.sh $(WORKLOAD_FILES)
+	$(AM_V_GEN)$(MKDIR_P) sim/gpu && \
+	  sh $(top_srcdir)/sim/gpu/embed-workloads.sh $(WORKLOAD_FILES) > $@.tmp && mv $@.tmp $@
 
 pacml_SOURCES += \
 	sim/cli/cmd_simulate.cpp \
@@ -40,5 +49,6 @@ pacml_SOURCES += \
 	sim/cli/cmd_bench_physical.cpp \
 	sim/cli/cmd_workload.cpp
 
-EXTRA_DIST += sim/README.md contrib/experiments/paper.yaml contrib/experiments/default.yaml \
+EXTRA_DIST += sim/gpu/embed-workloads.sh sim/README.md contrib/experiments/paper.yaml contrib/experiments/default.yaml \
+	contrib/experiments/paper-zoo.yaml \
 	contrib/slurm/evaluate-array.sbatch contrib/workloads

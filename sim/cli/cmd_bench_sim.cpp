@@ -1,14 +1,25 @@
-// pacml bench-sim: simulator speed — the paper episode cold and warm, and a
-// large trace replay on a 512-server RAMP.
+// pacml bench-sim: simulator speed — the paper episode cold and warm, a
+// large trace replay on a 512-server RAMP, and the GPU replay (sim/gpu): the
+// ElasticFlow traces on 128 GPUs and a million generated jobs on 1,024.
+#include <sys/resource.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
 
+#include "core/cluster/cluster_spec.h"
+#include "core/parallel/duration_model.h"
 #include "core/util/error.h"
+#include "sim/calibration/elasticflow_archive.h"
 #include "sim/cli/args.h"
 #include "sim/cli/command.h"
+#include "sim/cli/cpu_timer.h"
+#include "sim/cli/list_option.h"
 #include "sim/engine/episode.h"
 #include "sim/engine/policy_factory.h"
+#include "sim/gpu/fitted_workload.h"
+#include "sim/gpu/gpu_trace.h"
 #include "sim/trace/trace_workload.h"
 #include "sim/workload/graph_catalog.h"
 #include "sim/workload/paths.h"
@@ -39,22 +50,7 @@ std::vector<JobGraphPtr> paper_graphs(sim::GraphCatalog& catalog, std::string& w
   return out;
 }
 
-int run_bench_sim(const std::vector<std::string>& argv) {
-  Args args(
-      "pacml bench-sim [--episodes N] [--jobs N] [--topology CxRxS] [--skip-scale]",
-      "Measures the simulator: (1) one paper episode (reference profile, 4x4x2, the five PipeDream "
-      "graphs, β A, interarrival 1000, horizon 1e6, para_max) from a cold start and again with "
-      "warm "
-      "lookahead caches, single thread; (2) a synthetic ElasticFlow-like trace of --jobs jobs "
-      "replayed "
-      "with para_max on a large RAMP (physical profile, zoo graphs).");
-  args.option("episodes", "N", "paper episodes to time (seeds 0..N-1)", "3")
-      .option("policy", "P", "policy of the paper episode", "para_max")
-      .option("scale-policy", "P", "policy of the scale benchmark", "para_min")
-      .option("jobs", "N", "jobs in the scale benchmark", "100000")
-      .option("topology", "CxRxS", "topology of the scale benchmark", "8x8x8")
-      .flag("skip-scale", "run only the paper episode");
-  if (!args.parse(argv)) return 0;
+void bench_paper_episode(const Args& args) {
   const std::string policy_name = args.get("policy");
   sim::check_policy_name(policy_name, "--policy");
   sim::GraphCatalog catalog;
@@ -100,10 +96,13 @@ int run_bench_sim(const std::vector<std::string>& argv) {
         seed, r.stats.decisions, r.stats.blocking_rate, cold_s, r.stats.decisions / cold_s,
         r.stats.lookaheads, r.stats.cache_hits, warm_s, w.stats.decisions / warm_s);
   }
-  if (args.is_set("skip-scale")) return 0;
+}
 
-  // Scale: an ElasticFlow-like trace (model mix, GPU counts, deadlines) of N jobs.
-  const long jobs = args.get_long("jobs", 1, 10000000);
+// An ElasticFlow-like trace (model mix, GPU counts, deadlines) of N jobs on a
+// large RAMP cluster, in the paper's simulator.
+void bench_ramp_trace(const Args& args) {
+  sim::GraphCatalog catalog;
+  const long jobs = args.get_long("ramp-jobs", 1, 10000000);
   const RampTopology topology = RampTopology::parse(args.get("topology"), "--topology");
   auto t = Clock::now();
   std::vector<sim::TraceRecord> records;
@@ -137,7 +136,6 @@ int run_bench_sim(const std::vector<std::string>& argv) {
   scale.shared_cache = std::make_shared<LookaheadCache>();
   scale.record_timeline = false;
   scale.record_jobs = false;
-  scale.policy_label = policy_name;
   const std::string scale_policy = args.get("scale-policy");
   sim::check_policy_name(scale_policy, "--scale-policy");
   scale.policy_label = scale_policy;
@@ -155,6 +153,144 @@ int run_bench_sim(const std::vector<std::string>& argv) {
       "cache hits; total %.2f s\n",
       build_s, run_s, r.stats.decisions / run_s, r.stats.blocking_rate, r.stats.lookaheads,
       r.stats.cache_hits, build_s + run_s);
+}
+
+// Peak resident memory of the process so far (getrusage), in MB.
+double peak_rss_mb() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024;  // Linux: kilobytes
+}
+
+// Wall and CPU time of one replay, and the process's peak RSS after it.
+struct Timing {
+  Clock::time_point wall = Clock::now();
+  double cpu = cpu_seconds();
+  void print(const char* what) const {
+    std::printf("  %s: wall %.2f s, CPU %.2f s, peak RSS %.0f MB\n", what, seconds_since(wall),
+                cpu_seconds() - cpu, peak_rss_mb());
+  }
+};
+
+sim::GpuReplayConfig gpu_config(const Args& args) {
+  sim::GpuReplayConfig config;
+  config.policy = GpuPolicy::parse(args.get("gpu-policy"), "--gpu-policy");
+  config.admission = sim::parse_admission(args.get("admission"), "--admission");
+  return config;
+}
+
+void print_gpu_stats(const sim::GpuReplayStats& s) {
+  std::printf(
+      "  deadlines met %.4f, unservable %.4f, utilisation %.3f, mean queueing delay %.0f s, "
+      "%.2f GPUs/job\n",
+      s.deadline_met_rate, s.unservable_rate, s.utilisation, s.queue_delay_mean, s.mean_gpus);
+}
+
+// Every ElasticFlow trace (../shared/data) merged into one stream on 128 GPUs.
+void bench_gpu_traces(const Args& args) {
+  const sim::ElasticFlowTraces traces = sim::find_elasticflow_traces("");
+  if (!traces.found) {
+    std::cout << "ElasticFlow traces: skipped (" << traces.note << ")\n";
+    return;
+  }
+  const Timing timing;
+  sim::GpuTraceReport report;
+  const std::vector<sim::GpuJob> jobs = sim::gpu_jobs_from_trace(traces.records, report);
+  auto estimator = std::make_shared<const PhysicalEstimator>(load_cluster("ramp-a100-16x8"));
+  DurationModel durations(estimator);
+  const sim::GpuReplayConfig config = gpu_config(args);
+  std::printf(
+      "ElasticFlow traces: %ld jobs (%ld skipped) from %s on %s, %s, %s admission, 1 "
+      "thread\n",
+      report.jobs, report.skipped, traces.path.c_str(), estimator->cluster().summary().c_str(),
+      config.policy.name.c_str(), sim::admission_name(config.admission));
+  const sim::GpuReplayStats stats = sim::replay_on_gpus(jobs, durations, config).stats;
+  timing.print("read, map and replay");
+  print_gpu_stats(stats);
+}
+
+// The 128-GPU ramp-a100-16x8 preset grown to 128 servers (1,024 GPUs).
+ClusterSpec thousand_gpu_cluster() {
+  ClusterSpec cluster = load_cluster("ramp-a100-16x8");
+  cluster.name = "ramp-a100-128x8";
+  cluster.ramp.groups = 8, cluster.ramp.racks = 8, cluster.ramp.servers_per_rack = 2;
+  return cluster;
+}
+
+// --jobs jobs drawn from the built-in fitted workload, streamed through the
+// replay: memory stays that of the jobs running and waiting at once.
+void bench_gpu_generated(const Args& args) {
+  const long jobs = args.get_long("jobs", 1, 1'000'000'000);
+  const double load = args.get_double("load");
+  const sim::FittedWorkload workload = sim::load_workload_named("elasticflow-01-05");
+  auto estimator = std::make_shared<const PhysicalEstimator>(thousand_gpu_cluster());
+  DurationModel durations(estimator);
+  const sim::GpuReplayConfig config = gpu_config(args);
+  std::printf(
+      "generated: %ld jobs from elasticflow-01-05 at load %g on %s, %s, %s admission, 1 "
+      "thread\n",
+      jobs, load, estimator->cluster().summary().c_str(), config.policy.name.c_str(),
+      sim::admission_name(config.admission));
+  const Timing timing;
+  sim::FittedJobGenerator generator(workload, load, 1, durations);
+  long drawn = 0;
+  double last_submit = 0;
+  const sim::GpuJobSource source = [&](sim::GpuJob& job) {
+    if (drawn == jobs) return false;
+    // The peak RSS a tenth of the way in: equal to the end's when memory is flat.
+    if (jobs >= 10 && ++drawn == jobs / 10) timing.print("first 10% of the jobs");
+    if (jobs < 10) ++drawn;
+    job = generator.next();
+    last_submit = job.submit;
+    return true;
+  };
+  const sim::GpuReplayStats stats = sim::replay_stream(source, durations, config);
+  timing.print("draw and replay");
+  std::printf("  %.1f simulated days, %.0f jobs per CPU second\n", last_submit / 86400,
+              jobs / std::max(1e-9, cpu_seconds() - timing.cpu));
+  print_gpu_stats(stats);
+}
+
+int run_bench_sim(const std::vector<std::string>& argv) {
+  Args args(
+      "pacml bench-sim [--only paper,ramp,traces,generated] [--jobs N] [--episodes N] "
+      "[--ramp-jobs N] [--topology CxRxS]",
+      "Measures the simulator, one thread: (paper) one paper episode (reference profile, 4x4x2, "
+      "the five PipeDream graphs, β A, interarrival 1000, horizon 1e6, para_max) from a cold "
+      "start and again with warm lookahead caches; (ramp) a synthetic ElasticFlow-like trace of "
+      "--ramp-jobs jobs on a large RAMP (physical profile, zoo graphs); (traces) the GPU replay "
+      "of all ten ElasticFlow traces (../shared/data) on 128 GPUs (ramp-a100-16x8); (generated) "
+      "--jobs jobs drawn from the fitted workload elasticflow-01-05 streamed through the GPU "
+      "replay on 1,024 GPUs. Prints wall and CPU seconds and the peak RSS.");
+  args.option("only", "LIST", "benchmarks to run: paper, ramp, traces, generated",
+              "paper,ramp,traces,generated")
+      .option("episodes", "N", "paper episodes to time (seeds 0..N-1)", "3")
+      .option("policy", "P", "policy of the paper episode", "para_max")
+      .option("scale-policy", "P", "policy of the RAMP trace benchmark", "para_min")
+      .option("ramp-jobs", "N", "jobs in the RAMP trace benchmark", "100000")
+      .option("topology", "CxRxS", "topology of the RAMP trace benchmark", "8x8x8")
+      .option("jobs", "N", "generated jobs in the 1,024-GPU benchmark", "1000000")
+      .option(
+          "load", "X",
+          "their arrival rate, × the fitted workload's (8: the default experiment's load per GPU)",
+          "8")
+      .option("gpu-policy", "P", "GPU policy of the GPU replays", "min_feasible")
+      .option("admission", "MODE", "admission of the GPU replays: immediate or queue", "queue")
+      .flag("skip-scale", "run only the paper episode (as --only paper)");
+  if (!args.parse(argv)) return 0;
+  std::vector<std::string> only = split_list(args.get("only"));
+  if (args.is_set("skip-scale")) only = {"paper"};
+  for (const std::string& name : only)
+    if (name != "paper" && name != "ramp" && name != "traces" && name != "generated")
+      throw InputError("--only",
+                       "unknown benchmark '" + name + "' (known: paper, ramp, traces, generated)");
+  auto wanted = [&](const char* name) {
+    return std::find(only.begin(), only.end(), name) != only.end();
+  };
+  if (wanted("paper")) bench_paper_episode(args);
+  if (wanted("ramp")) bench_ramp_trace(args);
+  if (wanted("traces")) bench_gpu_traces(args);
+  if (wanted("generated")) bench_gpu_generated(args);
   return 0;
 }
 

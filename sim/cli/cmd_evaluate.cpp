@@ -6,12 +6,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/policy/gpu_policy.h"
 #include "core/util/error.h"
 #include "sim/cli/args.h"
 #include "sim/cli/command.h"
+#include "sim/cli/list_option.h"
 #include "sim/engine/policy_factory.h"
 #include "sim/experiment/blocking_bound.h"
 #include "sim/experiment/evaluation.h"
+#include "sim/experiment/gpu_evaluation.h"
 #include "sim/report/csv.h"
 #include "sim/report/text_table.h"
 
@@ -50,13 +53,57 @@ int run_merge(const Args& args) {
   return merged.missing.empty() ? 0 : 3;
 }
 
+// A fitted-workload experiment: GPU policies × admission modes × seeds on a
+// GPU cluster (sim/experiment/gpu_evaluation.h). The paper's grid options
+// have no meaning there and are refused rather than ignored.
+int run_fitted_evaluation(const Args& args, sim::ExperimentSpec spec) {
+  auto refuse = [](const std::string& option) {
+    throw InputError("--" + option,
+                     "applies to the paper's experiments, not to a fitted-workload one");
+  };
+  // One thread: the default experiment's 100 replays take about a second.
+  for (const char* option : {"beta-dists", "shard", "threads"})
+    if (args.has(option)) refuse(option);
+  for (const char* flag : {"bound", "jobs-csv"})
+    if (args.is_set(flag)) refuse(flag);
+  if (args.has("policies")) {
+    spec.policies = split_list(args.get("policies"));
+    for (const std::string& p : spec.policies) GpuPolicy::parse(p, "--policies");
+  }
+  const auto estimator = sim::fitted_estimator(spec);
+  const bool json = args.is_set("json");
+  if (!json)
+    std::cerr << sim::describe_gpu_experiment(spec, estimator->cluster().summary()) << "\n";
+  const sim::GpuEvaluation evaluation = sim::run_gpu_experiment(spec, estimator);
+  if (args.has("out"))
+    std::cerr << sim::write_gpu_outputs(args.get("out"), evaluation, !args.is_set("no-plots"))
+              << "\n";
+  if (json) {
+    nlohmann::json j = nlohmann::json::array();
+    for (const sim::GpuGroupSummary& g : evaluation.groups)
+      j.push_back(sim::gpu_summary_to_json(g));
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  std::cerr << "finished in " << evaluation.wall_seconds << " s\n\n";
+  std::cout << "mean ± 95% CI over " << spec.seeds.size() << " seeds\n"
+            << sim::format_gpu_table(evaluation.groups);
+  return 0;
+}
+
 int run_evaluate(const std::vector<std::string>& argv) {
   Args args(
       "pacml evaluate [EXPERIMENT.yaml] [--policies P1,P2] [--seeds N] [--json] [--shard I/N] "
       "[--out DIR]\n"
       "       pacml evaluate --merge SHARD.json...",
-      "Runs every (policy, β distribution, seed) episode of an experiment (the built-in default "
-      "experiment when no file is given) on all cores and prints blocking rate mean ± 95% CI per "
+      "Runs an experiment (the built-in default experiment when no file is given). A "
+      "fitted-workload experiment (workload: {kind: fitted, ...}; the default is one) replays "
+      "jobs drawn from a fitted workload on a GPU cluster under every GPU policy and admission "
+      "mode over seeds, one thread, and prints the deadline-met rate, unservable share, GPU-hours "
+      "per met deadline, utilisation, queueing delay and GPUs per job, mean ± 95% CI; --out DIR "
+      "writes runs.csv, summary.csv, summary.json and PNG bar charts. A paper-style experiment: "
+      "every (policy, β distribution, seed) episode "
+      "on all cores, printing blocking rate mean ± 95% CI per "
       "policy and β distribution, plus throughput, JCT and blocking by cause. --out DIR writes "
       "episodes.csv, summary.csv, summary.json, occupancy.csv, jobs.csv (with --jobs-csv) and PNG "
       "plots "
@@ -91,11 +138,12 @@ int run_evaluate(const std::vector<std::string>& argv) {
   sim::ExperimentSpec spec = args.positionals().empty()
                                  ? sim::default_experiment()
                                  : sim::load_experiment_file(args.positionals()[0]);
+  if (args.has("seeds")) spec.seeds = sim::parse_seed_list(args.get("seeds"), "--seeds");
+  if (spec.is_fitted()) return run_fitted_evaluation(args, spec);
   if (args.has("policies")) {
     spec.policies = sim::split_policy_list(args.get("policies"), "--policies");
     for (const std::string& p : spec.policies) sim::check_policy_name(p, "--policies");
   }
-  if (args.has("seeds")) spec.seeds = sim::parse_seed_list(args.get("seeds"), "--seeds");
   if (args.has("beta-dists")) {
     spec.betas.clear();
     // uniform(lo,hi) holds a comma: split on commas outside parentheses.

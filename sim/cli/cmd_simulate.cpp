@@ -19,11 +19,12 @@ namespace {
 int run_simulate(const std::vector<std::string>& argv) {
   Args args(
       "pacml simulate [EXPERIMENT.yaml] [--policy P] [--seed S] [--beta-dist A|B|C|D] [--json]",
-      "Runs one episode of an experiment (the built-in default experiment when no file is given) "
+      "Runs one episode of a paper-style experiment (the built-in paper-zoo experiment, "
+      "contrib/experiments/paper-zoo.yaml, when no file is given) "
       "with one policy and one seed, and prints its metrics: blocking rate (by cause), acceptance, "
       "demand throughput, JCT, speed-up and occupancy. Same experiment + seed = identical "
       "results.");
-  args.positional("EXPERIMENT.yaml", "experiment file (default: built-in default experiment)",
+  args.positional("EXPERIMENT.yaml", "experiment file (default: the built-in paper-zoo experiment)",
                   false)
       .option("policy", "P",
               "policy (default: the experiment's first): para_max, para_min, random, sequential, "
@@ -40,8 +41,9 @@ int run_simulate(const std::vector<std::string>& argv) {
   if (args.positionals().size() > 1)
     throw InputError("pacml simulate", "give at most one experiment file");
   sim::ExperimentSpec spec = args.positionals().empty()
-                                 ? sim::default_experiment()
+                                 ? sim::paper_zoo_experiment()
                                  : sim::load_experiment_file(args.positionals()[0]);
+  sim::require_paper_style(spec);
   if (args.has("policy")) spec.policies = {args.get("policy")};
   sim::check_policy_name(spec.policies.front(), "--policy");
   spec.policies.resize(1);

@@ -8,13 +8,14 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/policy/gpu_policy.h"
 #include "core/util/error.h"
 #include "sim/calibration/elasticflow_archive.h"
 #include "sim/cli/args.h"
 #include "sim/cli/command.h"
 #include "sim/cli/list_option.h"
 #include "sim/cli/parallel_source.h"
-#include "sim/cli/table.h"
+#include "sim/experiment/gpu_evaluation.h"
 #include "sim/gpu/fitted_workload.h"
 
 namespace pacml::cli {
@@ -46,20 +47,26 @@ int fit(const std::vector<std::string>& argv) {
   return 0;
 }
 
-struct Summary {
-  double mean = 0, ci95 = 0;
-};
-
-Summary summarise(const std::vector<double>& values) {
-  Summary s;
-  const double n = static_cast<double>(values.size());
-  for (double v : values) s.mean += v / n;
-  if (values.size() > 1) {
-    double var = 0;
-    for (double v : values) var += (v - s.mean) * (v - s.mean) / (n - 1);
-    s.ci95 = 1.96 * std::sqrt(var / n);
-  }
-  return s;
+// The options as a fitted-workload experiment, so `pacml workload run` and
+// `pacml evaluate` on an experiment file report the same figures.
+sim::ExperimentSpec run_spec(const Args& args) {
+  sim::ExperimentSpec spec;
+  spec.name = "workload run";
+  spec.source = "pacml workload run";
+  spec.workload_type = "fitted";
+  sim::FittedExperimentSpec& f = spec.fitted;
+  f.params = args.positionals()[0];
+  f.load = args.get_double("load");
+  if (!(f.load > 0)) throw InputError("--load", "load must be positive");
+  f.jobs = args.get_long("jobs", 1, 10'000'000);
+  const long seeds = args.get_long("seeds", 1, 1000);
+  for (long s = 1; s <= seeds; ++s) spec.seeds.push_back(static_cast<std::uint64_t>(s));
+  if (args.get("admission") != "both")
+    f.admissions = {sim::parse_admission(args.get("admission"), "--admission")};
+  f.order = sim::parse_queue_order(args.get("order"), "--order");
+  spec.policies = split_list(args.get("policies"));
+  for (const std::string& p : spec.policies) GpuPolicy::parse(p, "--policies");
+  return spec;
 }
 
 int run(const std::vector<std::string>& argv) {
@@ -68,7 +75,9 @@ int run(const std::vector<std::string>& argv) {
       "[--admission immediate|queue|both] [--policies P,...] [--json]",
       "Draws jobs from a fitted workload at `load` times its arrival rate and replays\n"
       "them on a GPU cluster with the physical model under each policy, one run per\n"
-      "seed; prints the deadline-met rate and the other metrics with 95% CIs.");
+      "seed; prints the deadline-met rate and the other metrics with 95% CIs.\n"
+      "(An experiment file with `workload: {kind: fitted, ...}` does the same under\n"
+      "`pacml evaluate`.)");
   args.positional("FILE", "workload file (pacml workload fit; contrib/workloads/*.yaml)");
   add_cluster_options(args);
   args.option("load", "X", "arrival rate as a multiple of the fitted one", "1");
@@ -79,68 +88,25 @@ int run(const std::vector<std::string>& argv) {
   args.option("policies", "P1,P2", "GPU policies", "requested,min_feasible,para_max");
   args.flag("json", "print one JSON array of summaries");
   if (!args.parse(argv)) return 0;
-  const sim::FittedWorkload workload = sim::load_workload_file(args.positionals()[0]);
+  const sim::ExperimentSpec spec = run_spec(args);
   auto estimator = std::make_shared<const PhysicalEstimator>(load_physical_estimator(args));
-  DurationModel durations(estimator);
-  const double load = args.get_double("load");
-  const long jobs = args.get_long("jobs", 1, 10'000'000);
-  const long seeds = args.get_long("seeds", 1, 1000);
-  std::vector<sim::Admission> modes = {sim::Admission::kImmediate, sim::Admission::kQueue};
-  if (args.get("admission") != "both")
-    modes = {sim::parse_admission(args.get("admission"), "--admission")};
-  sim::GpuReplayConfig config;
-  config.order = sim::parse_queue_order(args.get("order"), "--order");
-  std::vector<std::vector<sim::GpuJob>> draws;
-  for (long s = 1; s <= seeds; ++s)
-    draws.push_back(
-        sim::generate_jobs(workload, load, jobs, static_cast<std::uint64_t>(s), durations));
-  nlohmann::json out = nlohmann::json::array();
-  Table table({"policy", "admission", "deadlines met", "unservable", "GPU-h/met", "utilisation",
-               "queue delay s", "GPUs/job"});
-  for (sim::Admission mode : modes)
-    for (const std::string& name : split_list(args.get("policies"))) {
-      config.policy = GpuPolicy::parse(name, "--policies");
-      config.admission = mode;
-      std::map<std::string, std::vector<double>> metrics;
-      for (long s = 0; s < seeds; ++s) {
-        config.seed = static_cast<std::uint64_t>(s + 1);
-        const sim::GpuReplayStats r = sim::replay_on_gpus(draws[s], durations, config).stats;
-        metrics["deadline_met_rate"].push_back(r.deadline_met_rate);
-        metrics["blocking_rate"].push_back(r.blocking_rate);
-        metrics["unservable_rate"].push_back(r.unservable_rate);
-        metrics["gpu_hours"].push_back(r.gpu_hours);
-        metrics["gpu_hours_per_met"].push_back(r.gpu_hours_per_met);
-        metrics["utilisation"].push_back(r.utilisation);
-        metrics["queue_delay"].push_back(r.queue_delay_mean);
-        metrics["mean_gpus"].push_back(r.mean_gpus);
-      }
-      nlohmann::json row = {{"policy", name},
-                            {"admission", sim::admission_name(mode)},
-                            {"cluster", estimator->cluster().name},
-                            {"load", load},
-                            {"jobs", jobs},
-                            {"seeds", seeds}};
-      for (const auto& [key, values] : metrics) {
-        const Summary s = summarise(values);
-        row[key + "_mean"] = s.mean;
-        row[key + "_ci95"] = s.ci95;
-      }
-      auto cell = [&](const char* key, int digits) {
-        const Summary s = summarise(metrics.at(key));
-        return format_number(s.mean, digits) + " ± " + format_number(s.ci95, 2);
-      };
-      table.add({name, sim::admission_name(mode), cell("deadline_met_rate", 3),
-                 cell("unservable_rate", 3), cell("gpu_hours_per_met", 3), cell("utilisation", 3),
-                 cell("queue_delay", 4), cell("mean_gpus", 3)});
+  const sim::GpuEvaluation evaluation = sim::run_gpu_experiment(spec, estimator);
+  if (args.is_set("json")) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const sim::GpuGroupSummary& g : evaluation.groups) {
+      nlohmann::json row = sim::gpu_summary_to_json(g);
+      row["cluster"] = estimator->cluster().name;
+      row["load"] = spec.fitted.load;
+      row["jobs"] = spec.fitted.jobs;
       out.push_back(row);
     }
-  if (args.is_set("json")) {
     std::cout << out.dump(2) << "\n";
     return 0;
   }
-  std::cout << args.positionals()[0] << " at load " << load << ": " << jobs << " jobs x " << seeds
-            << " seeds on " << estimator->cluster().summary() << " (mean ± 95% CI)\n";
-  table.print(std::cout);
+  std::cout << args.positionals()[0] << " at load " << spec.fitted.load << ": " << spec.fitted.jobs
+            << " jobs x " << spec.seeds.size() << " seeds on " << estimator->cluster().summary()
+            << " (mean ± 95% CI)\n"
+            << sim::format_gpu_table(evaluation.groups);
   return 0;
 }
 

@@ -6,11 +6,14 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "core/cluster/cluster_spec.h"
 #include "core/cluster/topology_yaml.h"
+#include "core/policy/gpu_policy.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
 #include "core/util/yaml_input.h"
 #include "sim/engine/policy_factory.h"
+#include "sim/gpu/fitted_workload.h"
 #include "sim/workload/paths.h"
 #include "sim/workload/synthetic.h"
 
@@ -87,6 +90,121 @@ void parse_workload(const YAML::Node& w, const std::string& source, ExperimentSp
   m.validate(yaml_where(source, w));
 }
 
+// seeds: N (0..N-1), "3,5,8", "10..19", a list, or {first, count}; default 0.
+void parse_seeds(const YAML::Node& root, const std::string& source, ExperimentSpec& spec) {
+  if (root["seeds"]) {
+    const YAML::Node s = root["seeds"];
+    if (s.IsScalar()) {
+      spec.seeds = parse_seed_list(s.Scalar(), yaml_where(source, s));
+    } else if (s.IsSequence()) {
+      for (const auto& item : s)
+        spec.seeds.push_back(
+            static_cast<std::uint64_t>(yaml_integer(item, source, "seed", 0, 1L << 62)));
+    } else {
+      yaml_check_keys(s, {"first", "count"}, source, "seeds");
+      const long first =
+          s["first"] ? yaml_integer(s["first"], source, "seeds.first", 0, 1L << 62) : 0;
+      const long count =
+          s["count"] ? yaml_integer(s["count"], source, "seeds.count", 1, 1000000) : 1;
+      for (long i = 0; i < count; ++i) spec.seeds.push_back(static_cast<std::uint64_t>(first + i));
+    }
+  } else {
+    spec.seeds = {0};
+  }
+  if (spec.seeds.empty()) throw InputError(yaml_where(source, root["seeds"]), "seeds is empty");
+}
+
+void parse_threads(const YAML::Node& root, const std::string& source, ExperimentSpec& spec) {
+  if (root["threads"])
+    spec.threads = static_cast<int>(yaml_integer(root["threads"], source, "threads", 0, 1024));
+}
+
+bool is_fitted_workload(const YAML::Node& root) {
+  const YAML::Node w = root["workload"];
+  return w && w.IsMap() && w["kind"];
+}
+
+// A preset name stays as it is; anything else is a path from the experiment's directory.
+std::string preset_or_path(const YAML::Node& node, const std::string& source,
+                           const std::string& what, const std::string& base_dir,
+                           bool (*is_preset)(const std::string&)) {
+  const std::string value = yaml_scalar(node, source, what);
+  if (is_preset(value)) return value;
+  return resolve_path(value, base_dir, yaml_where(source, node));
+}
+
+// deadline: slack (ElasticFlow's, from the fit) or beta (the paper's), with
+// beta: a β distribution (A when absent).
+void parse_deadline_rule(const YAML::Node& w, const std::string& source,
+                         FittedExperimentSpec& fitted) {
+  const std::string rule =
+      w["deadline"] ? yaml_scalar(w["deadline"], source, "workload.deadline") : "slack";
+  if (rule != "slack" && rule != "beta")
+    throw InputError(yaml_where(source, w["deadline"]),
+                     "workload.deadline must be slack or beta, got '" + rule + "'");
+  if (rule == "slack" && w["beta"])
+    throw InputError(yaml_where(source, w["beta"]), "workload.beta needs 'deadline: beta'");
+  if (rule == "beta")
+    fitted.beta_deadline = w["beta"]
+                               ? BetaSpec::parse(yaml_scalar(w["beta"], source, "workload.beta"),
+                                                 yaml_where(source, w["beta"]))
+                               : BetaSpec::parse("A");
+}
+
+void parse_fitted_workload(const YAML::Node& w, const std::string& source,
+                           const std::string& base_dir, FittedExperimentSpec& fitted) {
+  yaml_check_keys(w, {"kind", "params", "load", "jobs", "deadline", "beta"}, source,
+                  "workload (fitted)");
+  const std::string kind = yaml_scalar(w["kind"], source, "workload.kind");
+  if (kind != "fitted")
+    throw InputError(yaml_where(source, w["kind"]),
+                     "workload.kind must be fitted, got '" + kind +
+                         "' (the paper's workloads are 'type: synthetic' or 'type: trace')");
+  if (!w["params"])
+    throw InputError(yaml_where(source, w),
+                     "a fitted workload needs 'params' (a file of `pacml workload fit`)");
+  fitted.params = preset_or_path(w["params"], source, "workload.params", base_dir,
+                                 [](const std::string& v) { return is_builtin_workload(v); });
+  if (w["load"]) fitted.load = yaml_number(w["load"], source, "workload.load", 1e-6, 1e6);
+  if (w["jobs"]) fitted.jobs = yaml_integer(w["jobs"], source, "workload.jobs", 1, 100'000'000);
+  parse_deadline_rule(w, source, fitted);
+}
+
+std::vector<Admission> parse_admissions(const YAML::Node& node, const std::string& source) {
+  const std::string text = yaml_scalar(node, source, "admission");
+  if (text == "both") return {Admission::kImmediate, Admission::kQueue};
+  return {parse_admission(text, yaml_where(source, node))};
+}
+
+// workload: {kind: fitted, ...}: the GPU-cluster keys; the paper's
+// (profile, topology, steps, horizon, beta) are unknown keys here.
+void parse_fitted_experiment(const YAML::Node& root, const std::string& source,
+                             ExperimentSpec& spec) {
+  yaml_check_keys(root,
+                  {"pacml_experiment", "name", "description", "cluster", "workload", "admission",
+                   "order", "policies", "seeds"},
+                  source, "a fitted-workload experiment");
+  spec.workload_type = "fitted";
+  FittedExperimentSpec& fitted = spec.fitted;
+  parse_fitted_workload(root["workload"], source, spec.base_dir, fitted);
+  if (root["cluster"])
+    fitted.cluster =
+        preset_or_path(root["cluster"], source, "cluster", spec.base_dir,
+                       [](const std::string& v) { return cluster_preset_text(v) != nullptr; });
+  if (root["admission"]) fitted.admissions = parse_admissions(root["admission"], source);
+  if (root["order"])
+    fitted.order = parse_queue_order(yaml_scalar(root["order"], source, "order"),
+                                     yaml_where(source, root["order"]));
+  spec.policies = {"requested", "min_feasible", "para_max"};
+  if (root["policies"]) {
+    spec.policies = yaml_strings(root["policies"], source, "policies");
+    for (const std::string& p : spec.policies)
+      GpuPolicy::parse(p, yaml_where(source, root["policies"]));
+  }
+  if (spec.policies.empty())
+    throw InputError(yaml_where(source, root["policies"]), "policies is empty");
+}
+
 }  // namespace
 
 std::vector<std::uint64_t> parse_seed_list(const std::string& raw, const std::string& where) {
@@ -130,10 +248,11 @@ ExperimentSpec parse_experiment(const std::string& yaml_text, const std::string&
   spec.source = source;
   spec.base_dir = base_dir;
   try {
-    yaml_check_keys(root,
-                    {"pacml_experiment", "name", "description", "profile", "topology", "steps",
-                     "horizon", "workload", "beta", "policies", "seeds", "threads"},
-                    source, "the experiment");
+    if (!is_fitted_workload(root))
+      yaml_check_keys(root,
+                      {"pacml_experiment", "name", "description", "profile", "topology", "steps",
+                       "horizon", "workload", "beta", "policies", "seeds", "threads"},
+                      source, "the experiment");
     if (!root["pacml_experiment"])
       throw InputError(source, "not a pacml experiment (missing 'pacml_experiment: 1')");
     if (yaml_integer(root["pacml_experiment"], source, "pacml_experiment", 1, 1000) != 1)
@@ -142,6 +261,11 @@ ExperimentSpec parse_experiment(const std::string& yaml_text, const std::string&
     if (root["name"]) spec.name = yaml_scalar(root["name"], source, "name");
     if (root["description"])
       spec.description = yaml_scalar(root["description"], source, "description");
+    if (is_fitted_workload(root)) {
+      parse_fitted_experiment(root, source, spec);
+      parse_seeds(root, source, spec);
+      return spec;
+    }
     if (root["profile"]) {
       spec.profile = yaml_scalar(root["profile"], source, "profile");
       Profile::by_name(spec.profile, yaml_where(source, root["profile"]));
@@ -175,33 +299,19 @@ ExperimentSpec parse_experiment(const std::string& yaml_text, const std::string&
     }
     if (spec.policies.empty())
       throw InputError(yaml_where(source, root["policies"]), "policies is empty");
-    if (root["seeds"]) {
-      const YAML::Node s = root["seeds"];
-      if (s.IsScalar()) {
-        spec.seeds = parse_seed_list(s.Scalar(), yaml_where(source, s));
-      } else if (s.IsSequence()) {
-        for (const auto& item : s)
-          spec.seeds.push_back(
-              static_cast<std::uint64_t>(yaml_integer(item, source, "seed", 0, 1L << 62)));
-      } else {
-        yaml_check_keys(s, {"first", "count"}, source, "seeds");
-        const long first =
-            s["first"] ? yaml_integer(s["first"], source, "seeds.first", 0, 1L << 62) : 0;
-        const long count =
-            s["count"] ? yaml_integer(s["count"], source, "seeds.count", 1, 1000000) : 1;
-        for (long i = 0; i < count; ++i)
-          spec.seeds.push_back(static_cast<std::uint64_t>(first + i));
-      }
-    } else {
-      spec.seeds = {0};
-    }
-    if (spec.seeds.empty()) throw InputError(yaml_where(source, root["seeds"]), "seeds is empty");
-    if (root["threads"])
-      spec.threads = static_cast<int>(yaml_integer(root["threads"], source, "threads", 0, 1024));
+    parse_seeds(root, source, spec);
+    parse_threads(root, source, spec);
   } catch (const YAML::Exception& e) {
     throw yaml_error(e, source);
   }
   return spec;
+}
+
+void require_paper_style(const ExperimentSpec& spec) {
+  if (spec.is_fitted())
+    throw InputError(spec.source,
+                     "a fitted-workload experiment replays jobs on a GPU cluster: run it with "
+                     "`pacml evaluate` (it has no paper-style episodes to simulate or train on)");
 }
 
 ExperimentSpec load_experiment_file(const std::string& path, bool check_policies) {
@@ -214,6 +324,7 @@ ExperimentSpec load_experiment_file(const std::string& path, bool check_policies
 
 Experiment::Experiment(ExperimentSpec spec)
     : spec_(std::move(spec)), catalog_(std::make_shared<GraphCatalog>()) {
+  require_paper_style(spec_);
   const Profile profile = Profile::by_name(spec_.profile, spec_.source + ": profile");
   estimator_ = std::make_shared<JctEstimator>(
       RampTopology(spec_.topology, spec_.source + ": topology"), profile, spec_.steps);

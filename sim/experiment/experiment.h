@@ -16,11 +16,25 @@
 //   policies: [para_max, para_min, random, sequential, fixed:4]
 //   seeds: 10                     # 0..9; or a list; or {first: 100, count: 10}
 //
+// A fitted-workload experiment replays jobs drawn from a fitted workload
+// (sim/gpu/fitted_workload.h) on a GPU cluster with the physical model
+// (sim/gpu/gpu_replay.h); it has no profile, topology, steps, horizon or β:
+//
+//   pacml_experiment: 1
+//   cluster: ramp-a100-16x8       # a preset name or a cluster file
+//   workload: {kind: fitted, params: elasticflow-01-05, load: 3, jobs: 2000}
+//                                 # + deadline: slack (default) | beta, with beta: A..D, ...
+//   admission: both               # immediate | queue | both
+//   order: edf                    # queue order: edf | fifo
+//   policies: [requested, min_feasible, para_max, fixed:8, random]
+//   seeds: 5
+//
 // Every key is checked: a misspelt key is an InputError naming file:line.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,10 +42,24 @@
 #include "core/jct/estimator.h"
 #include "sim/engine/beta_distribution.h"
 #include "sim/engine/episode.h"
+#include "sim/gpu/gpu_replay.h"
 #include "sim/trace/trace_workload.h"
 #include "sim/workload/graph_catalog.h"
 
 namespace pacml::sim {
+
+// What a fitted-workload experiment draws and where it replays the jobs.
+struct FittedExperimentSpec {
+  std::string params;  // workload file (resolved) or built-in name
+  double load = 1;     // × the fitted arrival rate
+  long jobs = 2000;    // jobs per seed
+  // Deadlines: ElasticFlow's slack rule (the fit's) unless set, else the
+  // paper's: submit + β × the sequential run time, β from this distribution.
+  std::optional<BetaSpec> beta_deadline;
+  std::string cluster = "ramp-a100-16x8";  // preset name or file (resolved)
+  std::vector<Admission> admissions = {Admission::kImmediate, Admission::kQueue};
+  QueueOrder order = QueueOrder::kEarliestDeadline;
+};
 
 struct ExperimentSpec {
   std::string name = "experiment", description;
@@ -42,7 +70,8 @@ struct ExperimentSpec {
   int steps = 50;
   double horizon = 1e6;
   // workload
-  std::string workload_type = "synthetic";
+  std::string workload_type = "synthetic";  // synthetic | trace | fitted
+  FittedExperimentSpec fitted;
   std::vector<std::string> graphs;
   bool exponential = false;
   double interarrival = 1000, first_arrival = 0;
@@ -56,6 +85,9 @@ struct ExperimentSpec {
   std::vector<std::string> policies;
   std::vector<std::uint64_t> seeds;
   int threads = 0;  // 0 = all cores
+
+  // Jobs on a GPU cluster (sim/gpu) rather than the paper's RAMP episodes.
+  bool is_fitted() const { return workload_type == "fitted"; }
 };
 
 // Parses an experiment; `source` names it in messages, `base_dir` anchors paths.
@@ -67,13 +99,23 @@ ExperimentSpec parse_experiment(const std::string& yaml_text, const std::string&
                                 const std::string& base_dir, bool check_policies = true);
 ExperimentSpec load_experiment_file(const std::string& path, bool check_policies = true);
 
+// Throws InputError naming the file for a fitted-workload experiment: the
+// paper's simulator, trainer and trace replay cannot run it.
+void require_paper_style(const ExperimentSpec& spec);
+
 // Throws InputError(where, ...) when its episodes could never end: an
 // infinite horizon over a synthetic workload without workload.max_jobs.
 void check_episodes_end(const ExperimentSpec& spec, const std::string& where);
 
-// The built-in default experiment (identical to contrib/experiments/default.yaml).
+// The built-in default experiment (identical to contrib/experiments/default.yaml):
+// a fitted workload on a 128-GPU cluster, what `pacml evaluate` runs with no file.
 const std::string& default_experiment_yaml();
 ExperimentSpec default_experiment();
+// The built-in paper-style experiment on zoo graphs (identical to
+// contrib/experiments/paper-zoo.yaml): the default before issue 15, what
+// `pacml simulate` runs with no file and the shipped learned policy's.
+const std::string& paper_zoo_experiment_yaml();
+ExperimentSpec paper_zoo_experiment();
 
 // "10" → seeds 0..9; "3,5,8" → those seeds; "100..109" → a range.
 std::vector<std::uint64_t> parse_seed_list(const std::string& text, const std::string& where);

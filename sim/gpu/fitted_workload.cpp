@@ -215,40 +215,73 @@ FittedWorkload load_workload_file(const std::string& path) {
   return load_workload(in, path);
 }
 
-std::vector<GpuJob> generate_jobs(const FittedWorkload& w, double load, long count,
-                                  std::uint64_t seed, DurationModel& durations) {
-  if (!(load > 0)) throw InputError("--load", "load must be positive");
-  Rng rng(seed);
-  JobKinds kinds;
-  const double peak = *std::max_element(w.arrivals_per_hour.begin(), w.arrivals_per_hour.end()) *
-                      load / kHour;  // jobs per second at the busiest hour
-  std::vector<GpuJob> jobs;
-  double t = 0;
-  while (static_cast<long>(jobs.size()) < count) {
-    // Thinning: candidates at the peak rate, kept in proportion to the hour's.
-    t += -std::log(std::max(uniform(rng), 1e-300)) / peak;
-    const int hour = static_cast<int>(std::fmod(t / kHour, 24.0));
-    if (uniform(rng) * peak > w.arrivals_per_hour[hour] * load / kHour) continue;
-    const ModelShare& m =
-        w.models[pick(rng, w.models, [](const ModelShare& s) { return s.share; })];
-    GpuJob job;
-    job.id = std::to_string(jobs.size());
-    job.source = "generated job " + job.id;
-    job.submit = t;
-    job.work = kinds.get(m.model, m.batch);
-    const double iterations = std::exp(w.log_iterations_mean + w.log_iterations_sd * normal(rng));
-    // Clamped as a double first: a wide log-normal can overflow a long.
-    job.iterations = std::llround(std::clamp(iterations, static_cast<double>(w.min_iterations),
-                                             static_cast<double>(w.max_iterations)));
-    auto g = w.gpus.begin();
-    std::advance(g, pick(rng, w.gpus, [](const auto& kv) { return kv.second; }));
-    job.requested = std::min(g->first, durations.cluster_gpus());
-    const double slack = w.slack_min + (w.slack_max - w.slack_min) * uniform(rng);
-    double duration = run_seconds(durations, job, job.requested);
-    if (!std::isfinite(duration)) duration = fastest_seconds(durations, job);
-    job.deadline = t + slack * duration;
-    jobs.push_back(std::move(job));
+FittedWorkload load_workload_named(const std::string& name_or_path) {
+  if (const char* text = builtin_workload_text(name_or_path)) {
+    std::istringstream in(text);
+    return load_workload(in, "built-in workload '" + name_or_path + "'");
   }
+  return load_workload_file(name_or_path);
+}
+
+FittedJobGenerator::FittedJobGenerator(const FittedWorkload& workload, double load,
+                                       std::uint64_t seed, DurationModel& durations,
+                                       const std::optional<BetaSpec>& beta)
+    : workload_(workload), load_(load), rng_(seed), durations_(durations) {
+  if (!(load > 0)) throw InputError("--load", "load must be positive");
+  peak_ = *std::max_element(workload.arrivals_per_hour.begin(), workload.arrivals_per_hour.end()) *
+          load / kHour;
+  if (beta) beta_.emplace(*beta, rng_);
+}
+
+// Seconds from submission to the deadline: slack × the run time on the
+// requested GPUs (ElasticFlow), or β × the sequential run time (the paper).
+double FittedJobGenerator::deadline_allowance(const GpuJob& job) {
+  const FittedWorkload& w = workload_;
+  if (beta_) {
+    const double beta = beta_->sample(rng_);
+    for (int k = 1; k <= durations_.cluster_gpus(); ++k) {
+      const double sequential = run_seconds(durations_, job, k);
+      if (std::isfinite(sequential)) return beta * sequential;
+    }
+    return beta * fastest_seconds(durations_, job);
+  }
+  const double slack = w.slack_min + (w.slack_max - w.slack_min) * uniform(rng_);
+  double duration = run_seconds(durations_, job, job.requested);
+  if (!std::isfinite(duration)) duration = fastest_seconds(durations_, job);
+  return slack * duration;
+}
+
+GpuJob FittedJobGenerator::next() {
+  const FittedWorkload& w = workload_;
+  for (;;) {
+    // Thinning: candidates at the peak rate, kept in proportion to the hour's.
+    time_ += -std::log(std::max(uniform(rng_), 1e-300)) / peak_;
+    const int hour = static_cast<int>(std::fmod(time_ / kHour, 24.0));
+    if (uniform(rng_) * peak_ <= w.arrivals_per_hour[hour] * load_ / kHour) break;
+  }
+  const ModelShare& m = w.models[pick(rng_, w.models, [](const ModelShare& s) { return s.share; })];
+  GpuJob job;
+  job.id = std::to_string(drawn_++);
+  job.source = "generated job " + job.id;
+  job.submit = time_;
+  job.work = kinds_.get(m.model, m.batch);
+  const double iterations = std::exp(w.log_iterations_mean + w.log_iterations_sd * normal(rng_));
+  // Clamped as a double first: a wide log-normal can overflow a long.
+  job.iterations = std::llround(std::clamp(iterations, static_cast<double>(w.min_iterations),
+                                           static_cast<double>(w.max_iterations)));
+  auto g = w.gpus.begin();
+  std::advance(g, pick(rng_, w.gpus, [](const auto& kv) { return kv.second; }));
+  job.requested = std::min(g->first, durations_.cluster_gpus());
+  job.deadline = time_ + deadline_allowance(job);
+  return job;
+}
+
+std::vector<GpuJob> generate_jobs(const FittedWorkload& w, double load, long count,
+                                  std::uint64_t seed, DurationModel& durations,
+                                  const std::optional<BetaSpec>& beta) {
+  FittedJobGenerator generator(w, load, seed, durations, beta);
+  std::vector<GpuJob> jobs;
+  while (static_cast<long>(jobs.size()) < count) jobs.push_back(generator.next());
   return jobs;
 }
 

@@ -17,11 +17,14 @@
 
 #include <istream>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "sim/engine/beta_distribution.h"
 #include "sim/gpu/gpu_replay.h"
+#include "sim/gpu/gpu_trace.h"
 #include "sim/trace/trace.h"
 
 namespace pacml::sim {
@@ -54,11 +57,46 @@ void write_workload(std::ostream& out, const FittedWorkload& workload);
 FittedWorkload load_workload(std::istream& in, const std::string& source);
 FittedWorkload load_workload_file(const std::string& path);
 
-// `jobs` jobs drawn with `seed`, arrivals at `load` × the fitted rates (a
-// Poisson process whose rate follows the hour of day), deadlines from the
+// The workloads of contrib/workloads compiled in, by file name without .yaml
+// (null for another name), so an experiment can name one from anywhere.
+const char* builtin_workload_text(const std::string& name);
+inline bool is_builtin_workload(const std::string& name) {
+  return builtin_workload_text(name) != nullptr;
+}
+// A built-in workload's name, or a workload file.
+FittedWorkload load_workload_named(const std::string& name_or_path);
+
+// Jobs drawn one at a time with `seed`: arrivals at `load` × the fitted rates
+// (a Poisson process whose rate follows the hour of day), deadlines from the
 // slack and each job's duration on its requested GPUs (capped at the
-// cluster's GPUs). Deterministic for a seed.
+// cluster's GPUs) — or, given `beta`, the paper's rule: deadline = submit +
+// β × the job's sequential run time (on the fewest GPUs it fits on, one for
+// most jobs), β drawn from that distribution. Deterministic for a seed. As a
+// GpuJobSource it feeds a replay without holding the jobs (`pacml
+// bench-sim`'s million jobs).
+class FittedJobGenerator {
+ public:
+  // Throws InputError unless load > 0.
+  FittedJobGenerator(const FittedWorkload& workload, double load, std::uint64_t seed,
+                     DurationModel& durations, const std::optional<BetaSpec>& beta = {});
+  GpuJob next();
+
+ private:
+  double deadline_allowance(const GpuJob& job);
+
+  const FittedWorkload& workload_;
+  double load_, peak_;  // peak_: jobs per second at the busiest hour
+  Rng rng_;
+  JobKinds kinds_;
+  DurationModel& durations_;
+  double time_ = 0;
+  long drawn_ = 0;
+  std::optional<BetaSampler> beta_;
+};
+
+// The generator's first `jobs` jobs.
 std::vector<GpuJob> generate_jobs(const FittedWorkload& workload, double load, long jobs,
-                                  std::uint64_t seed, DurationModel& durations);
+                                  std::uint64_t seed, DurationModel& durations,
+                                  const std::optional<BetaSpec>& beta = {});
 
 }  // namespace pacml::sim

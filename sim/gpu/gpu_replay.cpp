@@ -5,6 +5,7 @@
 #include <queue>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 #include "core/placement/gpu_placement.h"
 #include "core/util/error.h"
@@ -32,40 +33,121 @@ QueueOrder parse_queue_order(const std::string& text, const std::string& where) 
 
 namespace {
 
-class Replay {
+// Running sums of the statistics, added to as each job's outcome is final.
+class StatsAccumulator {
  public:
-  Replay(const std::vector<GpuJob>& jobs, DurationModel& durations, const GpuReplayConfig& config,
-         const ClusterSpec& cluster)
-      : jobs_(jobs),
-        durations_(durations),
-        config_(config),
-        cluster_(cluster),
-        outcomes_(jobs.size()),
-        rng_(config.seed) {}
-
-  GpuReplayResult run();
+  void arrive(double submit) {
+    if (arrived_ == 0) first_ = submit;
+    last_ = submit;
+    ++arrived_;
+  }
+  // `window_end`: the last arrival, or (while jobs still arrive) any time
+  // after the job's end; utilisation counts GPU time in [first, last arrival].
+  void add(const GpuJob& job, const GpuJobOutcome& o, double window_end);
+  GpuReplayStats stats(const GpuReplayConfig& config, int cluster_gpus) const;
+  double last_arrival() const { return last_; }
 
  private:
+  long arrived_ = 0, started_ = 0, met_ = 0, unservable_ = 0;
+  double first_ = 0, last_ = 0;
+  double gpu_seconds_ = 0, in_window_ = 0, delay_ = 0, jct_ = 0, gpus_ = 0;
+};
+
+void StatsAccumulator::add(const GpuJob& job, const GpuJobOutcome& o, double window_end) {
+  unservable_ += o.unservable;
+  if (o.gpus == 0) return;
+  ++started_;
+  met_ += o.met;
+  gpu_seconds_ += o.gpus * (o.end - o.start);
+  in_window_ += o.gpus * std::max(0.0, std::min(o.end, window_end) - std::max(o.start, first_));
+  delay_ += o.start - job.submit;
+  jct_ += o.end - job.submit;
+  gpus_ += o.gpus;
+}
+
+GpuReplayStats StatsAccumulator::stats(const GpuReplayConfig& config, int cluster_gpus) const {
+  GpuReplayStats s;
+  s.policy = config.policy.name;
+  s.admission = admission_name(config.admission);
+  s.arrived = arrived_;
+  s.started = started_;
+  s.met = met_;
+  s.unservable = unservable_;
+  if (arrived_ == 0) return s;
+  const double arrived = static_cast<double>(arrived_);
+  s.deadline_met_rate = met_ / arrived;
+  s.blocking_rate = (arrived_ - started_) / arrived;
+  s.unservable_rate = unservable_ / arrived;
+  s.gpu_hours = gpu_seconds_ / 3600;
+  s.gpu_hours_per_met = met_ ? s.gpu_hours / met_ : 0;
+  // Measured while jobs arrive: the drain after the last arrival (a few
+  // long jobs) would dilute it.
+  s.utilisation = last_ > first_ ? in_window_ / (cluster_gpus * (last_ - first_)) : 0;
+  s.queue_delay_mean = started_ ? delay_ / started_ : 0;
+  s.jct_mean = started_ ? jct_ / started_ : 0;
+  s.mean_gpus = started_ ? gpus_ / started_ : 0;
+  return s;
+}
+
+class Replay {
+ public:
+  Replay(const GpuJobSource& source, DurationModel& durations, const GpuReplayConfig& config,
+         const GpuOutcomeSink& sink)
+      : source_(source),
+        durations_(durations),
+        config_(config),
+        sink_(sink),
+        cluster_(durations.cluster()),
+        rng_(config.seed) {}
+
+  GpuReplayStats run();
+
+ private:
+  // A job that has arrived and whose outcome is not final yet.
+  struct Live {
+    GpuJob job;
+    GpuJobOutcome outcome;
+    GpuAllocation held;
+  };
   using Completion = std::pair<double, long>;  // (end, job)
+  bool fetch_next();
   int choose(const GpuJob& job);
   bool try_start(long j);
-  void arrive(long j);
+  void arrive();
+  bool startable(int k);
+  bool settle(long j);
   void schedule_queue();
-  GpuReplayStats summarise() const;
+  void finish(long j);
 
-  const std::vector<GpuJob>& jobs_;
+  const GpuJobSource& source_;
   DurationModel& durations_;
   GpuReplayConfig config_;
+  const GpuOutcomeSink& sink_;
   GpuClusterState cluster_;
-  std::vector<GpuJobOutcome> outcomes_;
-  std::vector<GpuAllocation> held_;
+  std::unordered_map<long, Live> live_;
+  GpuJob next_;  // the next arrival, when has_next_
+  bool has_next_ = false;
+  long next_index_ = 0;
   // Waiting jobs in the order they are tried: (deadline, submission, index)
   // for earliest-deadline-first, (0, submission, index) in submission order.
   std::set<std::tuple<double, double, long>> waiting_;
   std::priority_queue<Completion, std::vector<Completion>, std::greater<Completion>> completions_;
+  // Whether k GPUs can be placed, remembered until the free GPUs change
+  // (placement_version_): after a completion every waiting job asks again.
+  std::vector<std::pair<unsigned, bool>> startable_memo_;
+  unsigned placement_version_ = 1;
+  StatsAccumulator stats_;
   Rng rng_;
   double now_ = 0;
 };
+
+bool Replay::fetch_next() {
+  const double previous = has_next_ ? next_.submit : -INFINITY;
+  has_next_ = source_(next_);
+  if (has_next_ && next_.submit < previous)
+    throw InputError(next_.source, "jobs must be in submission order");
+  return has_next_;
+}
 
 // The policy's GPU count for `job` now, or 0 if it would not start it now.
 int Replay::choose(const GpuJob& job) {
@@ -74,114 +156,134 @@ int Replay::choose(const GpuJob& job) {
   input.deadline = job.deadline;
   input.requested = job.requested;
   input.free_gpus = cluster_.free_gpus();
-  input.startable = [&](int k) { return cluster_.find(k).has_value(); };
+  input.startable = [&](int k) { return startable(k); };
   input.seconds = [&](int k) { return run_seconds(durations_, job, k); };
   return choose_gpus(config_.policy, input, rng_);
 }
 
+bool Replay::startable(int k) {
+  if (startable_memo_.empty()) startable_memo_.assign(cluster_.num_gpus() + 1, {0, false});
+  if (k < 1 || k > cluster_.num_gpus()) return false;
+  auto& [version, placeable] = startable_memo_[k];
+  if (version != placement_version_)
+    version = placement_version_, placeable = cluster_.find(k).has_value();
+  return placeable;
+}
+
 bool Replay::try_start(long j) {
-  const GpuJob& job = jobs_[j];
-  const int k = choose(job);
+  Live& live = live_.at(j);
+  const int k = choose(live.job);
   if (k == 0) return false;
-  const GpuAllocation allocation = *cluster_.find(k);
-  cluster_.take(allocation);
-  held_[j] = allocation;
-  GpuJobOutcome& o = outcomes_[j];
+  live.held = *cluster_.find(k);
+  cluster_.take(live.held);
+  ++placement_version_;
+  GpuJobOutcome& o = live.outcome;
   o.gpus = k;
   o.start = now_;
-  o.end = now_ + run_seconds(durations_, job, k);
-  o.met = o.end <= job.deadline;
+  o.end = now_ + run_seconds(durations_, live.job, k);
+  o.met = o.end <= live.job.deadline;
   completions_.push({o.end, j});
   return true;
 }
 
-void Replay::arrive(long j) {
-  outcomes_[j].unservable =
-      jobs_[j].submit + fastest_seconds(durations_, jobs_[j]) > jobs_[j].deadline;
+// The job's outcome is final: into the statistics and the sink, then forgotten.
+void Replay::finish(long j) {
+  auto it = live_.find(j);
+  // While jobs still arrive, the next arrival bounds the utilisation window
+  // from below, and every final outcome has ended by now.
+  const double window_end = has_next_ ? INFINITY : stats_.last_arrival();
+  stats_.add(it->second.job, it->second.outcome, window_end);
+  if (sink_) sink_(j, it->second.outcome);
+  live_.erase(it);
+}
+
+void Replay::arrive() {
+  const long j = next_index_++;
+  Live& live = live_[j];
+  live.job = std::move(next_);
+  stats_.arrive(live.job.submit);
+  live.outcome.unservable =
+      live.job.submit + fastest_seconds(durations_, live.job) > live.job.deadline;
+  const double deadline = live.job.deadline, submit = live.job.submit;
+  fetch_next();
   if (config_.admission == Admission::kImmediate) {
-    try_start(j);
+    if (!try_start(j)) finish(j);
     return;
   }
   const bool edf = config_.order == QueueOrder::kEarliestDeadline;
-  waiting_.emplace(edf ? jobs_[j].deadline : 0.0, jobs_[j].submit, j);
-  schedule_queue();
+  // Only the newcomer is tried: every other waiting job failed to start at
+  // the last event, with these GPUs free or more (an arrival only takes GPUs)
+  // and no later (time only tightens deadlines), so it would fail again.
+  // Those that expired meanwhile leave at the next completion, as missed.
+  const auto it = waiting_.emplace(edf ? deadline : 0.0, submit, j).first;
+  if (settle(j)) waiting_.erase(it);
 }
 
-// Every waiting job in order: dropped once no GPU count could still meet its
-// deadline, started if the policy starts it now, else left waiting.
-void Replay::schedule_queue() {
-  for (auto it = waiting_.begin(); it != waiting_.end();) {
-    const long j = std::get<2>(*it);
-    const bool expired = now_ + fastest_seconds(durations_, jobs_[j]) > jobs_[j].deadline;
-    if (expired || (cluster_.free_gpus() > 0 && try_start(j)))
-      it = waiting_.erase(it);
-    else
-      ++it;
+// A waiting job leaves the queue, missed, once no GPU count could still meet
+// its deadline, or started if the policy starts it now. True if it left.
+bool Replay::settle(long j) {
+  const GpuJob& job = live_.at(j).job;
+  if (now_ + fastest_seconds(durations_, job) > job.deadline) {
+    finish(j);
+    return true;
   }
+  return cluster_.free_gpus() > 0 && try_start(j);
 }
 
-GpuReplayResult Replay::run() {
-  held_.assign(jobs_.size(), {});
-  long next = 0;
-  const long n = static_cast<long>(jobs_.size());
-  while (next < n || !completions_.empty()) {
-    const double arrival = next < n ? jobs_[next].submit : INFINITY;
+// Every waiting job, in order (after a completion freed GPUs).
+void Replay::schedule_queue() {
+  for (auto it = waiting_.begin(); it != waiting_.end();)
+    it = settle(std::get<2>(*it)) ? waiting_.erase(it) : std::next(it);
+}
+
+GpuReplayStats Replay::run() {
+  fetch_next();
+  while (has_next_ || !completions_.empty()) {
+    const double arrival = has_next_ ? next_.submit : INFINITY;
     if (!completions_.empty() && completions_.top().first <= arrival) {
       now_ = completions_.top().first;
       while (!completions_.empty() && completions_.top().first <= now_) {
-        cluster_.release(held_[completions_.top().second]);
+        const long j = completions_.top().second;
         completions_.pop();
+        cluster_.release(live_.at(j).held);
+        ++placement_version_;
+        finish(j);
       }
       if (config_.admission == Admission::kQueue) schedule_queue();
     } else {
       now_ = arrival;
-      arrive(next++);
+      arrive();
     }
   }
-  return {summarise(), outcomes_};
-}
-
-GpuReplayStats Replay::summarise() const {
-  GpuReplayStats s;
-  s.policy = config_.policy.name;
-  s.admission = admission_name(config_.admission);
-  s.arrived = static_cast<long>(jobs_.size());
-  if (jobs_.empty()) return s;
-  // Utilisation is measured while jobs arrive, [first, last arrival]: the
-  // drain after the last arrival (a few long jobs) would dilute it.
-  const double first = jobs_.front().submit, last = jobs_.back().submit;
-  double gpu_seconds = 0, in_window = 0, delay = 0, gpus = 0;
-  for (size_t j = 0; j < jobs_.size(); ++j) {
-    const GpuJobOutcome& o = outcomes_[j];
-    s.unservable += o.unservable;
-    if (o.gpus == 0) continue;
-    ++s.started;
-    s.met += o.met;
-    gpu_seconds += o.gpus * (o.end - o.start);
-    in_window += o.gpus * std::max(0.0, std::min(o.end, last) - std::max(o.start, first));
-    delay += o.start - jobs_[j].submit;
-    gpus += o.gpus;
+  // Jobs still waiting when nothing runs and nothing arrives never start.
+  while (!waiting_.empty()) {
+    const long j = std::get<2>(*waiting_.begin());
+    waiting_.erase(waiting_.begin());
+    finish(j);
   }
-  const double arrived = static_cast<double>(s.arrived);
-  s.deadline_met_rate = s.met / arrived;
-  s.blocking_rate = (s.arrived - s.started) / arrived;
-  s.unservable_rate = s.unservable / arrived;
-  s.gpu_hours = gpu_seconds / 3600;
-  s.gpu_hours_per_met = s.met ? s.gpu_hours / s.met : 0;
-  s.utilisation = last > first ? in_window / (cluster_.num_gpus() * (last - first)) : 0;
-  s.queue_delay_mean = s.started ? delay / s.started : 0;
-  s.mean_gpus = s.started ? gpus / s.started : 0;
-  return s;
+  return stats_.stats(config_, cluster_.num_gpus());
 }
 
 }  // namespace
 
+GpuReplayStats replay_stream(const GpuJobSource& source, DurationModel& durations,
+                             const GpuReplayConfig& config, const GpuOutcomeSink& sink) {
+  return Replay(source, durations, config, sink).run();
+}
+
 GpuReplayResult replay_on_gpus(const std::vector<GpuJob>& jobs, DurationModel& durations,
                                const GpuReplayConfig& config) {
-  for (size_t j = 1; j < jobs.size(); ++j)
-    if (jobs[j].submit < jobs[j - 1].submit)
-      throw InputError(jobs[j].source, "jobs must be in submission order");
-  return Replay(jobs, durations, config, durations.cluster()).run();
+  size_t next = 0;
+  const GpuJobSource source = [&](GpuJob& job) {
+    if (next == jobs.size()) return false;
+    job = jobs[next++];
+    return true;
+  };
+  GpuReplayResult result;
+  result.jobs.resize(jobs.size());
+  result.stats = replay_stream(source, durations, config,
+                               [&](long j, const GpuJobOutcome& o) { result.jobs[j] = o; });
+  return result;
 }
 
 }  // namespace pacml::sim

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -73,6 +74,7 @@ struct GpuReplayStats {
   double gpu_hours_per_met = 0;
   double utilisation = 0;       // GPU-seconds used while jobs arrive / (GPUs × that time)
   double queue_delay_mean = 0;  // seconds from submission to start, jobs started
+  double jct_mean = 0;          // seconds from submission to end, jobs started
   double mean_gpus = 0;         // GPUs per started job
 };
 
@@ -81,7 +83,20 @@ struct GpuReplayResult {
   std::vector<GpuJobOutcome> jobs;  // in the order of the input
 };
 
-// Replays `jobs` (sorted by submission) on the estimator's cluster.
+// The next job in submission order into `job`, or false when there are no
+// more. A source lets a replay hold only its running and waiting jobs, so a
+// million-job replay takes the memory of the busiest moment, not of the run.
+using GpuJobSource = std::function<bool(GpuJob& job)>;
+// Told each job's outcome once it is final (ended, blocked, or dropped from
+// the queue), with the job's position in the source.
+using GpuOutcomeSink = std::function<void(long index, const GpuJobOutcome& outcome)>;
+
+// Replays the source's jobs on the estimator's cluster; the statistics are
+// kept as running sums. Throws InputError for a job out of submission order.
+GpuReplayStats replay_stream(const GpuJobSource& source, DurationModel& durations,
+                             const GpuReplayConfig& config, const GpuOutcomeSink& sink = {});
+
+// Replays `jobs` (sorted by submission) and keeps every job's outcome.
 GpuReplayResult replay_on_gpus(const std::vector<GpuJob>& jobs, DurationModel& durations,
                                const GpuReplayConfig& config);
 

@@ -40,6 +40,20 @@ std::string gnuplot_string(const std::string& text);
 std::string run_gnuplot(const std::string& dir, const std::string& name, const std::string& script,
                         const std::string& pngs);
 
+// Bars with 95% CI whiskers: a group per category (policy), a bar per series
+// (admission mode, β distribution, ...).
+struct BarChart {
+  std::string name;  // NAME.png and NAME.dat
+  std::string title, ylabel;
+  std::vector<std::string> categories, series;
+  std::vector<std::vector<Stat>> values;  // [category][series]
+};
+
+// Writes each chart's NAME.dat and one gnuplot script `script` into `dir`,
+// then runs gnuplot. Returns a line for people, as run_gnuplot.
+std::string write_bar_charts(const std::string& dir, const std::string& script,
+                             const std::vector<BarChart>& charts);
+
 // Writes blocking.dat, occupancy.dat, jct.dat and plots.gp into `dir`, then
 // runs gnuplot. Returns a line for people: the PNGs written, or why not.
 std::string write_plots(const std::string& dir, const PlotData& data);

@@ -316,7 +316,7 @@ TEST(Trainer, WarmStartImitatesTheTeacher) {
   auto model = inference::LearnedModel::load(s.final_weights);
   inference::LearnedPolicy student(model, "student");
   auto teacher = make_baseline_policy("fixed:2");
-  const sim::ExperimentSpec spec = sim::default_experiment();
+  const sim::ExperimentSpec spec = sim::paper_zoo_experiment();
   sim::Experiment ex(spec);
   sim::EnvironmentConfig cfg;
   cfg.estimator = ex.estimator();

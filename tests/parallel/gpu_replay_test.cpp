@@ -171,5 +171,37 @@ TEST(GpuTrace, SkipsAndCountsWhatItCannotReplay) {
   EXPECT_EQ(report.skipped_by_reason.at("no iterations"), 1);
 }
 
+TEST(GpuReplay, AStreamedReplayKeepsOnlyLiveJobsAndReportsEachOutcomeOnce) {
+  // The EDF schedule above, fed one job at a time: the same statistics, and
+  // the sink hears of each job once, when it is final (e at 40, then d at 60).
+  const std::vector<GpuJob> jobs = {job("a", 0, 20, 100, 8), job("d", 1, 60, 100, 1),
+                                    job("e", 2, 40, 100, 1)};
+  DurationModel durations(estimator_4x8());
+  GpuReplayConfig config;
+  config.policy = GpuPolicy::parse("min_feasible", "test");
+  size_t next = 0;
+  const GpuJobSource source = [&](GpuJob& j) {
+    if (next == jobs.size()) return false;
+    j = jobs[next++];
+    return true;
+  };
+  std::vector<long> order;
+  const GpuReplayStats streamed = replay_stream(
+      source, durations, config, [&](long j, const GpuJobOutcome&) { order.push_back(j); });
+  EXPECT_EQ(order, (std::vector<long>{0, 2, 1}));
+  const GpuReplayStats kept = replay_on_gpus(jobs, durations, config).stats;
+  EXPECT_EQ(streamed.met, kept.met);
+  EXPECT_DOUBLE_EQ(streamed.gpu_hours, kept.gpu_hours);
+  EXPECT_DOUBLE_EQ(streamed.utilisation, kept.utilisation);
+  EXPECT_DOUBLE_EQ(streamed.queue_delay_mean, kept.queue_delay_mean);
+  EXPECT_DOUBLE_EQ(streamed.jct_mean, (20 + 59 + 38) / 3.0);
+}
+
+TEST(GpuReplay, AJobOutOfSubmissionOrderIsAnInputError) {
+  EXPECT_THROW(
+      run({job("a", 5, 30, 100, 1), job("b", 1, 30, 100, 1)}, "requested", Admission::kImmediate),
+      InputError);
+}
+
 }  // namespace
 }  // namespace pacml::sim

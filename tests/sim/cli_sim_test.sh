@@ -95,6 +95,46 @@ check "experiment typo: exit 2 naming file:line" "[ $? -eq 2 ] && grep -q \"typo
 "$PACML" simulate "$tmp/small.yaml" --policy best >/dev/null 2>"$tmp/err"
 check "unknown policy: exit 2" "[ $? -eq 2 ]"
 
+# Fitted-workload experiments (issue 15): GPU policies x admission modes on a GPU cluster.
+cat >"$tmp/fitted.yaml" <<'YAML'
+pacml_experiment: 1
+name: cli-fitted
+cluster: ramp-a100-16x8
+workload: {kind: fitted, params: elasticflow-01-05, load: 3, jobs: 100}
+admission: both
+policies: [requested, min_feasible]
+seeds: 2
+YAML
+"$PACML" evaluate "$tmp/fitted.yaml" --json >"$tmp/fitted.json" 2>"$tmp/err"
+check "evaluate fitted --json exits 0" "[ $? -eq 0 ]"
+for key in policy admission blocking_rate_mean deadline_met_rate_mean unservable_rate_mean gpu_hours_mean queue_delay_mean; do
+  check "evaluate fitted --json has $key" "grep -q '\"$key\"' '$tmp/fitted.json'"
+done
+check "evaluate fitted --json has 4 groups" "[ \$(grep -c '\"deadline_met_rate_mean\"' '$tmp/fitted.json') -eq 4 ]"
+"$PACML" evaluate "$tmp/fitted.yaml" --json --seeds 2 >"$tmp/fitted2.json" 2>/dev/null
+check "evaluate fitted: same seeds, identical JSON" "cmp -s '$tmp/fitted.json' '$tmp/fitted2.json'"
+"$PACML" evaluate "$tmp/fitted.yaml" --out "$tmp/fo" --no-plots >"$tmp/out" 2>"$tmp/err"
+check "evaluate fitted prints the table" "grep -q '^min_feasible  *queue  *0\.[0-9]* ± ' '$tmp/out'"
+check "evaluate fitted --out writes runs.csv (2 x 2 x 2 runs)" "[ \$(wc -l <'$tmp/fo/runs.csv') -eq 9 ]"
+"$PACML" evaluate "$tmp/fitted.yaml" --threads 2 >/dev/null 2>"$tmp/err"
+check "evaluate fitted --threads: exit 2 (it runs on one thread)" "[ $? -eq 2 ] && grep -q -- '--threads' '$tmp/err'"
+"$PACML" evaluate "$tmp/fitted.yaml" --bound >/dev/null 2>"$tmp/err"
+check "evaluate fitted --bound: exit 2, names the option" "[ $? -eq 2 ] && grep -q -- '--bound' '$tmp/err'"
+"$PACML" evaluate "$tmp/fitted.yaml" --policies requested,para_min >/dev/null 2>"$tmp/err"
+check "evaluate fitted with a paper policy: exit 2" "[ $? -eq 2 ]"
+printf 'pacml_experiment: 1\nworkload: {kind: fitted, params: elasticflow-01-05}\nadmission: sometimes\n' >"$tmp/badfit.yaml"
+"$PACML" evaluate "$tmp/badfit.yaml" >/dev/null 2>"$tmp/err"
+check "fitted experiment bad admission: exit 2 naming file:line" "[ $? -eq 2 ] && grep -q 'badfit.yaml:3: admission must be' '$tmp/err'"
+"$PACML" simulate "$tmp/fitted.yaml" >/dev/null 2>"$tmp/err"
+check "simulate refuses a fitted experiment: exit 2" "[ $? -eq 2 ] && grep -q 'pacml evaluate' '$tmp/err'"
+
+# bench-sim's GPU replay of generated jobs: figures printed, memory reported.
+"$PACML" bench-sim --only generated --jobs 3000 >"$tmp/bench" 2>"$tmp/err"
+check "bench-sim --only generated exits 0 with wall, CPU and peak RSS" \
+  "[ $? -eq 0 ] && grep -q 'draw and replay: wall .* s, CPU .* s, peak RSS .* MB' '$tmp/bench'"
+"$PACML" bench-sim --only everything >/dev/null 2>"$tmp/err"
+check "bench-sim --only with an unknown benchmark: exit 2" "[ $? -eq 2 ] && grep -q 'unknown benchmark' '$tmp/err'"
+
 # Real traces (skip when ../shared/data is absent).
 data=${PACML_SHARED_DATA:-}
 if [ -n "$data" ] && [ -f "$data/elasticflow/elasticflow-traces.tar.gz" ]; then

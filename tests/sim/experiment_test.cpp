@@ -89,18 +89,6 @@ TEST(Experiment, SeedLists) {
   EXPECT_THROW(parse_seed_list("x", "s"), InputError);
 }
 
-TEST(Experiment, BuiltInDefaultMatchesTheShippedFile) {
-  std::ifstream in(std::string(PACML_SOURCE_DIR) + "/contrib/experiments/default.yaml");
-  ASSERT_TRUE(in) << "contrib/experiments/default.yaml missing";
-  std::stringstream text;
-  text << in.rdbuf();
-  EXPECT_EQ(text.str(), default_experiment_yaml());
-  const ExperimentSpec s = default_experiment();
-  EXPECT_EQ(s.name, "default");
-  Experiment e(s);  // needs nothing outside the repository
-  EXPECT_EQ(e.grid().size(), s.policies.size() * s.betas.size() * s.seeds.size());
-}
-
 TEST(Experiment, PaperFileLoadsWhenSharedDataExists) {
   PACML_REQUIRE_FILE(pacml::testing::pipedream_path("alexnet"));
   setenv("PACML_SHARED_DATA", pacml::testing::shared_data_dir().c_str(), 1);

@@ -6,6 +6,7 @@ tests_unit_tests_SOURCES += \
 	tests/sim/rollout_search_test.cpp \
 	tests/sim/trace_test.cpp \
 	tests/sim/experiment_test.cpp \
+	tests/sim/gpu_experiment_test.cpp \
 	tests/sim/blocking_bound_test.cpp
 
 TESTS += tests/sim/cli_sim_test.sh

@@ -1,0 +1,214 @@
+#include "sim/experiment/gpu_evaluation.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "core/cluster/cluster_spec.h"
+#include "core/parallel/duration_model.h"
+#include "core/policy/gpu_policy.h"
+#include "sim/experiment/evaluation.h"
+#include "sim/gpu/fitted_workload.h"
+#include "sim/report/csv.h"
+#include "sim/report/plots.h"
+#include "sim/report/text_table.h"
+
+namespace pacml::sim {
+namespace {
+
+// Each reported metric once: its name in JSON/CSV, where the summary keeps
+// it, and where one replay's stats keep it.
+struct Metric {
+  const char* key;
+  Stat GpuGroupSummary::*summary;
+  double GpuReplayStats::*run;
+};
+
+const std::vector<Metric>& metrics() {
+  using G = GpuGroupSummary;
+  using S = GpuReplayStats;
+  static const std::vector<Metric> list = {
+      {"deadline_met_rate", &G::deadline_met_rate, &S::deadline_met_rate},
+      {"blocking_rate", &G::blocking_rate, &S::blocking_rate},
+      {"unservable_rate", &G::unservable_rate, &S::unservable_rate},
+      {"gpu_hours", &G::gpu_hours, &S::gpu_hours},
+      {"gpu_hours_per_met", &G::gpu_hours_per_met, &S::gpu_hours_per_met},
+      {"utilisation", &G::utilisation, &S::utilisation},
+      {"queue_delay", &G::queue_delay, &S::queue_delay_mean},
+      {"mean_gpus", &G::mean_gpus, &S::mean_gpus},
+  };
+  return list;
+}
+
+std::string runs_csv(const std::vector<GpuRun>& runs) {
+  std::ostringstream out;
+  out << "policy,admission,seed,arrived,started,met,unservable";
+  for (const Metric& m : metrics()) out << ',' << m.key;
+  out << ",jct_mean\n";
+  for (const GpuRun& r : runs) {
+    const GpuReplayStats& s = r.stats;
+    out << csv_field(s.policy) << ',' << s.admission << ',' << r.seed << ',' << s.arrived << ','
+        << s.started << ',' << s.met << ',' << s.unservable;
+    for (const Metric& m : metrics()) out << ',' << csv_number(s.*m.run);
+    out << ',' << csv_number(s.jct_mean) << '\n';
+  }
+  return out.str();
+}
+
+std::string summary_csv(const std::vector<GpuGroupSummary>& groups) {
+  std::ostringstream out;
+  out << "policy,admission,seeds,arrived_mean";
+  for (const Metric& m : metrics()) out << ',' << m.key << "_mean," << m.key << "_ci95";
+  out << '\n';
+  for (const GpuGroupSummary& g : groups) {
+    out << csv_field(g.policy) << ',' << g.admission << ',' << g.seeds << ','
+        << csv_number(g.arrived);
+    for (const Metric& m : metrics())
+      out << ',' << csv_number((g.*m.summary).mean) << ',' << csv_number((g.*m.summary).ci95);
+    out << '\n';
+  }
+  return out.str();
+}
+
+// A bar per admission mode, grouped by policy.
+BarChart chart(const std::vector<GpuGroupSummary>& groups, Stat GpuGroupSummary::*metric,
+               const std::string& name, const std::string& title, const std::string& ylabel) {
+  BarChart c{name, title, ylabel, {}, {}, {}};
+  for (const GpuGroupSummary& g : groups) {
+    if (std::find(c.categories.begin(), c.categories.end(), g.policy) == c.categories.end())
+      c.categories.push_back(g.policy);
+    if (std::find(c.series.begin(), c.series.end(), g.admission) == c.series.end())
+      c.series.push_back(g.admission);
+  }
+  c.values.assign(c.categories.size(), std::vector<Stat>(c.series.size(), Stat{NAN, NAN, NAN}));
+  for (const GpuGroupSummary& g : groups) {
+    const size_t row =
+        std::find(c.categories.begin(), c.categories.end(), g.policy) - c.categories.begin();
+    const size_t col = std::find(c.series.begin(), c.series.end(), g.admission) - c.series.begin();
+    c.values[row][col] = g.*metric;
+  }
+  return c;
+}
+
+}  // namespace
+
+std::shared_ptr<const PhysicalEstimator> fitted_estimator(const ExperimentSpec& spec) {
+  return std::make_shared<const PhysicalEstimator>(
+      load_cluster(spec.fitted.cluster, spec.source + ": cluster"));
+}
+
+GpuEvaluation run_gpu_experiment(const ExperimentSpec& spec,
+                                 std::shared_ptr<const PhysicalEstimator> estimator) {
+  const auto start = std::chrono::steady_clock::now();
+  const FittedExperimentSpec& f = spec.fitted;
+  const FittedWorkload workload = load_workload_named(f.params);
+  DurationModel durations(estimator);
+  GpuEvaluation out;
+  out.cluster = estimator->cluster().summary();
+  // Each seed's jobs are drawn once and replayed under every (admission, policy).
+  std::vector<std::vector<GpuJob>> draws;
+  for (std::uint64_t seed : spec.seeds)
+    draws.push_back(generate_jobs(workload, f.load, f.jobs, seed, durations, f.beta_deadline));
+  GpuReplayConfig config;
+  config.order = f.order;
+  for (Admission admission : f.admissions)
+    for (const std::string& policy : spec.policies) {
+      config.admission = admission;
+      config.policy = GpuPolicy::parse(policy, spec.source + ": policies");
+      for (size_t s = 0; s < spec.seeds.size(); ++s) {
+        config.seed = spec.seeds[s];
+        out.runs.push_back({spec.seeds[s], replay_on_gpus(draws[s], durations, config).stats});
+      }
+    }
+  out.groups = summarize_gpu_runs(out.runs);
+  out.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+std::vector<GpuGroupSummary> summarize_gpu_runs(const std::vector<GpuRun>& runs) {
+  std::vector<std::pair<std::string, std::string>> order;
+  std::map<std::pair<std::string, std::string>, std::vector<const GpuReplayStats*>> by_group;
+  for (const GpuRun& r : runs) {
+    const auto key = std::make_pair(r.stats.policy, r.stats.admission);
+    if (!by_group.count(key)) order.push_back(key);
+    by_group[key].push_back(&r.stats);
+  }
+  std::vector<GpuGroupSummary> groups;
+  for (const auto& key : order) {
+    const std::vector<const GpuReplayStats*>& members = by_group[key];
+    GpuGroupSummary g;
+    g.policy = key.first;
+    g.admission = key.second;
+    g.seeds = static_cast<int>(members.size());
+    for (const GpuReplayStats* s : members) g.arrived += static_cast<double>(s->arrived);
+    g.arrived /= static_cast<double>(members.size());
+    for (const Metric& m : metrics()) {
+      std::vector<double> values;
+      for (const GpuReplayStats* s : members) values.push_back(s->*m.run);
+      g.*m.summary = summarize_values(values);
+    }
+    groups.push_back(g);
+  }
+  return groups;
+}
+
+nlohmann::json gpu_summary_to_json(const GpuGroupSummary& g) {
+  nlohmann::json j = {{"policy", g.policy},
+                      {"admission", g.admission},
+                      {"seeds", g.seeds},
+                      {"arrived_mean", g.arrived}};
+  for (const Metric& m : metrics()) {
+    j[std::string(m.key) + "_mean"] = (g.*m.summary).mean;
+    j[std::string(m.key) + "_ci95"] = (g.*m.summary).ci95;
+  }
+  return j;
+}
+
+std::string format_gpu_table(const std::vector<GpuGroupSummary>& groups) {
+  std::vector<std::vector<std::string>> rows = {{"policy", "admission", "deadlines met",
+                                                 "unservable", "GPU-h/met", "utilisation",
+                                                 "queue delay (h)", "GPUs/job"}};
+  for (const GpuGroupSummary& g : groups) {
+    Stat delay_hours = g.queue_delay;
+    delay_hours.mean /= 3600, delay_hours.ci95 /= 3600;
+    rows.push_back({g.policy, g.admission, mean_ci(g.deadline_met_rate, 3),
+                    mean_ci(g.unservable_rate, 3), mean_ci(g.gpu_hours_per_met, 2),
+                    mean_ci(g.utilisation, 3), mean_ci(delay_hours, 2), mean_ci(g.mean_gpus, 2)});
+  }
+  return format_table(rows);
+}
+
+std::string describe_gpu_experiment(const ExperimentSpec& spec, const std::string& cluster) {
+  const FittedExperimentSpec& f = spec.fitted;
+  std::ostringstream out;
+  out << spec.name << " (" << spec.source << "): " << f.jobs << " jobs per seed drawn from "
+      << f.params << " at " << f.load << "x its arrival rate, deadlines "
+      << (f.beta_deadline ? "from beta " + f.beta_deadline->label() : std::string("from slack"))
+      << ", on " << cluster << "; " << spec.policies.size() << " policies x " << f.admissions.size()
+      << " admission modes x " << spec.seeds.size() << " seeds";
+  return out.str();
+}
+
+std::string write_gpu_outputs(const std::string& dir, const GpuEvaluation& evaluation, bool plots) {
+  make_directories(dir);
+  write_text_file(dir + "/runs.csv", runs_csv(evaluation.runs));
+  write_text_file(dir + "/summary.csv", summary_csv(evaluation.groups));
+  nlohmann::json summary = nlohmann::json::array();
+  for (const GpuGroupSummary& g : evaluation.groups) summary.push_back(gpu_summary_to_json(g));
+  write_text_file(dir + "/summary.json", summary.dump(2) + "\n");
+  std::string line = "wrote " + dir + "/runs.csv, summary.csv, summary.json";
+  if (!plots) return line;
+  const std::vector<BarChart> charts = {
+      chart(evaluation.groups, &GpuGroupSummary::deadline_met_rate, "deadline_met_rate",
+            "Deadlines met (share of jobs, mean and 95% CI)", "deadline-met rate"),
+      chart(evaluation.groups, &GpuGroupSummary::gpu_hours_per_met, "gpu_hours_per_met",
+            "GPU-hours per met deadline (mean and 95% CI)", "GPU-hours"),
+      chart(evaluation.groups, &GpuGroupSummary::queue_delay, "queue_delay",
+            "Mean queueing delay of started jobs (mean and 95% CI)", "seconds")};
+  return line + "\n" + write_bar_charts(dir, "plots.gp", charts);
+}
+
+}  // namespace pacml::sim

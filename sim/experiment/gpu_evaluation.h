@@ -1,0 +1,72 @@
+// Fitted-workload experiments (workload: {kind: fitted, ...}; see
+// sim/experiment/experiment.h): for each seed, jobs drawn from the fitted
+// workload are replayed on a GPU cluster (sim/gpu/gpu_replay.h) under every
+// (admission, policy); the runs are summarised as mean ± 95% CI over seeds.
+// `pacml evaluate` runs such an experiment, and `pacml workload run` builds
+// one from its options, so both report the same figures.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/parallel/physical_estimator.h"
+#include "sim/experiment/experiment.h"
+#include "sim/experiment/summary.h"
+#include "sim/gpu/gpu_replay.h"
+
+namespace pacml::sim {
+
+// One replay: a seed's jobs under one (admission, policy).
+struct GpuRun {
+  std::uint64_t seed = 0;
+  GpuReplayStats stats;
+};
+
+// The runs of one (policy, admission) over seeds.
+struct GpuGroupSummary {
+  std::string policy, admission;
+  int seeds = 0;
+  double arrived = 0;  // mean jobs per seed
+  Stat deadline_met_rate, blocking_rate, unservable_rate, gpu_hours, gpu_hours_per_met, utilisation,
+      queue_delay, mean_gpus;
+};
+
+struct GpuEvaluation {
+  std::string cluster;       // the cluster's one-line summary
+  std::vector<GpuRun> runs;  // admission-major, then policy, then seed
+  std::vector<GpuGroupSummary> groups;
+  double wall_seconds = 0;
+};
+
+// The estimator of the experiment's cluster (a preset or a file).
+std::shared_ptr<const PhysicalEstimator> fitted_estimator(const ExperimentSpec& spec);
+
+// Runs every (admission, policy, seed) of a fitted-workload experiment on
+// `estimator`'s cluster, one thread. Deterministic: a seed draws the same jobs
+// and drives the random policy the same way on every run.
+GpuEvaluation run_gpu_experiment(const ExperimentSpec& spec,
+                                 std::shared_ptr<const PhysicalEstimator> estimator);
+
+// Groups runs by (policy, admission) in order of first appearance.
+std::vector<GpuGroupSummary> summarize_gpu_runs(const std::vector<GpuRun>& runs);
+
+// {"policy", "admission", "seeds", "<metric>_mean", "<metric>_ci95", ...}:
+// deadline_met_rate, blocking_rate, unservable_rate, gpu_hours,
+// gpu_hours_per_met, utilisation, queue_delay, mean_gpus.
+nlohmann::json gpu_summary_to_json(const GpuGroupSummary& g);
+
+// The table people read: a row per (policy, admission), mean ± 95% CI.
+std::string format_gpu_table(const std::vector<GpuGroupSummary>& groups);
+
+// "default (<file>): 2000 jobs per seed from <params> at load 3 on <cluster> ..."
+std::string describe_gpu_experiment(const ExperimentSpec& spec, const std::string& cluster);
+
+// runs.csv, summary.csv, summary.json and PNG plots (deadline_met_rate.png,
+// gpu_hours_per_met.png, queue_delay.png) in `dir`; returns a line for people.
+std::string write_gpu_outputs(const std::string& dir, const GpuEvaluation& evaluation, bool plots);
+
+}  // namespace pacml::sim

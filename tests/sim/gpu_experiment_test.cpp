@@ -1,0 +1,189 @@
+// Fitted-workload experiments (workload: {kind: fitted, ...}): parsing, the
+// built-in default experiment, and runs (sim/experiment/gpu_evaluation.h).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "core/util/error.h"
+#include "sim/experiment/experiment.h"
+#include "sim/experiment/gpu_evaluation.h"
+#include "sim/gpu/fitted_workload.h"
+
+namespace pacml::sim {
+namespace {
+
+std::string error_of(const std::string& yaml) {
+  try {
+    parse_experiment(yaml, "x.yaml", ".");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string file_text(const std::string& relative) {
+  std::ifstream in(std::string(PACML_SOURCE_DIR) + "/" + relative);
+  EXPECT_TRUE(in) << relative << " missing";
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A default-style experiment small enough for a unit test.
+const char* kSmallFitted =
+    "pacml_experiment: 1\n"
+    "name: small-fitted\n"
+    "cluster: ramp-a100-16x8\n"
+    "workload: {kind: fitted, params: elasticflow-01-05, load: 3, jobs: 150}\n"
+    "admission: both\n"
+    "order: fifo\n"
+    "policies: [requested, min_feasible, random]\n"
+    "seeds: 2\n";
+
+TEST(FittedExperiment, ParsesTheWorkloadKeyAndTheClusterKeys) {
+  const ExperimentSpec s = parse_experiment(kSmallFitted, "x.yaml", ".");
+  ASSERT_TRUE(s.is_fitted());
+  EXPECT_EQ(s.fitted.params, "elasticflow-01-05");
+  EXPECT_EQ(s.fitted.load, 3);
+  EXPECT_EQ(s.fitted.jobs, 150);
+  EXPECT_EQ(s.fitted.cluster, "ramp-a100-16x8");
+  EXPECT_EQ(s.fitted.admissions,
+            (std::vector<Admission>{Admission::kImmediate, Admission::kQueue}));
+  EXPECT_EQ(s.fitted.order, QueueOrder::kSubmission);
+  EXPECT_EQ(s.policies, (std::vector<std::string>{"requested", "min_feasible", "random"}));
+  EXPECT_EQ(s.seeds, (std::vector<std::uint64_t>{0, 1}));
+  const ExperimentSpec q = parse_experiment(
+      "pacml_experiment: 1\nworkload: {kind: fitted, params: elasticflow-01-05}\n"
+      "admission: queue\npolicies: fixed:8\n",
+      "x.yaml", ".");
+  EXPECT_EQ(q.fitted.admissions, (std::vector<Admission>{Admission::kQueue}));
+  EXPECT_EQ(q.fitted.load, 1);
+  EXPECT_EQ(q.policies, (std::vector<std::string>{"fixed:8"}));
+}
+
+TEST(FittedExperiment, ResolvesFilesFromTheExperimentsDirectory) {
+  const ExperimentSpec s = parse_experiment(
+      "pacml_experiment: 1\ncluster: ../clusters/dgx-a100-4x8.yaml\n"
+      "workload: {kind: fitted, params: ../workloads/elasticflow-01-05.yaml}\n",
+      "e.yaml", std::string(PACML_SOURCE_DIR) + "/contrib/experiments");
+  EXPECT_EQ(s.fitted.cluster,
+            std::string(PACML_SOURCE_DIR) + "/contrib/clusters/dgx-a100-4x8.yaml");
+  EXPECT_EQ(s.fitted.params,
+            std::string(PACML_SOURCE_DIR) + "/contrib/workloads/elasticflow-01-05.yaml");
+}
+
+TEST(FittedExperiment, BadKeysAndValuesNameFileAndLine) {
+  const std::string head = "pacml_experiment: 1\n";
+  EXPECT_NE(error_of(head + "workload: {kind: fitted, params: elasticflow-01-05, lod: 2}\n")
+                .find("x.yaml:2: unknown key 'lod' in workload (fitted)"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "workload: {kind: fited, params: elasticflow-01-05}\n")
+                .find("x.yaml:2: workload.kind must be fitted"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "workload: {kind: fitted}\n").find("needs 'params'"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "workload: {kind: fitted, params: elasticflow-01-05, load: 0}\n")
+                .find("x.yaml:2"),
+            std::string::npos);
+  const std::string fitted = head + "workload: {kind: fitted, params: elasticflow-01-05}\n";
+  EXPECT_NE(error_of(fitted + "admission: later\n").find("x.yaml:3: admission must be"),
+            std::string::npos);
+  EXPECT_NE(error_of(fitted + "order: lifo\n").find("x.yaml:3: queue order must be"),
+            std::string::npos);
+  EXPECT_NE(error_of(fitted + "policies: [requested, para_min]\n").find("x.yaml:3"),
+            std::string::npos);
+  // The paper's keys mean nothing on a GPU cluster.
+  EXPECT_NE(error_of(fitted + "beta: [A]\n")
+                .find("x.yaml:3: unknown key 'beta' in a fitted-workload experiment"),
+            std::string::npos);
+  // ... and the GPU keys nothing in the paper's experiments.
+  EXPECT_NE(error_of(head + "workload: {graphs: [alexnet]}\ncluster: ramp-a100-16x8\n")
+                .find("x.yaml:3: unknown key 'cluster'"),
+            std::string::npos);
+}
+
+TEST(FittedExperiment, DeadlinesFromSlackOrFromTheBetaRule) {
+  const std::string head =
+      "pacml_experiment: 1\nworkload: {kind: fitted, params: elasticflow-01-05";
+  EXPECT_FALSE(parse_experiment(head + "}\n", "x.yaml", ".").fitted.beta_deadline);
+  EXPECT_EQ(
+      parse_experiment(head + ", deadline: beta}\n", "x.yaml", ".").fitted.beta_deadline->label(),
+      "A");
+  EXPECT_EQ(parse_experiment(head + ", deadline: beta, beta: C}\n", "x.yaml", ".")
+                .fitted.beta_deadline->label(),
+            "C");
+  EXPECT_NE(error_of(head + ", deadline: soon}\n").find("x.yaml:2: workload.deadline must be"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + ", beta: C}\n").find("needs 'deadline: beta'"), std::string::npos);
+  EXPECT_NE(error_of(head + ", deadline: beta, beta: Z}\n").find("x.yaml:2"), std::string::npos);
+  // The β rule: deadline = submit + β × the run time on one GPU (where the job fits on one).
+  const ExperimentSpec s = default_experiment();
+  DurationModel durations(fitted_estimator(s));
+  const FittedWorkload w = load_workload_named("elasticflow-01-05");
+  const std::vector<GpuJob> jobs =
+      generate_jobs(w, 1, 200, 7, durations, BetaSpec::parse("fixed(0.5)"));
+  int checked = 0;
+  for (const GpuJob& job : jobs) {
+    const double sequential = run_seconds(durations, job, 1);
+    if (!std::isfinite(sequential)) continue;
+    EXPECT_NEAR(job.deadline - job.submit, 0.5 * sequential, 1e-6 * sequential) << job.id;
+    ++checked;
+  }
+  EXPECT_GT(checked, 100);
+  // Slack deadlines stay what they were: the same jobs without a β rule.
+  const std::vector<GpuJob> slack = generate_jobs(w, 1, 200, 7, durations);
+  EXPECT_EQ(slack.front().submit, jobs.front().submit);
+  EXPECT_NE(slack.front().deadline, jobs.front().deadline);
+}
+
+TEST(FittedExperiment, PaperStyleCommandsRefuseIt) {
+  EXPECT_THROW(Experiment(parse_experiment(kSmallFitted, "x.yaml", ".")), InputError);
+}
+
+TEST(FittedExperiment, BuiltInDefaultMatchesTheShippedFile) {
+  EXPECT_EQ(file_text("contrib/experiments/default.yaml"), default_experiment_yaml());
+  const ExperimentSpec s = default_experiment();
+  EXPECT_EQ(s.name, "default");
+  ASSERT_TRUE(s.is_fitted());
+  EXPECT_EQ(s.fitted.cluster, "ramp-a100-16x8");
+  EXPECT_EQ(s.fitted.admissions.size(), 2u);
+  EXPECT_EQ(s.policies.size(), 5u);
+  EXPECT_GE(s.seeds.size(), 3u);
+  EXPECT_EQ(fitted_estimator(s)->cluster().num_gpus(), 128);
+}
+
+TEST(FittedExperiment, BuiltInPaperZooMatchesTheShippedFile) {
+  EXPECT_EQ(file_text("contrib/experiments/paper-zoo.yaml"), paper_zoo_experiment_yaml());
+  const ExperimentSpec s = paper_zoo_experiment();
+  EXPECT_EQ(s.name, "paper-zoo");
+  Experiment e(s);  // needs nothing outside the repository
+  EXPECT_EQ(e.grid().size(), s.policies.size() * s.betas.size() * s.seeds.size());
+}
+
+TEST(FittedExperiment, SameSeedsGiveIdenticalNumbers) {
+  const ExperimentSpec s = parse_experiment(kSmallFitted, "x.yaml", ".");
+  const GpuEvaluation a = run_gpu_experiment(s, fitted_estimator(s));
+  const GpuEvaluation b = run_gpu_experiment(s, fitted_estimator(s));
+  ASSERT_EQ(a.runs.size(), 2u * 3u * 2u);
+  ASSERT_EQ(a.runs.size(), b.runs.size());
+  for (size_t i = 0; i < a.runs.size(); ++i) {
+    EXPECT_EQ(gpu_summary_to_json(summarize_gpu_runs({a.runs[i]}).front()),
+              gpu_summary_to_json(summarize_gpu_runs({b.runs[i]}).front()))
+        << i;
+    EXPECT_EQ(a.runs[i].stats.arrived, 150);
+  }
+  // Seeds differ: the two seeds of a group draw different jobs.
+  EXPECT_NE(a.runs[0].stats.gpu_hours, a.runs[1].stats.gpu_hours);
+  ASSERT_EQ(a.groups.size(), 6u);
+  EXPECT_EQ(a.groups[0].policy, "requested");
+  EXPECT_EQ(a.groups[0].admission, "immediate");
+  EXPECT_EQ(a.groups[0].seeds, 2);
+  for (const char* key : {"blocking_rate_mean", "deadline_met_rate_mean", "unservable_rate_mean",
+                          "gpu_hours_mean", "queue_delay_mean", "deadline_met_rate_ci95"})
+    EXPECT_TRUE(gpu_summary_to_json(a.groups[0]).contains(key)) << key;
+}
+
+}  // namespace
+}  // namespace pacml::sim
