@@ -9,6 +9,7 @@
 
 #include "core/cluster/cluster_spec.h"
 #include "core/cluster/topology_yaml.h"
+#include "core/config/settings_table.h"
 #include "core/policy/gpu_policy.h"
 #include "core/policy/policy_factory.h"
 #include "core/profile.h"
@@ -28,33 +29,11 @@ void check_any_policy(const std::string& name, const std::string& where) {
   }
 }
 
-std::string scalar(const YAML::Node& node, const std::string& where, const std::string& what) {
-  if (!node.IsScalar()) throw InputError(where, what + " must be a single value");
-  return node.Scalar();
-}
-
-double number(const YAML::Node& node, const std::string& where, const std::string& what) {
-  return parse_finite_double(scalar(node, where, what), where, what);
-}
-
-bool boolean(const YAML::Node& node, const std::string& where, const std::string& what) {
-  const std::string v = scalar(node, where, what);
-  if (v == "true" || v == "yes" || v == "on") return true;
-  if (v == "false" || v == "no" || v == "off") return false;
-  throw InputError(where, what + " must be true or false, got '" + v + "'");
-}
-
-std::vector<std::string> strings(const YAML::Node& node, const std::string& where,
-                                 const std::string& what) {
-  std::vector<std::string> out;
-  if (node.IsScalar()) {
-    out.push_back(node.Scalar());
-  } else if (node.IsSequence()) {
-    for (const YAML::Node& item : node) out.push_back(scalar(item, where, what + " entries"));
-  } else if (!node.IsNull()) {
-    throw InputError(where, what + " must be a value or a list");
-  }
-  return out;
+// A list that may be empty (`partitions:` with nothing after it).
+std::vector<std::string> list_or_empty(const YAML::Node& map, const std::string& source,
+                                       const std::string& key) {
+  return map[key].IsNull() ? std::vector<std::string>{}
+                           : plugin_config_settings().list(map, source, key);
 }
 
 // nodes: "n[1-32]" | [n1, n2, …] | {n1: [c, r, s], …}
@@ -68,12 +47,13 @@ std::vector<std::string> parse_nodes(const YAML::Node& node, const RampParams& r
       const std::string name = kv.first.Scalar(), w = yaml_where(source, kv.second);
       if (!kv.second.IsSequence() || kv.second.size() != 3)
         throw InputError(w, "node " + name + ": expected [c, r, s]");
-      const int c = static_cast<int>(
-          parse_integer(scalar(kv.second[0], w, "c"), 0, ramp.groups - 1, w, name + " group c"));
-      const int r = static_cast<int>(
-          parse_integer(scalar(kv.second[1], w, "r"), 0, ramp.racks - 1, w, name + " rack r"));
-      const int s = static_cast<int>(parse_integer(
-          scalar(kv.second[2], w, "s"), 0, ramp.servers_per_rack - 1, w, name + " server s"));
+      const int c = static_cast<int>(parse_integer(yaml_scalar(kv.second[0], source, "c"), 0,
+                                                   ramp.groups - 1, w, name + " group c"));
+      const int r = static_cast<int>(parse_integer(yaml_scalar(kv.second[1], source, "r"), 0,
+                                                   ramp.racks - 1, w, name + " rack r"));
+      const int s =
+          static_cast<int>(parse_integer(yaml_scalar(kv.second[2], source, "s"), 0,
+                                         ramp.servers_per_rack - 1, w, name + " server s"));
       std::string& slot = names[topo.index(c, r, s)];
       if (!slot.empty())
         throw InputError(w, "nodes " + slot + " and " + name + " both map to (" +
@@ -83,7 +63,8 @@ std::vector<std::string> parse_nodes(const YAML::Node& node, const RampParams& r
     }
   } else {
     std::vector<std::string> list;
-    for (const std::string& item : strings(node, where, "nodes"))
+    for (const std::string& item :
+         node.IsNull() ? std::vector<std::string>{} : yaml_strings(node, source, "nodes"))
       for (std::string& n : slurm::expand_hostlist(item, where)) list.push_back(std::move(n));
     if (static_cast<int>(list.size()) > topo.num_servers())
       throw InputError(where, std::to_string(list.size()) + " nodes listed but the RAMP " +
@@ -100,6 +81,127 @@ std::vector<std::string> parse_nodes(const YAML::Node& node, const RampParams& r
 
 }  // namespace
 
+const SettingsTable& plugin_config_settings() {
+  using T = SettingType;
+  static const SettingsTable table(
+      "pacml.conf key",
+      {SettingKey("policy", T::kText,
+                  "with `cluster`: requested, min_feasible, para_max, fixed:K, random; else the "
+                  "paper's baselines or pacml:WEIGHTS. SchedulerParameters: pacml_policy=")
+           .defaults_to("min_feasible"),
+       SettingKey("cluster", T::kText,
+                  "a GPU cluster (preset or file): pacml decides k GPUs with the physical model "
+                  "(plugin/README.md, GPU cluster); unset: the RAMP cluster below"),
+       SettingKey("on_block", T::kChoice,
+                  "a job no GPU count serves now: refused, or left to wait in Slurm's queue. "
+                  "SchedulerParameters: pacml_on_block=")
+           .one_of({"reject", "queue"})
+           .defaults_to("reject"),
+       SettingKey("margin", T::kNumber,
+                  "a choice meets the requirement only if JCT x (1 + margin) does; below 10. "
+                  "SchedulerParameters: pacml_margin=")
+           .range(0, 10)
+           .defaults_to("0"),
+       SettingKey("profile", T::kChoice, "RAMP cluster: seconds, or the paper's simulator units")
+           .one_of({"physical", "reference"})
+           .defaults_to("physical"),
+       SettingKey("topology", T::kText,
+                  "RAMP cluster: CxRxS or a mapping (`pacml config keys topology`)")
+           .defaults_to("4x4x2"),
+       SettingKey("nodes", T::kList,
+                  "RAMP cluster: the Slurm node of each server (c*R + r)*S + s: a hostlist, a "
+                  "list, or {name: [c, r, s]}")
+           .defaults_to("the partition's nodes"),
+       SettingKey("partitions", T::kList,
+                  "partitions pacml decides for; a job naming none goes to the first")
+           .defaults_to("the default one"),
+       SettingKey("graph_dirs", T::kList, "absolute directories that serve bare graph names"),
+       SettingKey("user_graph_files", T::kBoolean,
+                  "users may name their own graph files, read with their rights")
+           .defaults_to("true"),
+       SettingKey("max_graph_bytes", T::kInteger, "size limit of a graph file")
+           .range(1024, 4294967296.0, "bytes")
+           .defaults_to("16777216"),
+       SettingKey("decision_log", T::kText, "absolute path of the JSON-lines decision log"),
+       SettingKey("time_limit_factor", T::kNumber,
+                  "a job that states its length gets JCT x factor + extra, never below --time")
+           .range(1, 1000)
+           .defaults_to("1.2"),
+       SettingKey("time_limit_extra", T::kText, "a Slurm duration added to that time limit")
+           .defaults_to("1:00"),
+       SettingKey("default_steps", T::kInteger,
+                  "steps pacml predicts with when a job gives no length")
+           .range(1, 1e9)
+           .defaults_to("50"),
+       SettingKey("seed", T::kInteger, "seed of the random policy")
+           .range(0, 4611686018427387904.0)
+           .defaults_to("1"),
+       SettingKey("annotate", T::kChoice, "where the decision annotation goes")
+           .one_of({"admin_comment", "comment"})
+           .defaults_to("admin_comment"),
+       SettingKey("reservation_ttl", T::kNumber,
+                  "the longest a decided job's resources stay reserved before it starts")
+           .range(0, INFINITY, "seconds")
+           .defaults_to("30"),
+       SettingKey("resolve_job_ids", T::kBoolean,
+                  "wait (up to 60 s) for the Slurm job id before writing a log line")
+           .defaults_to("true")});
+  return table;
+}
+
+namespace {
+
+std::vector<std::string> absolute_paths(std::vector<std::string> paths, const std::string& key,
+                                        const std::string& where) {
+  for (const std::string& d : paths)
+    if (d.empty() || d[0] != '/')
+      throw InputError(where, key + " entries must be absolute paths, got '" + d + "'");
+  return paths;
+}
+
+// The keys of pacml.conf in table order; each read as the table declares it.
+void read_keys(const YAML::Node& r, const std::string& source, PluginConfig& cfg) {
+  const SettingsTable& keys = plugin_config_settings();
+  auto where = [&](const char* key) { return yaml_where(source, r[key]); };
+  if (r["topology"]) cfg.ramp = parse_ramp_topology(r["topology"], source);  // nodes need it
+  if (r["policy"]) cfg.policy = keys.text(r, source, "policy");
+  if (r["cluster"]) {
+    cfg.cluster = keys.text(r, source, "cluster");
+    load_cluster(cfg.cluster, where("cluster"));  // a preset or a readable, valid file
+  }
+  if (r["on_block"])
+    cfg.on_block = parse_on_block(keys.choice(r, source, "on_block"), where("on_block"));
+  if (r["margin"]) cfg.margin = parse_margin(keys.text(r, source, "margin"), where("margin"));
+  if (r["profile"]) cfg.profile = keys.choice(r, source, "profile");
+  if (r["nodes"]) cfg.nodes = parse_nodes(r["nodes"], cfg.ramp, source);
+  if (r["partitions"]) {
+    cfg.partitions.clear();
+    for (const std::string& p : list_or_empty(r, source, "partitions"))
+      for (std::string& name : slurm::expand_hostlist(p, where("partitions")))
+        cfg.partitions.push_back(name);
+  }
+  if (r["graph_dirs"])
+    cfg.graph_dirs =
+        absolute_paths(list_or_empty(r, source, "graph_dirs"), "graph_dirs", where("graph_dirs"));
+  if (r["user_graph_files"]) cfg.user_graph_files = keys.boolean(r, source, "user_graph_files");
+  if (r["max_graph_bytes"]) cfg.max_graph_bytes = keys.integer(r, source, "max_graph_bytes");
+  if (r["decision_log"] && !r["decision_log"].IsNull()) {
+    cfg.decision_log = keys.text(r, source, "decision_log");
+    absolute_paths({cfg.decision_log}, "decision_log", where("decision_log"));
+  }
+  if (r["time_limit_factor"]) cfg.time_limit_factor = keys.number(r, source, "time_limit_factor");
+  if (r["time_limit_extra"])
+    cfg.time_limit_extra = slurm::parse_duration_seconds(
+        keys.text(r, source, "time_limit_extra"), where("time_limit_extra"), "time_limit_extra");
+  if (r["default_steps"]) cfg.default_steps = keys.integer(r, source, "default_steps");
+  if (r["seed"]) cfg.seed = keys.integer(r, source, "seed");
+  if (r["annotate"]) cfg.annotate = keys.choice(r, source, "annotate");
+  if (r["reservation_ttl"]) cfg.reservation_ttl = keys.number(r, source, "reservation_ttl");
+  if (r["resolve_job_ids"]) cfg.resolve_job_ids = keys.boolean(r, source, "resolve_job_ids");
+}
+
+}  // namespace
+
 PluginConfig parse_plugin_config(std::istream& in, const std::string& source) {
   const YAML::Node root = parse_yaml(in, source);
   PluginConfig cfg;
@@ -107,80 +209,10 @@ PluginConfig parse_plugin_config(std::istream& in, const std::string& source) {
   if (root.IsNull()) return cfg;  // an empty file: all defaults
   if (!root.IsMap()) throw InputError(source, "pacml.conf must be a YAML map of key: value");
   return convert_yaml(root, source, [&](const YAML::Node& r) {
-    // topology first: nodes depend on it
-    if (r["topology"]) cfg.ramp = parse_ramp_topology(r["topology"], source);
-    std::string policy_where = source;
-    for (const auto& kv : r) {
-      const std::string key = kv.first.Scalar();
-      const YAML::Node& v = kv.second;
-      const std::string w = yaml_where(source, v);
-      if (key == "topology") {
-        continue;
-      } else if (key == "policy") {
-        cfg.policy = scalar(v, w, key);
-        policy_where = w;  // checked once `cluster` is known
-      } else if (key == "cluster") {
-        cfg.cluster = scalar(v, w, key);
-        load_cluster(cfg.cluster, w);  // a preset or a readable, valid file
-      } else if (key == "profile") {
-        cfg.profile = scalar(v, w, key);
-        Profile::by_name(cfg.profile, w);
-      } else if (key == "nodes") {
-        cfg.nodes = parse_nodes(v, cfg.ramp, source);
-      } else if (key == "partitions") {
-        cfg.partitions.clear();
-        for (const std::string& p : strings(v, w, key))
-          for (std::string& name : slurm::expand_hostlist(p, w)) cfg.partitions.push_back(name);
-      } else if (key == "on_block") {
-        cfg.on_block = parse_on_block(scalar(v, w, key), w);
-      } else if (key == "margin") {
-        cfg.margin = parse_margin(scalar(v, w, key), w);
-      } else if (key == "graph_dirs") {
-        cfg.graph_dirs = strings(v, w, key);
-        for (const std::string& d : cfg.graph_dirs)
-          if (d.empty() || d[0] != '/')
-            throw InputError(w, "graph_dirs entries must be absolute paths, got '" + d + "'");
-      } else if (key == "user_graph_files") {
-        cfg.user_graph_files = boolean(v, w, key);
-      } else if (key == "max_graph_bytes") {
-        cfg.max_graph_bytes = parse_integer(scalar(v, w, key), 1024, 1L << 32, w, key);
-      } else if (key == "decision_log") {
-        cfg.decision_log = v.IsNull() ? "" : scalar(v, w, key);
-        if (!cfg.decision_log.empty() && cfg.decision_log[0] != '/')
-          throw InputError(w,
-                           "decision_log must be an absolute path, got '" + cfg.decision_log + "'");
-      } else if (key == "time_limit_factor") {
-        cfg.time_limit_factor = number(v, w, key);
-        if (cfg.time_limit_factor < 1)
-          throw InputError(w, "time_limit_factor must be at least 1, got " + v.Scalar());
-      } else if (key == "time_limit_extra") {
-        cfg.time_limit_extra = slurm::parse_duration_seconds(scalar(v, w, key), w, key);
-      } else if (key == "default_steps") {
-        cfg.default_steps = parse_integer(scalar(v, w, key), 1, 1000000000, w, key);
-      } else if (key == "seed") {
-        cfg.seed = parse_integer(scalar(v, w, key), 0, 1L << 62, w, key);
-      } else if (key == "annotate") {
-        cfg.annotate = scalar(v, w, key);
-        if (cfg.annotate != "admin_comment" && cfg.annotate != "comment")
-          throw InputError(
-              w, "annotate must be 'admin_comment' or 'comment', got '" + cfg.annotate + "'");
-      } else if (key == "reservation_ttl") {
-        cfg.reservation_ttl = parse_non_negative(scalar(v, w, key), w, key);
-      } else if (key == "resolve_job_ids") {
-        cfg.resolve_job_ids = boolean(v, w, key);
-      } else {
-        throw InputError(
-            yaml_where(source, kv.first),
-            "unknown key '" + key +
-                "' (known: policy, profile, topology, cluster, nodes, partitions, on_block, "
-                "margin, "
-                "graph_dirs, "
-                "user_graph_files, max_graph_bytes, decision_log, time_limit_factor, "
-                "time_limit_extra, default_steps, seed, annotate, reservation_ttl, "
-                "resolve_job_ids)");
-      }
-    }
-    check_policy_for(cfg, cfg.policy, policy_where);
+    plugin_config_settings().check_known(r, source);
+    read_keys(r, source, cfg);
+    if (r["profile"]) Profile::by_name(cfg.profile, yaml_where(source, r["profile"]));
+    check_policy_for(cfg, cfg.policy, r["policy"] ? yaml_where(source, r["policy"]) : source);
     return cfg;
   });
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/cluster/ramp_topology.h"
+#include "core/config/settings_table.h"
 
 namespace pacml::plugin {
 
@@ -61,6 +62,10 @@ void check_policy_for(const PluginConfig& cfg, const std::string& policy, const 
 // Parses pacml.conf text; throws InputError("source:line", ...) naming the
 // first bad value. Also checks that the policy can be built.
 PluginConfig parse_plugin_config(std::istream& in, const std::string& source);
+
+// pacml.conf's keys, declared once: what the parser reads, the unknown-key
+// check and plugin/README.md's settings table (`pacml config keys pacml.conf`).
+const SettingsTable& plugin_config_settings();
 PluginConfig load_plugin_config(const std::string& path);
 
 // The pacml_* tokens of slurm.conf's SchedulerParameters.

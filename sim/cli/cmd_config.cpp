@@ -11,6 +11,7 @@
 #include "core/config/settings_table.h"
 #include "core/util/error.h"
 #include "core/zoo/device_model.h"
+#include "plugin/config.h"
 #include "sim/cli/args.h"
 #include "sim/cli/command.h"
 #include "sim/cli/table.h"
@@ -23,6 +24,7 @@ const std::map<std::string, std::function<const SettingsTable&()>>& formats() {
   static const std::map<std::string, std::function<const SettingsTable&()>> all = {
       {"cluster", cluster_settings},
       {"device", device_settings},
+      {"pacml.conf", plugin::plugin_config_settings},
       {"topology", ramp_topology_settings},
   };
   return all;
@@ -80,6 +82,7 @@ int config_command(const std::vector<std::string>& argv) {
 
 }  // namespace
 
-PACML_COMMAND("config", "the keys of pacml's file formats (cluster, device, ...)", config_command);
+PACML_COMMAND("config", "the keys of pacml's file formats (cluster, device, pacml.conf, ...)",
+              config_command);
 
 }  // namespace pacml::cli

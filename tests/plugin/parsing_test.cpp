@@ -124,17 +124,23 @@ TEST(PluginConfig, NodeMapByCoordinates) {
 
 TEST(PluginConfig, BadValuesNameFileLineAndKey) {
   EXPECT_EQ(error_of([] { parse("policy: para_max\npolcy: x\n"); }).rfind("pacml.conf:2:", 0), 0u);
-  EXPECT_NE(
-      error_of([] { parse("on_block: wait\n"); }).find("on_block must be 'reject' or 'queue'"),
-      std::string::npos);
+  EXPECT_NE(error_of([] {
+              parse("on_block: wait\n");
+            }).find("on_block must be one of 'reject', 'queue', got 'wait'"),
+            std::string::npos);
   EXPECT_NE(error_of([] { parse("policy: greedy\n"); }).find("unknown policy 'greedy'"),
             std::string::npos);
-  EXPECT_NE(error_of([] { parse("profile: exact\n"); }).find("unknown profile"), std::string::npos);
+  EXPECT_NE(error_of([] {
+              parse("profile: exact\n");
+            }).find("profile must be one of 'physical', 'reference', got 'exact'"),
+            std::string::npos);
   EXPECT_NE(error_of([] { parse("topology: 2x4x2\n"); }), "");  // R > C
   EXPECT_NE(error_of([] { parse("nodes: n[1-33]\n"); }).find("33 nodes listed"), std::string::npos);
   EXPECT_NE(error_of([] { parse("nodes: [n1, n1]\n"); }).find("listed twice"), std::string::npos);
   EXPECT_NE(error_of([] { parse("graph_dirs: [graphs]\n"); }).find("absolute"), std::string::npos);
-  EXPECT_NE(error_of([] { parse("time_limit_factor: 0.5\n"); }).find("at least 1"),
+  EXPECT_NE(error_of([] {
+              parse("time_limit_factor: 0.5\n");
+            }).find("time_limit_factor = 0.5 is outside the plausible range [1, 1000]"),
             std::string::npos);
   EXPECT_NE(error_of([] { parse("policy: [a\n"); }).find("not valid YAML"), std::string::npos);
   EXPECT_NE(error_of([] { parse("- a\n- b\n"); }).find("YAML map"), std::string::npos);
