@@ -12,6 +12,7 @@ libpacml_sim_la_SOURCES += \
 	sim/trace/trace.h sim/trace/trace_readers.cpp \
 	sim/trace/trace_workload.h sim/trace/trace_workload.cpp \
 	sim/experiment/experiment.h sim/experiment/experiment.cpp \
+	sim/experiment/experiment_keys.h sim/experiment/experiment_keys.cpp \
 	sim/experiment/default_experiment.cpp \
 	sim/experiment/summary.h sim/experiment/summary.cpp \
 	sim/experiment/evaluation.h sim/experiment/evaluation.cpp \

@@ -15,6 +15,7 @@
 #include "sim/cli/args.h"
 #include "sim/cli/command.h"
 #include "sim/cli/table.h"
+#include "sim/experiment/experiment_keys.h"
 
 namespace pacml::cli {
 namespace {
@@ -26,6 +27,10 @@ const std::map<std::string, std::function<const SettingsTable&()>>& formats() {
       {"device", device_settings},
       {"pacml.conf", plugin::plugin_config_settings},
       {"topology", ramp_topology_settings},
+      {"experiment", sim::experiment_settings},
+      {"workload.synthetic", sim::synthetic_workload_settings},
+      {"workload.trace", sim::trace_workload_settings},
+      {"workload.fitted", sim::fitted_workload_settings},
   };
   return all;
 }

@@ -13,6 +13,7 @@
 #include "core/util/numbers.h"
 #include "core/util/yaml_input.h"
 #include "sim/engine/policy_factory.h"
+#include "sim/experiment/experiment_keys.h"
 #include "sim/gpu/fitted_workload.h"
 #include "sim/workload/paths.h"
 #include "sim/workload/synthetic.h"
@@ -24,10 +25,7 @@ void parse_workload(const YAML::Node& w, const std::string& source, ExperimentSp
   if (!w.IsMap()) throw InputError(yaml_where(source, w), "workload must be a mapping");
   spec.workload_type = w["type"] ? yaml_scalar(w["type"], source, "workload.type") : "synthetic";
   if (spec.workload_type == "synthetic") {
-    yaml_check_keys(w,
-                    {"type", "graphs", "interarrival", "interarrival_distribution", "first_arrival",
-                     "max_jobs"},
-                    source, "workload (synthetic)");
+    synthetic_workload_settings().check_known(w, source);
     if (!w["graphs"])
       throw InputError(yaml_where(source, w), "a synthetic workload needs 'graphs'");
     spec.graphs = yaml_strings(w["graphs"], source, "workload.graphs");
@@ -55,11 +53,7 @@ void parse_workload(const YAML::Node& w, const std::string& source, ExperimentSp
   if (spec.workload_type != "trace")
     throw InputError(yaml_where(source, w["type"]),
                      "workload.type must be synthetic or trace, got '" + spec.workload_type + "'");
-  yaml_check_keys(
-      w,
-      {"type", "format", "path", "model_map", "unknown_model", "models", "time_scale", "gpu_scale",
-       "beta_rule", "steps_rule", "iteration_scale", "max_jobs", "skip_bad_lines"},
-      source, "workload (trace)");
+  trace_workload_settings().check_known(w, source);
   if (!w["path"] || !w["format"])
     throw InputError(yaml_where(source, w), "a trace workload needs 'path' and 'format'");
   spec.trace_path = resolve_path(yaml_scalar(w["path"], source, "workload.path"), spec.base_dir,
@@ -153,8 +147,7 @@ void parse_deadline_rule(const YAML::Node& w, const std::string& source,
 
 void parse_fitted_workload(const YAML::Node& w, const std::string& source,
                            const std::string& base_dir, FittedExperimentSpec& fitted) {
-  yaml_check_keys(w, {"kind", "params", "load", "jobs", "deadline", "beta"}, source,
-                  "workload (fitted)");
+  fitted_workload_settings().check_known(w, source);
   const std::string kind = yaml_scalar(w["kind"], source, "workload.kind");
   if (kind != "fitted")
     throw InputError(yaml_where(source, w["kind"]),
@@ -180,10 +173,7 @@ std::vector<Admission> parse_admissions(const YAML::Node& node, const std::strin
 // (profile, topology, steps, horizon, beta) are unknown keys here.
 void parse_fitted_experiment(const YAML::Node& root, const std::string& source,
                              ExperimentSpec& spec) {
-  yaml_check_keys(root,
-                  {"pacml_experiment", "name", "description", "cluster", "workload", "admission",
-                   "order", "policies", "seeds"},
-                  source, "a fitted-workload experiment");
+  experiment_settings().check_known(root, source, kFittedExperiment);
   spec.workload_type = "fitted";
   FittedExperimentSpec& fitted = spec.fitted;
   parse_fitted_workload(root["workload"], source, spec.base_dir, fitted);
@@ -249,10 +239,7 @@ ExperimentSpec parse_experiment(const std::string& yaml_text, const std::string&
   spec.base_dir = base_dir;
   try {
     if (!is_fitted_workload(root))
-      yaml_check_keys(root,
-                      {"pacml_experiment", "name", "description", "profile", "topology", "steps",
-                       "horizon", "workload", "beta", "policies", "seeds", "threads"},
-                      source, "the experiment");
+      experiment_settings().check_known(root, source, kPaperStyleExperiment);
     if (!root["pacml_experiment"])
       throw InputError(source, "not a pacml experiment (missing 'pacml_experiment: 1')");
     if (yaml_integer(root["pacml_experiment"], source, "pacml_experiment", 1, 1000) != 1)

@@ -91,7 +91,7 @@ check "unknown model skipped and counted" "[ $? -eq 0 ] && grep -q \"skipped 1: 
 check "unreadable trace: exit 2" "[ $? -eq 2 ] && grep -q 'cannot read' '$tmp/err'"
 printf 'pacml_experiment: 1\nworkload: {graphs: [alexnet]}\npolicy: [para_max]\n' >"$tmp/typo.yaml"
 "$PACML" simulate "$tmp/typo.yaml" >/dev/null 2>"$tmp/err"
-check "experiment typo: exit 2 naming file:line" "[ $? -eq 2 ] && grep -q \"typo.yaml:3: unknown key 'policy'\" '$tmp/err'"
+check "experiment typo: exit 2 naming file:line" "[ $? -eq 2 ] && grep -q \"typo.yaml:3: unknown experiment key 'policy'\" '$tmp/err'"
 "$PACML" simulate "$tmp/small.yaml" --policy best >/dev/null 2>"$tmp/err"
 check "unknown policy: exit 2" "[ $? -eq 2 ]"
 

@@ -50,12 +50,13 @@ TEST(Experiment, ParsesTheSchema) {
 }
 
 TEST(Experiment, BadInputNamesFileAndLine) {
-  EXPECT_NE(error_of(std::string(kSmall) + "colour: red\n").find("x.yaml:13: unknown key 'colour'"),
+  EXPECT_NE(error_of(std::string(kSmall) + "colour: red\n")
+                .find("x.yaml:13: unknown experiment key 'colour'"),
             std::string::npos);
   EXPECT_NE(
       error_of(
           "pacml_experiment: 1\nworkload: {type: synthetic, graphs: [alexnet], interarival: 5}\n")
-          .find("unknown key 'interarival'"),
+          .find("unknown synthetic workload key 'interarival'"),
       std::string::npos);
   EXPECT_NE(error_of("name: x\n").find("pacml_experiment"), std::string::npos);
   EXPECT_NE(error_of("pacml_experiment: 1\nprofile: fast\nworkload: {graphs: [alexnet]}\n")

@@ -77,7 +77,7 @@ TEST(FittedExperiment, ResolvesFilesFromTheExperimentsDirectory) {
 TEST(FittedExperiment, BadKeysAndValuesNameFileAndLine) {
   const std::string head = "pacml_experiment: 1\n";
   EXPECT_NE(error_of(head + "workload: {kind: fitted, params: elasticflow-01-05, lod: 2}\n")
-                .find("x.yaml:2: unknown key 'lod' in workload (fitted)"),
+                .find("x.yaml:2: unknown fitted workload key 'lod'"),
             std::string::npos);
   EXPECT_NE(error_of(head + "workload: {kind: fited, params: elasticflow-01-05}\n")
                 .find("x.yaml:2: workload.kind must be fitted"),
@@ -95,12 +95,14 @@ TEST(FittedExperiment, BadKeysAndValuesNameFileAndLine) {
   EXPECT_NE(error_of(fitted + "policies: [requested, para_min]\n").find("x.yaml:3"),
             std::string::npos);
   // The paper's keys mean nothing on a GPU cluster.
-  EXPECT_NE(error_of(fitted + "beta: [A]\n")
-                .find("x.yaml:3: unknown key 'beta' in a fitted-workload experiment"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(fitted + "beta: [A]\n")
+          .find("x.yaml:3: 'beta' applies only with a paper-style workload (type: synthetic or "
+                "trace), not with workload: {kind: fitted}"),
+      std::string::npos);
   // ... and the GPU keys nothing in the paper's experiments.
   EXPECT_NE(error_of(head + "workload: {graphs: [alexnet]}\ncluster: ramp-a100-16x8\n")
-                .find("x.yaml:3: unknown key 'cluster'"),
+                .find("x.yaml:3: 'cluster' applies only with workload: {kind: fitted}"),
             std::string::npos);
 }
 
