@@ -191,9 +191,7 @@ std::string percent_encode(const std::string& text) {
 }
 
 std::string number_text(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
+  return significant_number_text(v, 6);
 }
 
 }  // namespace

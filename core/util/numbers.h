@@ -27,6 +27,10 @@ long parse_integer(std::string_view text, long lo, long hi, const std::string& w
 // 1.6e12 → "1.6e+12"): lossless, yet what a person would have written.
 std::string exact_number_text(double value);
 
+// `value` with `digits` significant digits, as printf's %g writes it (tables
+// for people: 4–6 digits; CSV: 10). Every such number in pacml goes through here.
+std::string significant_number_text(double value, int digits = 6);
+
 // Removes leading and trailing blanks (space, tab, CR, LF).
 std::string_view trim(std::string_view text);
 

@@ -22,9 +22,7 @@ std::string mark_where(const YAML::Exception& e, const std::string& source) {
 
 // Range bounds as the CSV files write numbers.
 std::string bound_text(double value) {
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.10g", value);
-  return buffer;
+  return significant_number_text(value, 10);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "core/partition/split_counts.h"
 #include "core/placement/first_fit.h"
 #include "core/util/error.h"
+#include "core/util/numbers.h"
 #include "sim/cli/args.h"
 #include "sim/cli/command.h"
 #include "sim/cli/cpu_timer.h"
@@ -88,7 +89,8 @@ int bench_command(const std::vector<std::string>& argv) {
   for (const char* model : {"alexnet", "resnet18", "squeezenet1_0", "vgg16", "gnmt"}) {
     const BenchRow r = bench_graph(dir + "/" + model + ".txt", action, repeats, profile);
     table.add({r.model, std::to_string(r.ops), std::to_string(r.deps), std::to_string(r.ticks),
-               format_number(r.prepare_ms, 3), format_number(r.lookahead_ms, 3)});
+               significant_number_text(r.prepare_ms, 3),
+               significant_number_text(r.lookahead_ms, 3)});
     rows.push_back({{"graph", r.model},
                     {"action", action},
                     {"ops", r.ops},

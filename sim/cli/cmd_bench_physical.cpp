@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/parallel/physical_estimator.h"
+#include "core/util/numbers.h"
 #include "sim/cli/args.h"
 #include "sim/cli/command.h"
 #include "sim/cli/cpu_timer.h"
@@ -60,7 +61,8 @@ int bench_physical_command(const std::vector<std::string>& argv) {
         worst_cold = std::max(worst_cold, cold);
         worst_warm = std::max(worst_warm, hot);
         table.add({w.model, std::to_string(ops), strategy_name(s), std::to_string(k),
-                   format_number(cold, 3), format_number(hot, 3), plan_status_name(plan.status)});
+                   significant_number_text(cold, 3), significant_number_text(hot, 3),
+                   plan_status_name(plan.status)});
         rows.push_back({{"model", w.model},
                         {"ops", ops},
                         {"strategy", strategy_name(s)},
@@ -77,8 +79,9 @@ int bench_physical_command(const std::vector<std::string>& argv) {
   std::cout << "physical estimate on dgx-a100-16x8, median of " << repeats
             << " single-threaded runs (CPU time)\n";
   table.print(std::cout);
-  std::cout << "slowest: cold " << format_number(worst_cold, 3) << " ms (target 10), warm "
-            << format_number(worst_warm, 3) << " ms (target 1)\n";
+  std::cout << "slowest: cold " << significant_number_text(worst_cold, 3)
+            << " ms (target 10), warm " << significant_number_text(worst_warm, 3)
+            << " ms (target 1)\n";
   return 0;
 }
 

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/util/error.h"
+#include "core/util/numbers.h"
 #include "sim/calibration/calibration.h"
 #include "sim/calibration/elasticflow_archive.h"
 #include "sim/cli/args.h"
@@ -115,19 +116,20 @@ void print_text(const std::vector<CalibrationRow>& rows, const std::string& trac
                r.point.weak() ? std::to_string(r.point.per_gpu_batch) + "/GPU"
                               : std::to_string(r.point.batch),
                std::to_string(r.point.gpus),
-               time ? format_number(r.point.measured_step_time, 4) + " s"
-                    : format_number(r.point.measured_speedup, 3) + "x",
-               time ? format_number(r.predicted_step_time, 4) + " s"
-                    : format_number(r.predicted_speedup, 3) + "x",
-               format_number(100 * r.error, 3) + "%",
-               "±" + format_number(100 * r.tolerance, 2) + "%", r.within ? "yes" : "NO"});
+               time ? significant_number_text(r.point.measured_step_time, 4) + " s"
+                    : significant_number_text(r.point.measured_speedup, 3) + "x",
+               time ? significant_number_text(r.predicted_step_time, 4) + " s"
+                    : significant_number_text(r.predicted_speedup, 3) + "x",
+               significant_number_text(100 * r.error, 3) + "%",
+               "±" + significant_number_text(100 * r.tolerance, 2) + "%", r.within ? "yes" : "NO"});
   }
   table.print(std::cout);
   std::cout << "\n" << traces_note << "\n";
   for (const sim::CalibrationScore& s : sim::score(rows))
     std::cout << s.what << ": " << s.within << " of " << s.points << " within tolerance"
-              << (s.points ? " (" + format_number(100.0 * s.within / s.points, 3) + "%)" : "")
-              << ", target " << format_number(100 * s.required, 3)
+              << (s.points ? " (" + significant_number_text(100.0 * s.within / s.points, 3) + "%)"
+                           : "")
+              << ", target " << significant_number_text(100 * s.required, 3)
               << "%: " << (s.met() ? "met" : "NOT met") << "\n";
 }
 

@@ -10,6 +10,7 @@
 #include "core/partition/split_counts.h"
 #include "core/placement/action_mask.h"
 #include "core/util/error.h"
+#include "core/util/numbers.h"
 #include "sim/cli/args.h"
 #include "sim/cli/command.h"
 #include "sim/cli/estimate_physical.h"
@@ -100,10 +101,10 @@ int estimate_command(const std::vector<std::string>& argv) {
     rows.push_back(to_json(e));
     table.add({std::to_string(a), histogram_text(e.splits),
                e.placed ? std::to_string(e.servers_used()) : "-",
-               e.placed ? format_number(e.jct, 10) : "-",
-               e.placed ? format_number(e.speedup, 4) : "-",
-               e.placed ? format_number(e.comm_time, 4) : "-",
-               e.placed ? format_number(e.comp_time, 6) : "-",
+               e.placed ? significant_number_text(e.jct, 10) : "-",
+               e.placed ? significant_number_text(e.speedup, 4) : "-",
+               e.placed ? significant_number_text(e.comm_time, 4) : "-",
+               e.placed ? significant_number_text(e.comp_time, 6) : "-",
                e.accepted() ? "ok" : block_cause_name(e.blocked)});
   }
   if (args.is_set("json")) {
@@ -113,7 +114,8 @@ int estimate_command(const std::vector<std::string>& argv) {
   std::cout << job->name() << " on RAMP " << estimator.topology().shape() << ", profile "
             << estimator.profile().name << " (times in " << estimator.profile().time_unit << ", "
             << estimator.steps() << " steps, JCT_seq "
-            << format_number(estimator.sequential_jct(*job), 10) << ", beta " << beta << ")\n";
+            << significant_number_text(estimator.sequential_jct(*job), 10) << ", beta " << beta
+            << ")\n";
   table.print(std::cout);
   return 0;
 }

@@ -13,6 +13,7 @@
 #include "core/graph/native_graph.h"
 #include "core/profile.h"
 #include "core/util/error.h"
+#include "core/util/numbers.h"
 #include "core/zoo/model_zoo.h"
 #include "sim/cli/args.h"
 #include "sim/cli/command.h"
@@ -86,13 +87,13 @@ int graph_info(const std::vector<std::string>& argv) {
   table.add({"edges", std::to_string(s.edges)});
   table.add({"training-step ops / edges",
              std::to_string(s.step_ops) + " / " + std::to_string(s.step_edges)});
-  table.add({"forward / backward time (ms)",
-             format_number(s.forward_time) + " / " + format_number(s.backward_time)});
+  table.add({"forward / backward time (ms)", significant_number_text(s.forward_time) + " / " +
+                                                 significant_number_text(s.backward_time)});
   table.add({"JCT_seq (" + std::to_string(steps) + " steps, " + profile.time_unit + ")",
-             format_number(s.jct_seq, 10)});
-  table.add({"parameter bytes", format_number(s.param_bytes, 10)});
-  table.add({"activation bytes", format_number(s.activation_bytes, 10)});
-  if (params) table.add({"parameters", format_number(*params, 6)});
+             significant_number_text(s.jct_seq, 10)});
+  table.add({"parameter bytes", significant_number_text(s.param_bytes, 10)});
+  table.add({"activation bytes", significant_number_text(s.activation_bytes, 10)});
+  if (params) table.add({"parameters", significant_number_text(*params, 6)});
   table.print(std::cout);
   return 0;
 }
@@ -111,7 +112,7 @@ int graph_zoo(const std::vector<std::string>& argv) {
     for (const std::string& a : m.aliases) aliases += (aliases.empty() ? "" : ",") + a;
     const int shape = m.default_seq_len ? m.default_seq_len : m.default_image_size;
     table.add({m.name, aliases, m.family, std::to_string(m.default_batch), std::to_string(shape),
-               format_number(m.reference_params / 1e6, 4) + " M", m.description});
+               significant_number_text(m.reference_params / 1e6, 4) + " M", m.description});
     list.push_back({{"model", m.name},
                     {"aliases", m.aliases},
                     {"family", m.family},

@@ -13,6 +13,7 @@
 #include "core/partition/split_counts.h"
 #include "core/placement/block_shapes.h"
 #include "core/util/error.h"
+#include "core/util/numbers.h"
 #include "sim/cli/args.h"
 #include "sim/cli/command.h"
 #include "sim/cli/table.h"
@@ -134,8 +135,8 @@ int topology_command(const std::vector<std::string>& argv) {
     return 0;
   }
   std::cout << "RAMP " << t.shape() << ": " << t.num_servers() << " servers, channel bandwidth "
-            << format_number(t.channel_bandwidth()) << " B/s, worker memory "
-            << format_number(t.params().worker_memory) << " B\n";
+            << significant_number_text(t.channel_bandwidth()) << " B/s, worker memory "
+            << significant_number_text(t.params().worker_memory) << " B\n";
   table.print(std::cout);
   return 0;
 }

@@ -17,6 +17,7 @@
 #include "core/inference/learned_policy.h"
 #include "core/placement/action_mask.h"
 #include "core/util/error.h"
+#include "core/util/numbers.h"
 #include "sim/cli/args.h"
 #include "sim/cli/command.h"
 #include "sim/cli/cpu_timer.h"
@@ -124,9 +125,9 @@ int run_bench_policy(const std::vector<std::string>& args) {
       warm.push_back((t2 - t1) * 1e3);
     }
     t.add({g->name(), std::to_string(g->step().num_ops()), std::to_string(g->step().num_deps()),
-           format_number(median(cold), 4), format_number(median(warm), 4),
-           format_number(median(feasible_cold), 4), format_number(median(feasible_cached), 4),
-           std::to_string(action)});
+           significant_number_text(median(cold), 4), significant_number_text(median(warm), 4),
+           significant_number_text(median(feasible_cold), 4),
+           significant_number_text(median(feasible_cached), 4), std::to_string(action)});
   }
   std::cout << "learned policy " << policy.name() << " (" << profile_name
             << " profile), 1 thread, median of " << repeats << "\n";

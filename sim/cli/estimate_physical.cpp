@@ -1,4 +1,5 @@
 #include "sim/cli/estimate_physical.h"
+#include "core/util/numbers.h"
 
 #include <algorithm>
 #include <iostream>
@@ -78,7 +79,9 @@ void check_requirement_options(const Args& args) {
 
 void add_row(Table& table, const ParallelPlan& plan, long steps, double single) {
   const bool timed = plan.status != PlanStatus::kNoPlacement;
-  auto cell = [&](double value, int digits) { return timed ? format_number(value, digits) : "-"; };
+  auto cell = [&](double value, int digits) {
+    return timed ? significant_number_text(value, digits) : "-";
+  };
   table.add({std::to_string(plan.gpus), std::to_string(plan.servers), split_text(plan),
              std::to_string(plan.per_gpu_batch), cell(plan.step_time, 4),
              cell(plan.step_time * steps, 5), cell(single / plan.step_time, 3),
@@ -95,7 +98,7 @@ void print_header(const ParallelJob& job, const PhysicalEstimator& estimator, lo
   else
     std::cout << precision_name(job.precision());
   std::cout << ") on " << estimator.cluster().summary() << ", profile physical: " << steps
-            << " steps, one GPU " << format_number(single, 4) << " s/step\n";
+            << " steps, one GPU " << significant_number_text(single, 4) << " s/step\n";
 }
 
 // A job that runs no way at any GPU count estimated is bad input (exit 2),

@@ -1,4 +1,5 @@
 #include "sim/cli/replay_gpu.h"
+#include "core/util/numbers.h"
 
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -101,11 +102,14 @@ int replay_on_gpu_cluster(const Args& args) {
       config.admission = mode;
       const sim::GpuReplayStats s = sim::replay_on_gpus(jobs, durations, config).stats;
       summary.push_back(stats_json(s, estimator->cluster().name));
-      table.add({s.policy, s.admission, format_number(s.deadline_met_rate, 4),
-                 format_number(s.unservable_rate, 4), format_number(s.blocking_rate, 4),
-                 format_number(s.gpu_hours, 6), format_number(s.gpu_hours_per_met, 4),
-                 format_number(s.utilisation, 3), format_number(s.queue_delay_mean, 5),
-                 format_number(s.mean_gpus, 3)});
+      table.add({s.policy, s.admission, significant_number_text(s.deadline_met_rate, 4),
+                 significant_number_text(s.unservable_rate, 4),
+                 significant_number_text(s.blocking_rate, 4),
+                 significant_number_text(s.gpu_hours, 6),
+                 significant_number_text(s.gpu_hours_per_met, 4),
+                 significant_number_text(s.utilisation, 3),
+                 significant_number_text(s.queue_delay_mean, 5),
+                 significant_number_text(s.mean_gpus, 3)});
     }
   const nlohmann::json trace = report_json(path, read, mapped);
   if (args.is_set("json")) {

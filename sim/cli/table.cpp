@@ -35,10 +35,4 @@ void Table::print(std::ostream& out) const {
   for (const auto& row : rows_) line(row, false);
 }
 
-std::string format_number(double value, int digits) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
-  return buffer;
-}
-
 }  // namespace pacml::cli

@@ -18,7 +18,4 @@ class Table {
   std::vector<std::vector<std::string>> rows_;
 };
 
-// Fixed-point or general formatting with `digits` significant digits.
-std::string format_number(double value, int digits = 6);
-
 }  // namespace pacml::cli

@@ -14,12 +14,6 @@ double round2(double x) {
   return std::round(x * 100.0) / 100.0;
 }
 
-std::string format_number(double x) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%g", x);
-  return buffer;
-}
-
 }  // namespace
 
 BetaSpec BetaSpec::parse(const std::string& raw, const std::string& where) {
@@ -71,9 +65,9 @@ std::string BetaSpec::label() const {
     case Kind::kD:
       return "D";
     case Kind::kUniform:
-      return "uniform(" + format_number(lo) + "," + format_number(hi) + ")";
+      return "uniform(" + significant_number_text(lo) + "," + significant_number_text(hi) + ")";
     case Kind::kFixed:
-      return "fixed(" + format_number(lo) + ")";
+      return "fixed(" + significant_number_text(lo) + ")";
   }
   return "?";
 }

@@ -1,4 +1,5 @@
 #include "sim/report/csv.h"
+#include "core/util/numbers.h"
 
 #include <cstdio>
 #include <fstream>
@@ -8,9 +9,7 @@
 namespace pacml::sim {
 
 std::string csv_number(double value) {
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.10g", value);
-  return buffer;
+  return significant_number_text(value, 10);
 }
 
 std::string csv_field(const std::string& text) {

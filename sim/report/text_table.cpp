@@ -1,4 +1,5 @@
 #include "sim/report/text_table.h"
+#include "core/util/numbers.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -15,9 +16,7 @@ std::string fixed(double v, int decimals) {
 }
 
 std::string general(double v) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.4g", v);
-  return buffer;
+  return significant_number_text(v, 4);
 }
 
 // Display width of UTF-8 text (counts code points, enough for ± and →).
