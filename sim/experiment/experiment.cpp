@@ -181,8 +181,8 @@ std::vector<Admission> parse_admissions(const YAML::Node& node, const std::strin
 void parse_fitted_experiment(const YAML::Node& root, const std::string& source,
                              ExperimentSpec& spec) {
   yaml_check_keys(root,
-                  {"pacml_experiment", "name", "description", "cluster", "workload", "admission",
-                   "order", "policies", "seeds"},
+                  {"pacml_experiment", "name", "description", "cluster", "throughput_table",
+                   "workload", "admission", "order", "policies", "seeds"},
                   source, "a fitted-workload experiment");
   spec.workload_type = "fitted";
   FittedExperimentSpec& fitted = spec.fitted;
@@ -191,6 +191,10 @@ void parse_fitted_experiment(const YAML::Node& root, const std::string& source,
     fitted.cluster =
         preset_or_path(root["cluster"], source, "cluster", spec.base_dir,
                        [](const std::string& v) { return cluster_preset_text(v) != nullptr; });
+  if (root["throughput_table"])
+    fitted.throughput_table =
+        resolve_path(yaml_scalar(root["throughput_table"], source, "throughput_table"),
+                     spec.base_dir, yaml_where(source, root["throughput_table"]));
   if (root["admission"]) fitted.admissions = parse_admissions(root["admission"], source);
   if (root["order"])
     fitted.order = parse_queue_order(yaml_scalar(root["order"], source, "order"),
