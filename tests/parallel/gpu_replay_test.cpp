@@ -116,6 +116,24 @@ TEST(GpuReplay, AJobExpiresInTheQueueOnceNoGpuCountCanMeetItsDeadline) {
   EXPECT_DOUBLE_EQ(late.stats.unservable_rate, 0.5);
 }
 
+// doc/SLURM.md §10: a job no GPU count could serve even on an empty cluster
+// is turned away at submission, as job_submit/pacml refuses it under
+// on_block: queue (GpuEngine.AJobNoGpuCountCanServeIsRefusedEvenWhenQueueing).
+TEST(GpuReplay, AJobNoGpuCountCanServeNeverWaitsWhateverThePolicy) {
+  // u needs 100 iterations by t = 10 on an empty cluster: 8 GPUs take 20 s.
+  const std::vector<GpuJob> jobs = {job("u", 0, 10, 100, 8)};
+  for (const char* policy : {"min_feasible", "para_max", "fixed:8", "requested"}) {
+    const auto r = run(jobs, policy, Admission::kQueue);
+    EXPECT_EQ(r.jobs[0].gpus, 0) << policy;
+    EXPECT_TRUE(r.jobs[0].unservable) << policy;
+    EXPECT_EQ(r.stats.started, 0) << policy;
+  }
+  // Immediate admission is the paper's rule: para_max starts it, to miss.
+  const auto immediate = run(jobs, "para_max", Admission::kImmediate);
+  EXPECT_EQ(immediate.jobs[0].gpus, 8);
+  EXPECT_FALSE(immediate.jobs[0].met);
+}
+
 TEST(GpuReplay, EarliestDeadlineFirstOrdersTheQueue) {
   // While a runs, d (by 60) and e (by 40) wait, 100 iterations each. EDF at
   // t = 20: e takes 8 GPUs (ends 40), then d takes 8 (ends 60): both met.

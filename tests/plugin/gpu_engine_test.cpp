@@ -228,6 +228,22 @@ TEST(GpuEngine, QueuedAtTheCountTheIdleClusterAllows) {
   EXPECT_TRUE(r.shape.whole_nodes);
 }
 
+// doc/SLURM.md §10: a job no GPU count could serve on the idle cluster is
+// refused at submission, not left pending, whatever the policy; the
+// simulator drops it at arrival (GpuReplay.AJobNoGpuCountCanServeNeverWaits...).
+TEST(GpuEngine, AJobNoGpuCountCanServeIsRefusedEvenWhenQueueing) {
+  // resnet50: a million steps take hours on all 32 GPUs, not one minute.
+  const std::vector<std::string> job = {opt("model", "resnet50"), opt("deadline", "1:00"),
+                                        opt("steps", "1000000")};
+  for (const char* policy : {"min_feasible", "para_max", "fixed:32"}) {
+    GpuFixture f(std::string("on_block: queue\npolicy: ") + policy);
+    const SubmitResult r = f.submit(job);
+    EXPECT_EQ(r.outcome, Outcome::kRejected) << policy << ": " << r.log_message;
+    EXPECT_NE(r.user_message.find("cannot be met on an idle cluster either"), std::string::npos)
+        << policy << ": " << r.user_message;
+  }
+}
+
 // pacml.conf's throughput_table: a measured (model, batch, k) replaces the
 // analytic step time, so the policy's count and the predicted JCT follow it.
 TEST(GpuEngine, AThroughputTableChangesTheGpuCountAndTheJct) {
