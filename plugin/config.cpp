@@ -92,6 +92,11 @@ const SettingsTable& plugin_config_settings() {
        SettingKey("cluster", T::kText,
                   "a GPU cluster (preset or file): pacml decides k GPUs with the physical model "
                   "(plugin/README.md, GPU cluster); unset: the RAMP cluster below"),
+       SettingKey("throughput_table", T::kText,
+                  "absolute directory of measured iterations/s, one MODEL.csv each "
+                  "(ElasticFlow's format); where it has the (model, batch, GPUs) it overrides "
+                  "the physical model's step time")
+           .only_with("cluster"),
        SettingKey("on_block", T::kChoice,
                   "a job no GPU count serves now: refused, or left to wait in Slurm's queue. "
                   "SchedulerParameters: pacml_on_block=")
@@ -159,6 +164,20 @@ std::vector<std::string> absolute_paths(std::vector<std::string> paths, const st
   return paths;
 }
 
+// The table is read now, not at the first job, so that a bad cell is named
+// (CSV file:line) when the admin loads pacml.conf.
+void read_throughput_table(const YAML::Node& r, const std::string& source, PluginConfig& cfg) {
+  const std::string where = yaml_where(source, r["throughput_table"]);
+  cfg.throughput_table = plugin_config_settings().text(r, source, "throughput_table");
+  absolute_paths({cfg.throughput_table}, "throughput_table", where);
+  try {
+    cfg.throughput =
+        std::make_shared<const ThroughputTable>(ThroughputTable::load_dir(cfg.throughput_table));
+  } catch (const InputError& e) {
+    throw InputError(where, std::string("throughput_table: ") + e.what());
+  }
+}
+
 // The keys of pacml.conf in table order; each read as the table declares it.
 void read_keys(const YAML::Node& r, const std::string& source, PluginConfig& cfg) {
   const SettingsTable& keys = plugin_config_settings();
@@ -169,6 +188,7 @@ void read_keys(const YAML::Node& r, const std::string& source, PluginConfig& cfg
     cfg.cluster = keys.text(r, source, "cluster");
     load_cluster(cfg.cluster, where("cluster"));  // a preset or a readable, valid file
   }
+  if (r["throughput_table"]) read_throughput_table(r, source, cfg);
   if (r["on_block"])
     cfg.on_block = parse_on_block(keys.choice(r, source, "on_block"), where("on_block"));
   if (r["margin"]) cfg.margin = parse_margin(keys.text(r, source, "margin"), where("margin"));
@@ -209,7 +229,8 @@ PluginConfig parse_plugin_config(std::istream& in, const std::string& source) {
   if (root.IsNull()) return cfg;  // an empty file: all defaults
   if (!root.IsMap()) throw InputError(source, "pacml.conf must be a YAML map of key: value");
   return convert_yaml(root, source, [&](const YAML::Node& r) {
-    plugin_config_settings().check_known(r, source);
+    // Keys of the GPU cluster only (throughput_table) are refused without it.
+    plugin_config_settings().check_known(r, source, r["cluster"] ? "cluster" : "");
     read_keys(r, source, cfg);
     if (r["profile"]) Profile::by_name(cfg.profile, yaml_where(source, r["profile"]));
     check_policy_for(cfg, cfg.policy, r["policy"] ? yaml_where(source, r["policy"]) : source);

@@ -11,12 +11,14 @@
 
 #include <istream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/cluster/ramp_topology.h"
 #include "core/config/settings_table.h"
+#include "core/parallel/throughput_table.h"
 
 namespace pacml::plugin {
 
@@ -32,6 +34,12 @@ struct PluginConfig {
   // by a GPU policy (core/policy/gpu_policy.h) with the physical model, and
   // `topology`, `nodes` and `profile` are not used. "" = the RAMP cluster.
   std::string cluster;
+  // With `cluster`: a directory of measured throughput (ElasticFlow's
+  // MODEL.csv, core/parallel/throughput_table.h) that overrides the analytic
+  // step time where it has the (model, batch, GPUs). Read when pacml.conf is,
+  // so that a bad cell is reported at load as file:line. "" = none.
+  std::string throughput_table;
+  std::shared_ptr<const ThroughputTable> throughput;  // its contents; null = none
   // Slurm node name of each server index (c·R + r)·S + s; "" = no node.
   // Empty vector: the managed partition's nodes in Slurm's order.
   std::vector<std::string> nodes;

@@ -54,7 +54,8 @@ struct Engine::Active {
   Rng rng;
   // A GPU cluster's (cfg.cluster set): the cluster description, the policy,
   // the zoo jobs and their durations by (nodes, GPUs per node) as Slurm
-  // shows the partition, which may differ from the description's.
+  // shows the partition, which may differ from the description's; measured
+  // step times (cfg.throughput) override the analytic ones where they exist.
   std::optional<ClusterSpec> cluster;
   std::optional<GpuPolicy> gpu_policy;
   std::map<std::string, std::shared_ptr<const ParallelJob>> jobs;
@@ -76,7 +77,8 @@ struct Engine::Active {
       spec.gpus_per_server = gpus_per_node;
       if (spec.num_servers() != nodes) spec.ramp.groups = spec.ramp.racks = 1;
       spec.ramp.servers_per_rack = nodes / (spec.ramp.groups * spec.ramp.racks);
-      m = std::make_unique<DurationModel>(std::make_shared<PhysicalEstimator>(spec));
+      m = std::make_unique<DurationModel>(std::make_shared<PhysicalEstimator>(
+          spec, PhysicalConstants::calibrated(), cfg.throughput));
     }
     return *m;
   }

@@ -69,7 +69,7 @@ int run_replay(const std::vector<std::string>& argv) {
   if (!args.has("format"))
     throw InputError("--format", "required: elasticflow, swf, sacct, squeue-json or pacml-log");
   if (args.has("cluster")) return replay_on_gpu_cluster(args);
-  for (const char* gpu_only : {"throughput-table", "admission", "order"})
+  for (const char* gpu_only : {"throughput-table", "admission", "order", "decide"})
     if (args.has(gpu_only))
       throw InputError(std::string("--") + gpu_only, "applies with --cluster (a GPU cluster)");
   sim::ExperimentSpec spec;

@@ -59,6 +59,10 @@ void add_gpu_replay_options(Args& args) {
               "with --cluster: immediate (start or block), queue (wait; as Slurm), or both",
               "queue");
   args.option("order", "ORDER", "with --cluster, queue admission: edf or fifo", "edf");
+  args.option("decide", "WHEN",
+              "with --cluster, queue admission: a waiting job's GPU count is chosen at its start, "
+              "or once at submission as the Slurm plugin does (doc/SLURM.md §10)",
+              "start");
 }
 
 int replay_on_gpu_cluster(const Args& args) {
@@ -93,6 +97,7 @@ int replay_on_gpu_cluster(const Args& args) {
       split_list(args.has("policies") ? args.get("policies") : "requested,min_feasible,para_max");
   sim::GpuReplayConfig config;
   config.order = sim::parse_queue_order(args.get("order"), "--order");
+  config.decide = sim::parse_gpu_decision(args.get("decide"), "--decide");
   nlohmann::json summary = nlohmann::json::array();
   Table table({"policy", "admission", "deadlines met", "unservable", "blocked", "GPU-hours",
                "GPU-h/met", "utilisation", "queue delay s", "GPUs/job"});

@@ -181,6 +181,10 @@ void parse_fitted_experiment(const YAML::Node& root, const std::string& source,
     fitted.cluster =
         preset_or_path(root["cluster"], source, "cluster", spec.base_dir,
                        [](const std::string& v) { return cluster_preset_text(v) != nullptr; });
+  if (root["throughput_table"])
+    fitted.throughput_table =
+        resolve_path(yaml_scalar(root["throughput_table"], source, "throughput_table"),
+                     spec.base_dir, yaml_where(source, root["throughput_table"]));
   if (root["admission"]) fitted.admissions = parse_admissions(root["admission"], source);
   if (root["order"])
     fitted.order = parse_queue_order(yaml_scalar(root["order"], source, "order"),

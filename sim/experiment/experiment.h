@@ -22,6 +22,7 @@
 //
 //   pacml_experiment: 1
 //   cluster: ramp-a100-16x8       # a preset name or a cluster file
+//   throughput_table: measured/   # optional: ElasticFlow's MODEL.csv directory
 //   workload: {kind: fitted, params: elasticflow-01-05, load: 3, jobs: 2000}
 //                                 # + deadline: slack (default) | beta, with beta: A..D, ...
 //   admission: both               # immediate | queue | both
@@ -57,6 +58,9 @@ struct FittedExperimentSpec {
   // paper's: submit + β × the sequential run time, β from this distribution.
   std::optional<BetaSpec> beta_deadline;
   std::string cluster = "ramp-a100-16x8";  // preset name or file (resolved)
+  // Measured step times (core/parallel/throughput_table.h) that override the
+  // analytic ones where they have the point: a directory (resolved); "" = none.
+  std::string throughput_table;
   std::vector<Admission> admissions = {Admission::kImmediate, Admission::kQueue};
   QueueOrder order = QueueOrder::kEarliestDeadline;
 };

@@ -55,6 +55,9 @@ const SettingsTable& experiment_settings() {
                  .defaults_to("0")),
        fitted(SettingKey("cluster", T::kText, "a cluster preset or file")
                   .defaults_to("ramp-a100-16x8")),
+       fitted(SettingKey("throughput_table", T::kText,
+                         "a directory of measured scaling tables (ElasticFlow's MODEL.csv "
+                         "format), relative to this file")),
        fitted(SettingKey("admission", T::kChoice, "place now or block, wait in a queue, or both")
                   .one_of({"immediate", "queue", "both"})
                   .defaults_to("both")),

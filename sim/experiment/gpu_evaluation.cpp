@@ -95,8 +95,13 @@ BarChart chart(const std::vector<GpuGroupSummary>& groups, Stat GpuGroupSummary:
 }  // namespace
 
 std::shared_ptr<const PhysicalEstimator> fitted_estimator(const ExperimentSpec& spec) {
+  std::shared_ptr<const ThroughputTable> table;
+  if (!spec.fitted.throughput_table.empty())
+    table = std::make_shared<const ThroughputTable>(
+        ThroughputTable::load_dir(spec.fitted.throughput_table));
   return std::make_shared<const PhysicalEstimator>(
-      load_cluster(spec.fitted.cluster, spec.source + ": cluster"));
+      load_cluster(spec.fitted.cluster, spec.source + ": cluster"), PhysicalConstants::calibrated(),
+      std::move(table));
 }
 
 GpuEvaluation run_gpu_experiment(const ExperimentSpec& spec,

@@ -42,7 +42,8 @@ struct GpuEvaluation {
   double wall_seconds = 0;
 };
 
-// The estimator of the experiment's cluster (a preset or a file).
+// The estimator of the experiment's cluster (a preset or a file), with its
+// throughput table if it names one (read here: a bad cell names file:line).
 std::shared_ptr<const PhysicalEstimator> fitted_estimator(const ExperimentSpec& spec);
 
 // Runs every (admission, policy, seed) of a fitted-workload experiment on

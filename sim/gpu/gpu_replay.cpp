@@ -29,6 +29,12 @@ QueueOrder parse_queue_order(const std::string& text, const std::string& where) 
   throw InputError(where, "queue order must be 'edf' or 'fifo', got '" + text + "'");
 }
 
+GpuDecision parse_gpu_decision(const std::string& text, const std::string& where) {
+  if (text == "start") return GpuDecision::kAtStart;
+  if (text == "submission") return GpuDecision::kAtSubmission;
+  throw InputError(where, "GPU decision must be 'start' or 'submission', got '" + text + "'");
+}
+
 // ---- the replay -----------------------------------------------------------------
 
 namespace {
@@ -108,11 +114,15 @@ class Replay {
     GpuJob job;
     GpuJobOutcome outcome;
     GpuAllocation held;
+    int fixed_gpus = 0;  // GpuDecision::kAtSubmission: the count it waits for
   };
   using Completion = std::pair<double, long>;  // (end, job)
   bool fetch_next();
   int choose(const GpuJob& job);
+  int choose_on_empty_cluster(const GpuJob& job);
   bool try_start(long j);
+  void start(long j, int k);
+  bool wait_for_fixed_count(long j);
   void arrive();
   bool startable(int k);
   bool settle(long j);
@@ -170,10 +180,31 @@ bool Replay::startable(int k) {
   return placeable;
 }
 
+// The policy's count on an empty cluster if it meets the deadline, else 0:
+// what job_submit/pacml queues a job with (plugin/engine.cpp, gpus_meeting).
+int Replay::choose_on_empty_cluster(const GpuJob& job) {
+  GpuDecisionInput input;
+  input.now = now_;
+  input.deadline = job.deadline;
+  input.requested = job.requested;
+  input.free_gpus = cluster_.num_gpus();
+  input.startable = [&](int k) { return k >= 1 && k <= cluster_.num_gpus(); };
+  input.seconds = [&](int k) { return run_seconds(durations_, job, k); };
+  const int k = choose_gpus(config_.policy, input, rng_);
+  return k > 0 && now_ + input.seconds(k) <= job.deadline ? k : 0;
+}
+
 bool Replay::try_start(long j) {
   Live& live = live_.at(j);
-  const int k = choose(live.job);
+  const int k =
+      live.fixed_gpus ? (cluster_.find(live.fixed_gpus) ? live.fixed_gpus : 0) : choose(live.job);
   if (k == 0) return false;
+  start(j, k);
+  return true;
+}
+
+void Replay::start(long j, int k) {
+  Live& live = live_.at(j);
   live.held = *cluster_.find(k);
   cluster_.take(live.held);
   ++placement_version_;
@@ -183,6 +214,16 @@ bool Replay::try_start(long j) {
   o.end = now_ + run_seconds(durations_, live.job, k);
   o.met = o.end <= live.job.deadline;
   completions_.push({o.end, j});
+}
+
+// kAtSubmission, for a job that cannot start now: fix its count, or turn it
+// away (finished, never started) when no count the policy picks on an empty
+// cluster meets the deadline. True if it left.
+bool Replay::wait_for_fixed_count(long j) {
+  Live& live = live_.at(j);
+  live.fixed_gpus = choose_on_empty_cluster(live.job);
+  if (live.fixed_gpus > 0) return false;
+  finish(j);
   return true;
 }
 
@@ -216,14 +257,20 @@ void Replay::arrive() {
   // and no later (time only tightens deadlines), so it would fail again.
   // Those that expired meanwhile leave at the next completion, as missed.
   const auto it = waiting_.emplace(edf ? deadline : 0.0, submit, j).first;
-  if (settle(j)) waiting_.erase(it);
+  if (settle(j) || (config_.decide == GpuDecision::kAtSubmission && wait_for_fixed_count(j)))
+    waiting_.erase(it);
 }
 
 // A waiting job leaves the queue, missed, once no GPU count could still meet
-// its deadline, or started if the policy starts it now. True if it left.
+// its deadline (with a fixed count: once that count could not, as Slurm's
+// deadline drops a pending job), or started if the policy starts it now.
+// True if it left.
 bool Replay::settle(long j) {
-  const GpuJob& job = live_.at(j).job;
-  if (now_ + fastest_seconds(durations_, job) > job.deadline) {
+  const Live& live = live_.at(j);
+  const GpuJob& job = live.job;
+  const double fastest = live.fixed_gpus ? run_seconds(durations_, job, live.fixed_gpus)
+                                         : fastest_seconds(durations_, job);
+  if (now_ + fastest > job.deadline) {
     finish(j);
     return true;
   }

@@ -51,10 +51,20 @@ inline double fastest_seconds(DurationModel& durations, const GpuJob& job) {
   return durations.fastest(*job.work, job.iterations);
 }
 
+// When a waiting job's GPU count is decided (doc/SLURM.md §10). kAtStart:
+// by the policy for the time left when it starts. kAtSubmission: as
+// job_submit/pacml with on_block: queue does, once at submission: the
+// policy's count on an empty cluster, which must meet the deadline (else the
+// job is turned away); the job then waits for exactly that many GPUs and
+// leaves, missed, once they could no longer end by its deadline.
+enum class GpuDecision { kAtStart, kAtSubmission };
+GpuDecision parse_gpu_decision(const std::string& text, const std::string& where);
+
 struct GpuReplayConfig {
   GpuPolicy policy;
   Admission admission = Admission::kQueue;
   QueueOrder order = QueueOrder::kEarliestDeadline;
+  GpuDecision decide = GpuDecision::kAtStart;  // queue admission only
   std::uint64_t seed = 1;
 };
 

@@ -51,6 +51,8 @@ cp "$tmp/out" "$tmp/replay1.json"
 [ "$(json_get "$tmp/replay1.json" "all(set(r) >= {'blocking_rate_mean','deadline_met_rate_mean','unservable_rate_mean','gpu_hours_mean','queue_delay_mean'} for r in d['summary'])")" = "True" ] || fail "replay keys"
 "$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --admission both --policies requested,min_feasible,para_max,random --json >"$tmp/replay2.json" 2>/dev/null
 cmp -s "$tmp/replay1.json" "$tmp/replay2.json" && pass || fail "replay is not deterministic"
+expect_ok "replay --decide submission" "$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --admission queue --decide submission --policies min_feasible --json
+expect_input_error "bad decide" "GPU decision must be 'start' or 'submission'" "$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --decide later
 expect_input_error "bad admission" "admission must be 'immediate' or 'queue'" "$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --admission later
 expect_input_error "paper policy on gpus" "unknown GPU policy 'para_min'" "$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --policies para_min
 expect_input_error "gpu option without cluster" "--admission: applies with --cluster" "$PACML" replay "$tmp/trace.csv" --format elasticflow --admission queue

@@ -43,12 +43,14 @@ GpuJob job(const std::string& id, double submit, double deadline, long iteration
 }
 
 GpuReplayResult run(const std::vector<GpuJob>& jobs, const std::string& policy, Admission admission,
-                    QueueOrder order = QueueOrder::kEarliestDeadline) {
+                    QueueOrder order = QueueOrder::kEarliestDeadline,
+                    GpuDecision decide = GpuDecision::kAtStart) {
   DurationModel durations(estimator_4x8());
   GpuReplayConfig config;
   config.policy = GpuPolicy::parse(policy, "test");
   config.admission = admission;
   config.order = order;
+  config.decide = decide;
   return replay_on_gpus(jobs, durations, config);
 }
 
@@ -114,6 +116,58 @@ TEST(GpuReplay, AJobExpiresInTheQueueOnceNoGpuCountCanMeetItsDeadline) {
       run({job("a", 0, 20, 100, 8), job("c", 10, 24, 100, 8)}, "min_feasible", Admission::kQueue);
   EXPECT_TRUE(late.jobs[1].unservable);
   EXPECT_DOUBLE_EQ(late.stats.unservable_rate, 0.5);
+}
+
+// doc/SLURM.md §10: a job no GPU count could serve even on an empty cluster
+// is turned away at submission, as job_submit/pacml refuses it under
+// on_block: queue (GpuEngine.AJobNoGpuCountCanServeIsRefusedEvenWhenQueueing).
+TEST(GpuReplay, AJobNoGpuCountCanServeNeverWaitsWhateverThePolicy) {
+  // u needs 100 iterations by t = 10 on an empty cluster: 8 GPUs take 20 s.
+  const std::vector<GpuJob> jobs = {job("u", 0, 10, 100, 8)};
+  for (const char* policy : {"min_feasible", "para_max", "fixed:8", "requested"}) {
+    const auto r = run(jobs, policy, Admission::kQueue);
+    EXPECT_EQ(r.jobs[0].gpus, 0) << policy;
+    EXPECT_TRUE(r.jobs[0].unservable) << policy;
+    EXPECT_EQ(r.stats.started, 0) << policy;
+  }
+  // Immediate admission is the paper's rule: para_max starts it, to miss.
+  const auto immediate = run(jobs, "para_max", Admission::kImmediate);
+  EXPECT_EQ(immediate.jobs[0].gpus, 8);
+  EXPECT_FALSE(immediate.jobs[0].met);
+}
+
+// doc/SLURM.md §10: --decide submission fixes a waiting job's count when it
+// is submitted, as job_submit/pacml does, and drops it once that count can
+// no longer end by the deadline, as Slurm's deadline does.
+TEST(GpuReplay, DecidingAtSubmissionKeepsTheCountTheSlurmPluginWouldQueue) {
+  // a holds all 8 GPUs until 20. b (40 iterations by 35) arrives at 1: on an
+  // empty cluster min_feasible picks 2 GPUs (20 s, ends 21). Decided at
+  // start it gets 4 at t = 20 and meets 35; with 2 fixed, 20 + 20 > 35.
+  const std::vector<GpuJob> jobs = {job("a", 0, 20, 100, 8), job("b", 1, 35, 40, 1)};
+  const auto at_start = run(jobs, "min_feasible", Admission::kQueue);
+  EXPECT_EQ(at_start.jobs[1].gpus, 4);
+  EXPECT_TRUE(at_start.jobs[1].met);
+  const auto at_submission = run(jobs, "min_feasible", Admission::kQueue,
+                                 QueueOrder::kEarliestDeadline, GpuDecision::kAtSubmission);
+  EXPECT_EQ(at_submission.jobs[1].gpus, 0);
+  EXPECT_FALSE(at_submission.jobs[1].unservable);
+  EXPECT_EQ(at_submission.stats.met, 1);
+  // By 40: one GPU would end at 41, so 2 are fixed again, and started at 20
+  // they end exactly at 40.
+  const auto later =
+      run({job("a", 0, 20, 100, 8), job("b", 1, 40, 40, 1)}, "min_feasible", Admission::kQueue,
+          QueueOrder::kEarliestDeadline, GpuDecision::kAtSubmission);
+  EXPECT_EQ(later.jobs[1].gpus, 2);
+  EXPECT_DOUBLE_EQ(later.jobs[1].end, 40);
+  EXPECT_TRUE(later.jobs[1].met);
+  // requested: b's one GPU misses 35 even on an empty cluster (40 s), so the
+  // plugin refuses it: turned away at once instead of starting late at 20.
+  EXPECT_EQ(run(jobs, "requested", Admission::kQueue).jobs[1].gpus, 1);
+  const auto refused = run(jobs, "requested", Admission::kQueue, QueueOrder::kEarliestDeadline,
+                           GpuDecision::kAtSubmission);
+  EXPECT_EQ(refused.jobs[1].gpus, 0);
+  EXPECT_EQ(refused.stats.started, 1);
+  EXPECT_THROW(parse_gpu_decision("later", "--decide"), InputError);
 }
 
 TEST(GpuReplay, EarliestDeadlineFirstOrdersTheQueue) {

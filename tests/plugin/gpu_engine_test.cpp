@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fstream>
 
+#include "core/parallel/parallel_job.h"
 #include "plugin/engine.h"
 #include "plugin/gpu_plan.h"
 #include "tests/plugin/plugin_test_util.h"
@@ -225,6 +226,42 @@ TEST(GpuEngine, QueuedAtTheCountTheIdleClusterAllows) {
   ASSERT_EQ(r.outcome, Outcome::kQueued) << r.user_message;
   EXPECT_EQ(r.shape.gpus, 8);
   EXPECT_TRUE(r.shape.whole_nodes);
+}
+
+// doc/SLURM.md §10: a job no GPU count could serve on the idle cluster is
+// refused at submission, not left pending, whatever the policy; the
+// simulator drops it at arrival (GpuReplay.AJobNoGpuCountCanServeNeverWaits...).
+TEST(GpuEngine, AJobNoGpuCountCanServeIsRefusedEvenWhenQueueing) {
+  // resnet50: a million steps take hours on all 32 GPUs, not one minute.
+  const std::vector<std::string> job = {opt("model", "resnet50"), opt("deadline", "1:00"),
+                                        opt("steps", "1000000")};
+  for (const char* policy : {"min_feasible", "para_max", "fixed:32"}) {
+    GpuFixture f(std::string("on_block: queue\npolicy: ") + policy);
+    const SubmitResult r = f.submit(job);
+    EXPECT_EQ(r.outcome, Outcome::kRejected) << policy << ": " << r.log_message;
+    EXPECT_NE(r.user_message.find("cannot be met on an idle cluster either"), std::string::npos)
+        << policy << ": " << r.user_message;
+  }
+}
+
+// pacml.conf's throughput_table: a measured (model, batch, k) replaces the
+// analytic step time, so the policy's count and the predicted JCT follow it.
+TEST(GpuEngine, AThroughputTableChangesTheGpuCountAndTheJct) {
+  const std::vector<std::string> job = {opt("model", "resnet50"), opt("deadline", "20:00"),
+                                        opt("steps", "20000")};
+  const SubmitResult analytic = GpuFixture().submit(job);
+  ASSERT_EQ(analytic.outcome, Outcome::kPlaced) << analytic.user_message;
+  ASSERT_GT(analytic.shape.gpus, 1);  // analytically one GPU takes 28.8 min
+  // measured: one GPU runs 100 steps/s, so 20000 steps take 200 s
+  TempDir table;
+  const int batch = ParallelJob::from_zoo("resnet50", ZooOptions())->global_batch();
+  table.write("resnet50.csv", "global_batch_size,1,2\n" + std::to_string(batch) + ",100,190\n");
+  const SubmitResult measured = GpuFixture("throughput_table: " + table.path()).submit(job);
+  ASSERT_EQ(measured.outcome, Outcome::kPlaced) << measured.user_message;
+  EXPECT_EQ(measured.shape.gpus, 1);
+  const std::optional<GpuPlan> plan = parse_plan(measured.annotation);
+  ASSERT_TRUE(plan);
+  EXPECT_EQ(plan->jct_s, 200);
 }
 
 }  // namespace

@@ -183,6 +183,30 @@ TEST(PluginConfig, MarginKey) {
   EXPECT_NE(error_of([] { parse("margin: lots\n"); }).find("lots"), std::string::npos);
 }
 
+TEST(PluginConfig, ThroughputTableIsReadAtLoadWithTheGpuClusterOnly) {
+  TempDir dir;
+  dir.write("resnet50.csv", "global_batch_size,1,2\n128,10,19\n");
+  const PluginConfig c = parse("cluster: dgx-a100-4x8\nthroughput_table: " + dir.path() + "\n");
+  ASSERT_TRUE(c.throughput);
+  EXPECT_EQ(c.throughput_table, dir.path());
+  EXPECT_DOUBLE_EQ(*c.throughput->step_time("resnet50", 128, 2), 1.0 / 19);
+  EXPECT_FALSE(parse("cluster: dgx-a100-4x8\n").throughput);
+  // a bad cell is named at load: pacml.conf's line and the CSV's file:line
+  TempDir bad;
+  bad.write("resnet50.csv", "global_batch_size,1,2\n128,10,-1\n");
+  const std::string msg =
+      error_of([&] { parse("cluster: dgx-a100-4x8\nthroughput_table: " + bad.path() + "\n"); });
+  EXPECT_EQ(msg.rfind("pacml.conf:2:", 0), 0u) << msg;
+  EXPECT_NE(msg.find(bad.file("resnet50.csv") + ":2"), std::string::npos) << msg;
+  EXPECT_NE(
+      error_of([] { parse("cluster: dgx-a100-4x8\nthroughput_table: tables\n"); }).find("absolute"),
+      std::string::npos);
+  EXPECT_NE(error_of([&] {
+              parse("throughput_table: " + dir.path() + "\n");
+            }).find("'throughput_table' applies only with cluster"),
+            std::string::npos);
+}
+
 TEST(SchedParams, PacmlTokensAmongSlurmsOwn) {
   EXPECT_TRUE(parse_sched_params("").empty());
   EXPECT_TRUE(parse_sched_params("batch_sched_delay=0,sched_min_interval=0,bf_interval=5").empty());

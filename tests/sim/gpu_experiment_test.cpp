@@ -2,7 +2,11 @@
 // built-in default experiment, and runs (sim/experiment/gpu_evaluation.h).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -72,6 +76,27 @@ TEST(FittedExperiment, ResolvesFilesFromTheExperimentsDirectory) {
             std::string(PACML_SOURCE_DIR) + "/contrib/clusters/dgx-a100-4x8.yaml");
   EXPECT_EQ(s.fitted.params,
             std::string(PACML_SOURCE_DIR) + "/contrib/workloads/elasticflow-01-05.yaml");
+}
+
+TEST(FittedExperiment, AThroughputTableOverridesTheEstimatorsStepTime) {
+  char tmpl[] = "/tmp/pacml-table-XXXXXX";
+  const std::string dir = ::mkdtemp(tmpl);
+  std::ofstream(dir + "/resnet50.csv") << "global_batch_size,1,2\n128,10,19\n";
+  const ExperimentSpec s =
+      parse_experiment("pacml_experiment: 1\nthroughput_table: " + std::string(dir).substr(5) +
+                           "\nworkload: {kind: fitted, params: elasticflow-01-05}\n",
+                       "e.yaml", "/tmp");  // relative to the experiment's directory
+  EXPECT_EQ(s.fitted.throughput_table, dir);
+  ZooOptions options;
+  options.batch = 128;
+  const auto job = ParallelJob::from_zoo("resnet50", options);
+  EXPECT_DOUBLE_EQ(fitted_estimator(s)->plan(*job, 2, Strategy::kAuto).step_time, 1.0 / 19);
+  EXPECT_NE(fitted_estimator(parse_experiment(kSmallFitted, "x.yaml", "."))
+                ->plan(*job, 2, Strategy::kAuto)
+                .step_time,
+            1.0 / 19);
+  std::remove((dir + "/resnet50.csv").c_str());
+  ::rmdir(dir.c_str());
 }
 
 TEST(FittedExperiment, BadKeysAndValuesNameFileAndLine) {
