@@ -36,8 +36,8 @@ double percentile(std::vector<double> v, double p) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string so = PACML_JOB_SUBMIT_SO, model = "gnmt", policy = "min_feasible", beta = "0.5",
-              profile = "physical";
+  std::string so = PACML_JOB_SUBMIT_SO, model = "gnmt", graph, policy = "min_feasible",
+              beta = "0.5", profile = "physical";
   int iterations = 2000;
   bool json = false;
   for (int i = 1; i < argc; ++i) {
@@ -53,6 +53,8 @@ int main(int argc, char** argv) {
       so = value();
     else if (a == "--model")
       model = value();
+    else if (a == "--graph")
+      graph = value();
     else if (a == "--policy")
       policy = value();
     else if (a == "--beta")
@@ -64,9 +66,11 @@ int main(int argc, char** argv) {
     else if (a == "--json")
       json = true;
     else {
-      std::fprintf(stderr,
-                   "usage: pacml-plugin-bench [--so PATH] [--model NAME] [--policy P] [--beta F] "
-                   "[--profile physical|reference] [--iterations N] [--json]\n");
+      std::fprintf(
+          stderr,
+          "usage: pacml-plugin-bench [--so PATH] [--model NAME | --graph FILE] [--policy P] "
+          "[--beta F] "
+          "[--profile physical|reference] [--iterations N] [--json]\n");
       return a == "--help" ? 0 : 2;
     }
   }
@@ -95,7 +99,8 @@ int main(int argc, char** argv) {
   int placed = 0, rejected = 0;
   for (int i = 0; i <= iterations; ++i) {
     JobDesc job("bench");
-    job.spank({"_SLURM_SPANK_OPTION_pacml_pacml_model=" + model,
+    job.spank({graph.empty() ? "_SLURM_SPANK_OPTION_pacml_pacml_model=" + model
+                             : "_SLURM_SPANK_OPTION_pacml_pacml_graph=" + graph,
                "_SLURM_SPANK_OPTION_pacml_pacml_beta=" + beta});
     std::string err;
     const auto t0 = std::chrono::steady_clock::now();
@@ -114,6 +119,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "first decision rejected: %s\n", err.c_str());
   }
   plugin.fini();
+  if (!graph.empty()) model = graph;  // named in the report
   std::remove((conf_dir + "/pacml.conf").c_str());
   std::remove((conf_dir + "/slurm.conf").c_str());
   rmdir(dir);

@@ -124,9 +124,14 @@ const SettingsTable& plugin_config_settings() {
        SettingKey("user_graph_files", T::kBoolean,
                   "users may name their own graph files, read with their rights")
            .defaults_to("true"),
-       SettingKey("max_graph_bytes", T::kInteger, "size limit of a graph file")
-           .range(1024, 4294967296.0, "bytes")
-           .defaults_to("16777216"),
+       SettingKey("max_graph_bytes", T::kInteger,
+                  "size limit of a graph file; bounds one submission's parse (Cost bounds)")
+           .range(1024, 16777216, "bytes")
+           .defaults_to("524288"),
+       SettingKey("max_graph_ops", T::kInteger,
+                  "limit on a graph's layers; bounds one submission's decision (Cost bounds)")
+           .range(1, 100000, "layers")
+           .defaults_to("2000"),
        SettingKey("decision_log", T::kText, "absolute path of the JSON-lines decision log"),
        SettingKey("time_limit_factor", T::kNumber,
                   "a job that states its length gets JCT x factor + extra, never below --time")
@@ -205,6 +210,7 @@ void read_keys(const YAML::Node& r, const std::string& source, PluginConfig& cfg
         absolute_paths(list_or_empty(r, source, "graph_dirs"), "graph_dirs", where("graph_dirs"));
   if (r["user_graph_files"]) cfg.user_graph_files = keys.boolean(r, source, "user_graph_files");
   if (r["max_graph_bytes"]) cfg.max_graph_bytes = keys.integer(r, source, "max_graph_bytes");
+  if (r["max_graph_ops"]) cfg.max_graph_ops = keys.integer(r, source, "max_graph_ops");
   if (r["decision_log"] && !r["decision_log"].IsNull()) {
     cfg.decision_log = keys.text(r, source, "decision_log");
     absolute_paths({cfg.decision_log}, "decision_log", where("decision_log"));

@@ -50,7 +50,8 @@ struct PluginConfig {
   double margin = 0;
   std::vector<std::string> graph_dirs;     // admin directories for bare graph names
   bool user_graph_files = true;            // absolute paths, read with the user's rights
-  long max_graph_bytes = 16L << 20;        // graph file size limit
+  long max_graph_bytes = 512L << 10;       // graph file size limit
+  long max_graph_ops = 2000;               // graph layer (forward op) limit
   std::string decision_log;                // JSON-lines log path; "" = none
   double time_limit_factor = 1.2;          // time limit = JCT × factor + extra
   double time_limit_extra = 60;            // seconds

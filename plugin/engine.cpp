@@ -50,6 +50,8 @@ struct Engine::Active {
   RampTopology topology;
   Profile profile;
   PolicyPtr policy;  // a RAMP cluster's
+  // Bounded: every distinct user graph adds entries (keys of up to ~34 KB).
+  static constexpr std::size_t kLookaheadCacheBytes = 64u << 20;
   LookaheadCache cache;
   Rng rng;
   // A GPU cluster's (cfg.cluster set): the cluster description, the policy,
@@ -65,6 +67,7 @@ struct Engine::Active {
         topology(cfg.ramp, cfg.source),
         profile(Profile::by_name(cfg.profile, cfg.source)),
         policy(cfg.cluster.empty() ? make_policy(cfg.policy, cfg.source) : nullptr),
+        cache(kLookaheadCacheBytes),
         rng(static_cast<std::uint64_t>(cfg.seed)) {
     if (cfg.cluster.empty()) return;
     cluster = load_cluster(cfg.cluster, cfg.source + ": cluster");
@@ -505,6 +508,7 @@ std::optional<SubmitResult> Engine::load_graph(Decision& d) {
       options.graph_dirs = d.cfg.graph_dirs;
       options.user_graph_files = d.cfg.user_graph_files;
       options.max_bytes = d.cfg.max_graph_bytes;
+      options.max_ops = d.cfg.max_graph_ops;
       d.graph = graphs_.graph_file(req.graph, UserIdentity{d.in.uid, d.in.gid, d.in.work_dir},
                                    options, &d.graph_path);
     } else {

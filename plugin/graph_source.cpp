@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -19,7 +20,6 @@
 #include "core/graph/native_graph.h"
 #include "core/graph/pipedream_reader.h"
 #include "core/util/error.h"
-#include "core/util/hash.h"
 #include "core/util/numbers.h"
 #include "core/zoo/model_zoo.h"
 
@@ -99,9 +99,11 @@ bool write_all(int fd, const void* data, size_t size) {
   _exit(0);
 }
 
-std::string describe_status(int status) {
+std::string describe_status(int status, long max_bytes) {
   if (status == kNotRegular) return "not a regular file";
-  if (status == kTooLarge) return "larger than the site's limit (max_graph_bytes)";
+  if (status == kTooLarge)
+    return "larger than the site's limit of " + std::to_string(max_bytes) +
+           " bytes (max_graph_bytes)";
   return std::strerror(status);
 }
 
@@ -128,7 +130,7 @@ std::string structural_problem(const InputError& e) {
 // Parses graph text; errors keep only the location, never the file's text
 // (values could be anything the user's file holds), except the shape
 // problems above.
-JobGraphPtr parse_graph_text(const std::string& text, const std::string& path) {
+LayerGraph parse_graph_text(const std::string& text, const std::string& path, long max_ops) {
   bool native = false;
   for (const char* ext : {".yaml", ".yml"})
     if (path.size() >= std::strlen(ext) &&
@@ -144,11 +146,12 @@ JobGraphPtr parse_graph_text(const std::string& text, const std::string& path) {
       break;
     }
   }
+  LayerGraph g;
   try {
     std::istringstream in(text);
-    LayerGraph g = native ? read_native_graph(in, path) : read_pipedream(in, path);
+    g = native ? read_native_graph(in, path) : read_pipedream(in, path);
     if (!native || g.model_name.empty()) g.model_name = model_name_from_path(path);
-    return make_job_graph(std::move(g));
+    g.validate(path);  // the errors JobGraph's constructor would raise, worded below
   } catch (const InputError& e) {
     const std::string& where = e.where().empty() ? path : e.where();
     if (const std::string shape = structural_problem(e); !shape.empty())
@@ -157,6 +160,13 @@ JobGraphPtr parse_graph_text(const std::string& text, const std::string& path) {
                                 (native ? "native (YAML) graph" : "PipeDream graph") +
                                 " file (see the plugin README for the formats)");
   }
+  // Parsing is bounded by max_graph_bytes; the decision's work grows with
+  // the layers, so they are bounded too (plugin/README.md, "Cost bounds").
+  if (g.num_layers() > max_ops)
+    throw InputError(path, "cannot use: " + std::to_string(g.num_layers()) +
+                               " layers, more than the site's limit of " + std::to_string(max_ops) +
+                               " (max_graph_ops)");
+  return g;
 }
 
 }  // namespace
@@ -219,44 +229,51 @@ std::string read_file_as_user(const std::string& path, const UserIdentity& user,
   if (data.size() < sizeof(int)) throw InputError(path, "cannot read: the reader failed");
   int status = 0;
   std::memcpy(&status, data.data(), sizeof status);
-  if (status != 0) throw InputError(path, "cannot read: " + describe_status(status));
+  if (status != 0) throw InputError(path, "cannot read: " + describe_status(status, max_bytes));
   data.erase(0, sizeof status);
   if (static_cast<long>(data.size()) > max_bytes)
-    throw InputError(path, "cannot read: " + describe_status(kTooLarge));
+    throw InputError(path, "cannot read: " + describe_status(kTooLarge, max_bytes));
   return data;
 }
 
 JobGraphPtr GraphSource::lookup(const std::string& key) {
   std::lock_guard<std::mutex> lock(mutex_);
-  auto it = index_.find(key);
-  if (it == index_.end()) return nullptr;
-  lru_.splice(lru_.begin(), lru_, it->second);
-  return it->second->second;
+  const JobGraphPtr* g = cache_.find(key);
+  return g ? *g : nullptr;
 }
 
-void GraphSource::insert(const std::string& key, JobGraphPtr graph) {
+JobGraphPtr GraphSource::insert(const std::string& key, LayerGraph layers, size_t text_bytes) {
+  // Serials are never reused: graphs of different contents never share a
+  // fingerprint, even after an eviction, so neither do their entries in the
+  // lookahead and policy caches (which are keyed by it).
+  static std::atomic<std::uint64_t> next_serial{1};
+  // What a parsed graph costs beyond its text: each layer, its forward and
+  // backward step-graph ops and their edges. A conservative estimate: `pacml
+  // estimate --graph` grows by ~5 KB per layer of a chain, working memory
+  // included.
+  constexpr size_t kBytesPerLayer = 4096;
+  const size_t bytes = text_bytes + kBytesPerLayer * layers.layers.size();
+  JobGraphPtr g = make_job_graph(std::move(layers), next_serial++);
   std::lock_guard<std::mutex> lock(mutex_);
-  if (index_.count(key)) return;
-  lru_.emplace_front(key, std::move(graph));
-  index_[key] = lru_.begin();
-  while (lru_.size() > capacity_) {
-    index_.erase(lru_.back().first);
-    lru_.pop_back();
-  }
+  cache_.insert(key, g, bytes);
+  return g;
 }
 
 size_t GraphSource::size() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return lru_.size();
+  return cache_.size();
+}
+
+size_t GraphSource::bytes() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return cache_.bytes();
 }
 
 JobGraphPtr GraphSource::zoo_model(const std::string& name) {
   const std::string key = "zoo:" + name;
   if (JobGraphPtr g = lookup(key)) return g;
   if (!is_zoo_model(name)) zoo_model_info(name);  // throws "unknown model … known: …"
-  JobGraphPtr g = make_job_graph(build_zoo_model(name).graph);
-  insert(key, g);
-  return g;
+  return insert(key, build_zoo_model(name).graph, 0);
 }
 
 JobGraphPtr GraphSource::graph_file(const std::string& name, const UserIdentity& user,
@@ -269,7 +286,8 @@ JobGraphPtr GraphSource::graph_file(const std::string& name, const UserIdentity&
       struct stat st;
       if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
         if (st.st_size > options.max_bytes)
-          throw InputError(candidate, "cannot read: " + describe_status(kTooLarge));
+          throw InputError(candidate,
+                           "cannot read: " + describe_status(kTooLarge, options.max_bytes));
         path = candidate;
         break;
       }
@@ -296,12 +314,12 @@ JobGraphPtr GraphSource::graph_file(const std::string& name, const UserIdentity&
     text = read_file_as_user(path, user, options.max_bytes, options.read_timeout);
   }
   if (resolved) *resolved = path;
-  const std::string key =
-      "file:" + std::to_string(fnv1a64(text)) + ":" + model_name_from_path(path);
+  // The whole text is the key, with the model name (from the path) behind
+  // its length so that no name and text can spell another pair's key.
+  const std::string model = model_name_from_path(path);
+  const std::string key = "file:" + std::to_string(model.size()) + ":" + model + text;
   if (JobGraphPtr g = lookup(key)) return g;
-  JobGraphPtr g = parse_graph_text(text, path);
-  insert(key, g);
-  return g;
+  return insert(key, parse_graph_text(text, path, options.max_ops), text.size());
 }
 
 }  // namespace pacml::plugin

@@ -11,25 +11,31 @@
 //  * Bare names ("resnet18.txt") are looked up in the admin's graph_dirs;
 //    names with "/" or ".." components never are.
 //  * Messages name the path and the line at fault, never file contents.
+//  * Cost bounds (plugin/README.md, "Cost bounds"): a file is at most
+//    max_graph_bytes and at most max_graph_ops layers, so one submission's
+//    parse and decision are bounded; parsed graphs are cached by their full
+//    text (LruCache: hash, then a full comparison) within a byte budget, and
+//    each distinct text gets a serial fingerprint, so a crafted file never
+//    shares another's graph, lookahead or policy cache entries.
 #pragma once
 
 #include <sys/types.h>
 
 #include <cstdint>
-#include <list>
-#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
 
 #include "core/graph/job_graph.h"
+#include "core/util/lru_cache.h"
 
 namespace pacml::plugin {
 
 struct GraphSourceOptions {
   std::vector<std::string> graph_dirs;
   bool user_graph_files = true;
-  long max_bytes = 16L << 20;
+  long max_bytes = 512L << 10;
+  long max_ops = 2000;      // layers (forward ops)
   double read_timeout = 5;  // seconds
 };
 
@@ -47,7 +53,10 @@ std::string read_file_as_user(const std::string& path, const UserIdentity& user,
 
 class GraphSource {
  public:
-  explicit GraphSource(size_t capacity = 64) : capacity_(capacity) {}
+  // max_bytes: the cache's budget, counted as graph text plus an estimate
+  // of the parsed graph (see graph_file).
+  explicit GraphSource(size_t max_bytes = kDefaultCacheBytes) : cache_(max_bytes) {}
+  static constexpr size_t kDefaultCacheBytes = 64u << 20;
 
   // A zoo model with default options (cached).
   JobGraphPtr zoo_model(const std::string& name);
@@ -57,15 +66,15 @@ class GraphSource {
                          const GraphSourceOptions& options, std::string* resolved = nullptr);
 
   size_t size() const;
+  size_t bytes() const;
 
  private:
   JobGraphPtr lookup(const std::string& key);
-  void insert(const std::string& key, JobGraphPtr graph);
+  // Builds the graph under a fresh serial fingerprint and caches it.
+  JobGraphPtr insert(const std::string& key, LayerGraph layers, size_t text_bytes);
 
   mutable std::mutex mutex_;
-  size_t capacity_;
-  std::list<std::pair<std::string, JobGraphPtr>> lru_;
-  std::map<std::string, std::list<std::pair<std::string, JobGraphPtr>>::iterator> index_;
+  LruCache<JobGraphPtr> cache_;
 };
 
 }  // namespace pacml::plugin

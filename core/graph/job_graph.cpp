@@ -31,4 +31,7 @@ JobGraph::JobGraph(LayerGraph layers)
       step_(layers_),
       fingerprint_(fingerprint_of(layers_)) {}
 
+JobGraph::JobGraph(LayerGraph layers, std::uint64_t fingerprint)
+    : layers_(validated(std::move(layers))), step_(layers_), fingerprint_(fingerprint) {}
+
 }  // namespace pacml

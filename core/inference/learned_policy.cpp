@@ -17,12 +17,17 @@ LearnedPolicy::LearnedPolicy(std::shared_ptr<const LearnedModel> model, std::str
     : model_(std::move(model)), name_(std::move(name)), sample_(sample) {}
 
 const LearnedPolicy::GraphEntry& LearnedPolicy::entry(const JobGraph& job, EdgeSizeRule rule) {
-  const auto it = cache_.find(job.fingerprint());
-  if (it != cache_.end()) return it->second;
+  const std::string key = std::to_string(job.fingerprint());
+  if (const GraphEntry* cached = cache_.find(key)) return *cached;
   GraphEntry e;
   e.features = features::extract_job_features(job, rule);
   e.embedding = model_->network().embed(e.features);
-  return cache_.emplace(job.fingerprint(), std::move(e)).first->second;
+  const features::JobFeatures& f = e.features;
+  const size_t bytes = sizeof(float) * (f.node.size() + f.edge.size() + e.embedding.size()) +
+                       sizeof(int) * (f.src.size() + f.dst.size());
+  if (const GraphEntry* kept = cache_.insert(key, e, bytes)) return *kept;
+  oversized_ = std::move(e);  // larger than the whole cache: used once, not kept
+  return oversized_;
 }
 
 Decision LearnedPolicy::decide(const DecisionContext& ctx) {

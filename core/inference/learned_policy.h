@@ -4,7 +4,9 @@
 // Use it through the policy name "pacml:PATH" (make_learned_policy), wherever
 // a baseline name is accepted. Per-graph work (node/edge features, message
 // passing) is cached by graph fingerprint, so a decision for a graph seen
-// before costs only the graph module and the heads.
+// before costs only the graph module and the heads. The cache forgets the
+// least recently used graphs beyond kGraphCacheBytes, so a stream of
+// distinct graphs (Slurm users') cannot grow it without bound.
 #pragma once
 
 #include <memory>
@@ -14,6 +16,7 @@
 
 #include "core/inference/learned_model.h"
 #include "core/policy/policy.h"
+#include "core/util/lru_cache.h"
 
 namespace pacml::inference {
 
@@ -55,7 +58,9 @@ class LearnedPolicy : public Policy {
   std::string name_;
   bool sample_;
   bool profile_checked_ = false;
-  std::unordered_map<std::uint64_t, GraphEntry> cache_;
+  static constexpr std::size_t kGraphCacheBytes = 64u << 20;
+  LruCache<GraphEntry> cache_{kGraphCacheBytes};
+  GraphEntry oversized_;  // entry() returns a reference, valid until the next call
 };
 
 // "pacml:PATH" (or PATH) → a greedy LearnedPolicy; "pacml:PATH?sample" samples.

@@ -43,29 +43,40 @@ std::string LookaheadCache::key(JctCacheKey rule, std::uint64_t graph_fingerprin
 }
 
 std::optional<StepTiming> LookaheadCache::find(const std::string& key) const {
-  std::shared_lock lock(mutex_);
-  auto it = entries_.find(key);
-  if (it == entries_.end()) {
-    ++misses_;
-    return std::nullopt;
+  std::optional<StepTiming> found;
+  if (bounded_) {
+    std::unique_lock lock(mutex_);  // a hit reorders the LRU list
+    if (const StepTiming* t = lru_.find(key)) found = *t;
+  } else {
+    std::shared_lock lock(mutex_);
+    if (auto it = entries_.find(key); it != entries_.end()) found = it->second;
   }
-  ++hits_;
-  return it->second;
+  ++(found ? hits_ : misses_);
+  return found;
 }
 
 void LookaheadCache::insert(const std::string& key, const StepTiming& timing) {
   std::unique_lock lock(mutex_);
-  entries_.emplace(key, timing);
+  if (bounded_)
+    lru_.insert(key, timing, sizeof timing);
+  else
+    entries_.emplace(key, timing);
 }
 
 void LookaheadCache::clear() {
   std::unique_lock lock(mutex_);
   entries_.clear();
+  lru_ = LruCache<StepTiming>(lru_.max_bytes());
 }
 
 size_t LookaheadCache::size() const {
   std::shared_lock lock(mutex_);
-  return entries_.size();
+  return bounded_ ? lru_.size() : entries_.size();
+}
+
+size_t LookaheadCache::bytes() const {
+  std::shared_lock lock(mutex_);
+  return lru_.bytes();
 }
 
 }  // namespace pacml

@@ -7,6 +7,10 @@
 //             coordinate — so entries stay valid across episodes.
 //
 // Thread-safe: any number of threads may look up and insert concurrently.
+// Unbounded by default (the simulator and trainer see a fixed set of
+// graphs and read it under a shared lock); given a byte budget it forgets
+// the least recently used entries (the Slurm plugin, where every user's
+// graph adds entries) at the price of an exclusive lock per lookup.
 #pragma once
 
 #include <atomic>
@@ -20,11 +24,15 @@
 #include "core/cluster/ramp_topology.h"
 #include "core/jct/lookahead.h"
 #include "core/profile.h"
+#include "core/util/lru_cache.h"
 
 namespace pacml {
 
 class LookaheadCache {
  public:
+  // max_bytes = 0: unbounded.
+  explicit LookaheadCache(std::size_t max_bytes = 0) : lru_(max_bytes), bounded_(max_bytes > 0) {}
+
   // Builds the key for a placed job under the profile's rule.
   static std::string key(JctCacheKey rule, std::uint64_t graph_fingerprint,
                          const PartitionedGraph& graph, const Placement& placement,
@@ -34,12 +42,16 @@ class LookaheadCache {
   void insert(const std::string& key, const StepTiming& timing);
   void clear();
   size_t size() const;
+  // Bytes held by a bounded cache (keys, values, bookkeeping); 0 if unbounded.
+  size_t bytes() const;
   std::uint64_t hits() const { return hits_.load(); }
   std::uint64_t misses() const { return misses_.load(); }
 
  private:
   mutable std::shared_mutex mutex_;
-  std::unordered_map<std::string, StepTiming> entries_;
+  std::unordered_map<std::string, StepTiming> entries_;  // unbounded
+  mutable LruCache<StepTiming> lru_;                     // bounded
+  const bool bounded_;
   mutable std::atomic<std::uint64_t> hits_{0}, misses_{0};
 };
 

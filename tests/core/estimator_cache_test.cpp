@@ -1,7 +1,9 @@
 // The lookahead caches of doc/MODEL.md §6 and sharing one estimator between threads.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <thread>
+#include <vector>
 
 #include "core/graph/pipedream_reader.h"
 #include "core/jct/estimator.h"
@@ -31,6 +33,39 @@ TEST(LookaheadCache, AHitReturnsWhatTheLookaheadComputed) {
     EXPECT_EQ(cold.comm_time, warm.comm_time);
     EXPECT_EQ(cache.size(), 1u);
   }
+}
+
+TEST(LookaheadCache, ABoundedCacheStaysWithinItsBytesAndAnswersTheSame) {
+  const JctEstimator estimator(kPaper, Profile::physical());
+  const ClusterState empty(kPaper);
+  LookaheadCache unbounded, bounded(1000);  // room for about two entries
+  std::vector<std::shared_ptr<const JobGraph>> jobs;
+  for (std::uint64_t id = 1; id <= 4; ++id)  // one graph under four identities
+    jobs.push_back(
+        std::make_shared<const JobGraph>(read_pipedream_file(testing::fixture("tiny.txt")), id));
+  for (int round = 0; round < 2; ++round)
+    for (const auto& job : jobs)
+      for (int action : {2, 4})
+        EXPECT_EQ(estimator.estimate(*job, action, 0.5, empty, &bounded).jct,
+                  estimator.estimate(*job, action, 0.5, empty, &unbounded).jct);
+  EXPECT_EQ(unbounded.size(), 8u);
+  EXPECT_LT(bounded.size(), 8u);
+  EXPECT_GT(bounded.size(), 0u);
+  EXPECT_LE(bounded.bytes(), 1000u);
+}
+
+TEST(LookaheadCache, GraphsOfDifferentFingerprintsNeverShareEntries) {
+  // Same layers, different fingerprints (as GraphSource gives distinct
+  // contents): the second is a miss, not the first's entry.
+  const JctEstimator estimator(kPaper, Profile::physical());
+  const ClusterState empty(kPaper);
+  LookaheadCache cache(1 << 20);
+  const JobGraph a(read_pipedream_file(testing::fixture("tiny.txt")), 1);
+  const JobGraph b(read_pipedream_file(testing::fixture("tiny.txt")), 2);
+  EXPECT_FALSE(estimator.estimate(a, 4, 0.5, empty, &cache).cache_hit);
+  EXPECT_FALSE(estimator.estimate(b, 4, 0.5, empty, &cache).cache_hit);
+  EXPECT_TRUE(estimator.estimate(a, 4, 0.5, empty, &cache).cache_hit);
+  EXPECT_EQ(cache.size(), 2u);
 }
 
 TEST(LookaheadCache, PhysicalKeyIgnoresWhereTheSameShapeSits) {

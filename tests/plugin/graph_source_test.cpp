@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <vector>
 
 #include "core/util/error.h"
 #include "plugin/graph_source.h"
@@ -48,6 +49,44 @@ TEST(GraphSource, UserFilesBothFormatsCachedByContent) {
   EXPECT_EQ(g.graph_file(yaml, me, {})->name(), "tiny-mlp");
   // relative to the job's working directory
   EXPECT_EQ(g.graph_file("tiny.txt", UserIdentity{::getuid(), ::getgid(), dir.path()}, {}), a);
+}
+
+TEST(GraphSource, DistinctContentsNeverShareAFingerprint) {
+  // The fingerprint keys the lookahead and policy caches. A content hash
+  // (FNV-1a) could be forged by a crafted file; GraphSource compares texts
+  // in full and numbers each distinct one, so equal graph values in another
+  // file, a one-byte difference or an evicted-and-reread graph all get their
+  // own number, and only the same text under the same name shares one.
+  TempDir da, db, dc;
+  const std::string text = fixture_text("tiny.txt");
+  const std::string a = da.write("tiny.txt", text), b = db.write("tiny.txt", text);
+  const std::string c = dc.write("tiny.txt", text + "\n");
+  GraphSource g;
+  const UserIdentity me{::getuid(), ::getgid(), ""};
+  const JobGraphPtr ga = g.graph_file(a, me, {});
+  EXPECT_EQ(g.graph_file(b, me, {}), ga);  // same text, same model name
+  const JobGraphPtr gc = g.graph_file(c, me, {});
+  EXPECT_NE(gc->fingerprint(), ga->fingerprint());
+  EXPECT_NE(ga->fingerprint(), make_job_graph(ga->layers())->fingerprint());  // not the FNV
+}
+
+TEST(GraphSource, TheCacheStaysWithinItsBytes) {
+  TempDir dir;
+  const std::string text = fixture_text("tiny.txt");
+  const UserIdentity me{::getuid(), ::getgid(), ""};
+  GraphSource probe;
+  probe.graph_file(dir.write("g0.txt", text), me, {});
+  const size_t one = probe.bytes();  // the cost of one such graph
+  GraphSource g(2 * one + one / 2);
+  std::vector<JobGraphPtr> seen;
+  for (int i = 0; i < 6; ++i)
+    seen.push_back(g.graph_file(dir.write("g" + std::to_string(i) + ".txt", text), me, {}));
+  EXPECT_LE(g.bytes(), 2 * one + one / 2);
+  EXPECT_EQ(g.size(), 2u);
+  EXPECT_EQ(g.graph_file(dir.file("g5.txt"), me, {}), seen[5]);        // recent: kept
+  const JobGraphPtr again = g.graph_file(dir.file("g0.txt"), me, {});  // evicted: read again
+  EXPECT_NE(again, seen[0]);
+  EXPECT_NE(again->fingerprint(), seen[0]->fingerprint());
 }
 
 TEST(GraphSource, AdminDirectoriesServeBareNamesOnly) {
@@ -100,8 +139,18 @@ TEST(GraphSource, LimitsAndNonRegularFiles) {
   GraphSource g;
   const UserIdentity me{::getuid(), ::getgid(), ""};
   const std::string big = dir.write("big.txt", fixture_text("tiny.txt"));
-  EXPECT_NE(error_of([&] { g.graph_file(big, me, small); }).find("larger than the site's limit"),
-            std::string::npos);
+  const std::string too_big = error_of([&] { g.graph_file(big, me, small); });
+  EXPECT_NE(too_big.find(big), std::string::npos) << too_big;
+  EXPECT_NE(too_big.find("larger than the site's limit of 16 bytes (max_graph_bytes)"),
+            std::string::npos)
+      << too_big;
+  GraphSourceOptions few_ops;
+  few_ops.max_ops = 2;  // tiny.txt has more layers
+  const std::string too_many = error_of([&] { g.graph_file(big, me, few_ops); });
+  EXPECT_NE(too_many.find(big), std::string::npos) << too_many;
+  EXPECT_NE(too_many.find("more than the site's limit of 2 (max_graph_ops)"), std::string::npos)
+      << too_many;
+  EXPECT_EQ(g.size(), 0u);  // refused graphs are not cached
   const std::string fifo = dir.file("fifo");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
   EXPECT_NE(error_of([&] { g.graph_file(fifo, me, {}); }).find("not a regular file"),

@@ -264,6 +264,52 @@ check "a bare name comes from the admin's graph_dirs" [ -n "$j" ]
 check "slurmctld answers" ping_ok
 timeout 10 scancel -u root; timeout 10 scancel -u nobody
 
+# ---- 7b. cost bounds: one user's graph at the site's limits ---------------------------
+say "7b. cost bounds: a graph at the limits (2000 layers, 512 KiB) is decided quickly"
+chain_graph() { # chain_graph FILE LAYERS BYTES: a chain padded to about BYTES
+  python3 - "$@" << 'PY'
+import sys
+path, n, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+def line(i, pad):
+    return (f"node{i} -- Linear{pad} -- forward_compute_time=0.{i % 97 + 1:03d}, "
+            f"backward_compute_time=0.{i % 89 + 1:03d}, activation_size=802816.0, "
+            "parameter_size=147712.0\n")
+edges = "".join(f"\tnode{i} -- node{i + 1}\n" for i in range(1, n))
+base = sum(len(line(i, "")) for i in range(1, n + 1)) + len(edges)
+pad = "x" * max(0, (size - base) // n)
+open(path, "w").write("".join(line(i, pad) for i in range(1, n + 1)) + edges)
+PY
+  chmod 644 "$1"
+}
+chain_graph "$LAB/user/limit.txt" 2000 524288
+chain_graph "$LAB/user/ops.txt" 2001 0
+chain_graph "$LAB/user/bytes.txt" 100 600000
+echo "    limit.txt: $(stat -c %s "$LAB/user/limit.txt") bytes"
+j=$(submit --pacml-graph="$LAB/user/ops.txt" --pacml-beta=1 --wrap true)
+check "2001 layers refused, naming the file and the limit ($(head -c 200 "$LAB/err"))" \
+  grep -q "ops.txt: cannot use: 2001 layers, more than the site's limit of 2000 (max_graph_ops)" "$LAB/err"
+j=$(submit --pacml-graph="$LAB/user/bytes.txt" --pacml-beta=1 --wrap true)
+check "600 KB refused, naming the file and the limit ($(head -c 200 "$LAB/err"))" \
+  grep -q "bytes.txt: cannot read: larger than the site's limit of 524288 bytes (max_graph_bytes)" "$LAB/err"
+latency_of() { decision_of "$1" | python3 -c 'import json, sys; print(round(json.loads(sys.stdin.read())["latency_ms"]))'; }
+for round in first again; do
+  (as_nobody timeout 20 sbatch --parsable --hold -o /dev/null --chdir=/tmp \
+    --pacml-graph="$LAB/user/limit.txt" --pacml-beta=1 --wrap true > "$LAB/big.id" 2> "$LAB/big.err") &
+  big=$!
+  sleep 0.05 # the big one is in job_submit when root submits
+  a=$(date +%s%N)
+  other=$(submit --hold --pacml-model=gnmt --pacml-beta=1 --wrap true)
+  b=$(date +%s%N)
+  wait $big
+  big_ms=$(latency_of "$(cat "$LAB/big.id")")
+  other_ms=$(((b - a) / 1000000))
+  check "the graph at the limits ($round) decided in <= 100 ms: ${big_ms} ms" [ "${big_ms:-999}" -le 100 ]
+  check "root's sbatch meanwhile returned in <= 300 ms: ${other_ms} ms" \
+    test -n "$other" -a "$other_ms" -le 300
+done
+check "slurmctld answers" ping_ok
+timeout 10 scancel -u root; timeout 10 scancel -u nobody
+
 # ---- 8. the decision log replays through pacml replay -------------------------------
 say "8. decision log and replay"
 sleep 1
