@@ -1,5 +1,6 @@
 #include "core/config/settings_table.h"
 
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -26,8 +27,15 @@ const SettingKey& SettingsTable::key(const std::string& name) const {
 void SettingsTable::check_known(const YAML::Node& map, const std::string& source,
                                 const std::string& active_case) const {
   if (!map.IsMap()) throw InputError(yaml_where(source, map), "expected a mapping of key: value");
+  std::map<std::string, std::string> seen;  // key -> where it was first given
   for (const auto& kv : map) {
     const std::string name = kv.first.Scalar();
+    // YAML readers keep the first of two equal keys; which one the writer
+    // meant is anyone's guess, so a repeated key is an error.
+    const auto [first, fresh] = seen.emplace(name, yaml_where(source, kv.first));
+    if (!fresh)
+      throw InputError(yaml_where(source, kv.first),
+                       "'" + name + "' is given twice (first at " + first->second + ")");
     const SettingKey* k = find(name);
     const std::string where = yaml_where(source, kv.first);
     if (k && (k->only_when.empty() || k->only_when == active_case)) continue;

@@ -67,7 +67,7 @@ class SettingsTable {
   // programming error (std::logic_error), so the table cannot fall behind.
   const SettingKey& key(const std::string& name) const;
 
-  // Every key of the mapping `map` must be declared. An unknown key is named
+  // Every key of the mapping `map` must be declared, and given once. An unknown key is named
   // at its line with the known ones, so a typo is easy to fix. Keys declared
   // `only_when` some case (e.g. "network: ramp") are refused, saying so,
   // unless `active_case` is that case.

@@ -55,6 +55,8 @@ TEST(SettingsTable, UnknownKeysAndKeysOfAnotherCaseNameTheirLine) {
   EXPECT_EQ(error_of("depth: 0.5\n", "", "kind: shallow"),
             "t.yaml:1: 'depth' applies only with kind: deep, not with kind: shallow");
   EXPECT_EQ(error_of("depth: 0.5\n", "", "kind: deep"), "");
+  EXPECT_EQ(error_of("count: 1\nspeed: 2e4\ncount: 3\n", ""),
+            "t.yaml:3: 'count' is given twice (first at t.yaml:1)");
 }
 
 TEST(SettingsTable, AKeyReadButNeverDeclaredIsAProgrammingError) {

@@ -100,7 +100,14 @@ lab_cleanup() {
 }
 
 lab_write_pacml_conf() { # lab_write_pacml_conf ON_BLOCK [EXTRA]
-  cat > "$LAB/etc/.pacml.conf" <<EOF
+  # EXTRA's keys replace the template's (pacml.conf refuses a key given twice).
+  awk -v extra="${2:-}" '
+    BEGIN { n = split(extra, lines, "\n")
+            for (i = 1; i <= n; i++)
+              if (match(lines[i], /^[a-z_]+:/)) own[substr(lines[i], 1, RLENGTH - 1)] = 1 }
+    match($0, /^[a-z_]+:/) && (substr($0, 1, RLENGTH - 1) in own) { next }
+    { print }
+    END { print extra }' > "$LAB/etc/.pacml.conf" <<EOF
 # pacml.conf of the $lab_name test
 policy: min_feasible
 profile: physical
@@ -111,7 +118,6 @@ graph_dirs: [$LAB/graphs]
 decision_log: $LAB/log/decisions.jsonl
 time_limit_factor: 1.2
 time_limit_extra: "1:00"
-${2:-}
 EOF
   mv "$LAB/etc/.pacml.conf" "$LAB/etc/pacml.conf"
 }
