@@ -688,6 +688,11 @@ std::optional<SubmitResult> Engine::choose_placement(Decision& d) {
     if (queue(d)) return std::nullopt;
     d.blocked_reason += "; it cannot be met on an idle cluster either";
   }
+  return reject_blocked(d);
+}
+
+// A job no choice serves: refused with d.blocked_reason, and logged.
+SubmitResult Engine::reject_blocked(Decision& d) {
   SubmitResult r = rejection(RejectKind::kBlocked, messages::blocked(d.blocked_reason));
   r.decision_id = next_decision_id();
   nlohmann::json rec = log_record(d, r.decision_id, Outcome::kRejected);
@@ -927,13 +932,7 @@ std::optional<SubmitResult> Engine::choose_gpu_count(Decision& d) {
     if (d.gpus == 0) {
       if (d.cfg.on_block == OnBlock::kQueue)
         d.blocked_reason += "; it cannot be met on an idle cluster either";
-      SubmitResult r = rejection(RejectKind::kBlocked, messages::blocked(d.blocked_reason));
-      r.decision_id = next_decision_id();
-      nlohmann::json rec = log_record(d, r.decision_id, Outcome::kRejected);
-      rec["reason"] = d.blocked_reason;
-      rec["latency_ms"] = d.elapsed_ms();
-      log_file_.add(r.decision_id, std::move(rec), false, d.in.now, 0);
-      return r;
+      return reject_blocked(d);
     }
     d.outcome = Outcome::kQueued;
   }

@@ -187,6 +187,7 @@ class Engine {
   std::optional<SubmitResult> load_graph(Decision& d);
   void read_cluster(Decision& d);
   std::optional<SubmitResult> choose_placement(Decision& d);
+  SubmitResult reject_blocked(Decision& d);
   SubmitResult accept(Decision& d);
   // A GPU cluster's decision (engine.cpp, "GPU cluster").
   SubmitResult decide_gpus(Decision& d);

@@ -129,13 +129,8 @@ OpStep op_step(const ParallelJob& job, const LayerGraph& full, const std::vector
 }  // namespace
 
 ParallelPlan plan_op(const ParallelJob& job, int gpus, const StrategyContext& context) {
-  ParallelPlan plan = base_plan(gpus, Strategy::kOp, context.cluster);
-  plan.dp = gpus;
-  if (gpus > job.global_batch())
-    return refuse(plan, PlanStatus::kNoPlacement,
-                  "a batch of " + std::to_string(job.global_batch()) + " cannot be split over " +
-                      std::to_string(gpus) + " GPUs");
-  plan.per_gpu_batch = (job.global_batch() + gpus - 1) / gpus;
+  ParallelPlan plan = batch_split_plan(job, gpus, Strategy::kOp, context.cluster);
+  if (!plan.ok()) return plan;
   const auto full = job.at_batch(job.global_batch());
   const double host = context.constants.host_time_per_op(job.family());
   const std::vector<int> splits = op_splits(*full, gpus, job.global_batch(), host);

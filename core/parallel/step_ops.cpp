@@ -91,6 +91,18 @@ ParallelPlan base_plan(int gpus, Strategy strategy, const ClusterSpec& cluster) 
   return plan;
 }
 
+ParallelPlan batch_split_plan(const ParallelJob& job, int gpus, Strategy strategy,
+                              const ClusterSpec& cluster) {
+  ParallelPlan plan = base_plan(gpus, strategy, cluster);
+  plan.dp = gpus;
+  if (gpus > job.global_batch())
+    return refuse(plan, PlanStatus::kNoPlacement,
+                  "a batch of " + std::to_string(job.global_batch()) + " cannot be split over " +
+                      std::to_string(gpus) + " GPUs");
+  plan.per_gpu_batch = ceil_div(job.global_batch(), gpus);
+  return plan;
+}
+
 ParallelPlan refuse(ParallelPlan plan, PlanStatus status, std::string why) {
   plan.status = status;
   plan.why = std::move(why);

@@ -57,6 +57,10 @@ int weighted_layers(const LayerGraph& graph);
 int ceil_div(long a, long b);
 // A plan for k GPUs packed on as few servers as possible.
 ParallelPlan base_plan(int gpus, Strategy strategy, const ClusterSpec& cluster);
+// A plan whose k ranks each take ceil(B/k) samples (dp = k), or no_placement
+// when the batch has fewer than k samples.
+ParallelPlan batch_split_plan(const ParallelJob& job, int gpus, Strategy strategy,
+                              const ClusterSpec& cluster);
 // `plan` marked as not runnable, with the reason people see.
 ParallelPlan refuse(ParallelPlan plan, PlanStatus status, std::string why);
 // Fills memory per GPU and marks the plan oom when a rank does not fit.

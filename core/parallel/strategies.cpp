@@ -186,13 +186,8 @@ ParallelPlan plan_pipeline_split(const ParallelJob& job, int gpus, int p,
 }  // namespace
 
 ParallelPlan plan_data(const ParallelJob& job, int gpus, const StrategyContext& context) {
-  ParallelPlan plan = base_plan(gpus, Strategy::kData, context.cluster);
-  plan.dp = gpus;
-  if (gpus > job.global_batch())
-    return refuse(plan, PlanStatus::kNoPlacement,
-                  "a batch of " + std::to_string(job.global_batch()) + " cannot be split over " +
-                      std::to_string(gpus) + " GPUs");
-  plan.per_gpu_batch = ceil_div(job.global_batch(), gpus);
+  ParallelPlan plan = batch_split_plan(job, gpus, Strategy::kData, context.cluster);
+  if (!plan.ok()) return plan;
   const auto graph = job.at_batch(plan.per_gpu_batch);
   const double host = context.constants.host_time_per_op(job.family());
   const GpuGroup group = pack_gpus(gpus, context.cluster.gpus_per_server);
