@@ -119,6 +119,7 @@ class Replay {
   using Completion = std::pair<double, long>;  // (end, job)
   bool fetch_next();
   int choose(const GpuJob& job);
+  GpuDecisionInput decision_input(const GpuJob& job, int free_gpus);
   int choose_on_empty_cluster(const GpuJob& job);
   bool try_start(long j);
   void start(long j, int k);
@@ -161,14 +162,21 @@ bool Replay::fetch_next() {
 
 // The policy's GPU count for `job` now, or 0 if it would not start it now.
 int Replay::choose(const GpuJob& job) {
+  GpuDecisionInput input = decision_input(job, cluster_.free_gpus());
+  input.startable = [&](int k) { return startable(k); };
+  return choose_gpus(config_.policy, input, rng_);
+}
+
+// What a policy sees of `job` now with `free_gpus` free; the caller says
+// which counts can start.
+GpuDecisionInput Replay::decision_input(const GpuJob& job, int free_gpus) {
   GpuDecisionInput input;
   input.now = now_;
   input.deadline = job.deadline;
   input.requested = job.requested;
-  input.free_gpus = cluster_.free_gpus();
-  input.startable = [&](int k) { return startable(k); };
-  input.seconds = [&](int k) { return run_seconds(durations_, job, k); };
-  return choose_gpus(config_.policy, input, rng_);
+  input.free_gpus = free_gpus;
+  input.seconds = [this, &job](int k) { return run_seconds(durations_, job, k); };
+  return input;
 }
 
 bool Replay::startable(int k) {
@@ -183,13 +191,8 @@ bool Replay::startable(int k) {
 // The policy's count on an empty cluster if it meets the deadline, else 0:
 // what job_submit/pacml queues a job with (plugin/engine.cpp, gpus_meeting).
 int Replay::choose_on_empty_cluster(const GpuJob& job) {
-  GpuDecisionInput input;
-  input.now = now_;
-  input.deadline = job.deadline;
-  input.requested = job.requested;
-  input.free_gpus = cluster_.num_gpus();
+  GpuDecisionInput input = decision_input(job, cluster_.num_gpus());
   input.startable = [&](int k) { return k >= 1 && k <= cluster_.num_gpus(); };
-  input.seconds = [&](int k) { return run_seconds(durations_, job, k); };
   const int k = choose_gpus(config_.policy, input, rng_);
   return k > 0 && now_ + input.seconds(k) <= job.deadline ? k : 0;
 }
