@@ -1,5 +1,7 @@
 #include "core/inference/architecture.h"
 
+#include "core/inference/message_passing.h"
+
 #include "core/util/error.h"
 
 namespace pacml::inference {
@@ -68,17 +70,7 @@ std::vector<std::pair<std::string, std::vector<std::int64_t>>> Architecture::ten
     t.push_back({p + ".weight", {out, in}});
     t.push_back({p + ".bias", {out}});
   };
-  int d_in = node_in;
-  for (size_t l = 0; l < layers.size(); ++l) {
-    const std::string p = "mp." + std::to_string(l) + ".";
-    ln(p + "node_ln", d_in);
-    fc(p + "node_fc", d_in, module_width);
-    ln(p + "edge_ln", edge_in);
-    fc(p + "edge_fc", edge_in, module_width);
-    ln(p + "reduce_ln", 2 * module_width);
-    fc(p + "reduce_fc", 2 * module_width, layers[l]);
-    d_in = layers[l];
-  }
+  MessagePassingShape{node_in, edge_in, module_width, layers, layer_norm_eps}.append_tensor_shapes(t);
   if (graph_norm) ln("graph_ln", graph_in);
   fc("graph_fc", graph_in, graph_out);
   fc("pi1", head_in(), head_hidden);

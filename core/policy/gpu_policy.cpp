@@ -9,7 +9,8 @@
 namespace pacml {
 
 GpuPolicy GpuPolicy::parse(const std::string& text, const std::string& where) {
-  GpuPolicy p{GpuPolicy::Kind::kRequested, 0, text};
+  GpuPolicy p;
+  p.name = text;
   if (text == "requested") return p;
   if (text == "min_feasible") return p.kind = Kind::kMinFeasible, p;
   if (text == "para_max") return p.kind = Kind::kParaMax, p;
@@ -67,6 +68,8 @@ int choose_gpus(const GpuPolicy& policy, const GpuDecisionInput& input, Rng& rng
       return fastest_startable(input);
     case GpuPolicy::Kind::kRandom:
       return any_startable(input, rng);
+    case GpuPolicy::Kind::kChooser:
+      return policy.chooser ? policy.chooser(input, rng) : 0;
   }
   return 0;
 }

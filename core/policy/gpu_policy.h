@@ -18,10 +18,17 @@
 
 namespace pacml {
 
+class ParallelJob;
+struct GpuDecisionInput;
+
 struct GpuPolicy {
-  enum class Kind { kRequested, kMinFeasible, kParaMax, kFixed, kRandom } kind = Kind::kRequested;
+  enum class Kind { kRequested, kMinFeasible, kParaMax, kFixed, kRandom, kChooser } kind =
+      Kind::kRequested;
   int fixed = 0;
   std::string name = "requested";
+  // kChooser: a policy that is not a rule above (the learned policy,
+  // core/inference/gpu_learned_policy.h); it returns what choose_gpus returns.
+  std::function<int(const GpuDecisionInput&, Rng&)> chooser;
   // Throws InputError naming `where` for an unknown name.
   static GpuPolicy parse(const std::string& text, const std::string& where);
 };
@@ -36,6 +43,19 @@ struct GpuDecisionInput {
   std::function<bool(int)> startable;
   // Seconds the job runs on k GPUs; infinite when it cannot run that way.
   std::function<double(int)> seconds;
+
+  // What else a learned policy reads (core/features/gpu_features.h); the
+  // rules above ignore it. Left unset, a field reads as "nothing known".
+  const ParallelJob* job = nullptr;  // the model at its global batch (its graph)
+  int cluster_gpus = 0;              // 0: free_gpus
+  int gpus_per_server = 0;           // 0: cluster_gpus
+  int free_servers = 0;              // servers with every GPU free
+  int queued_jobs = 0;               // other jobs waiting to start
+  double queued_gpus = 0;            // GPUs those jobs asked for, summed
+  // GPU-seconds submitted over the last day (each job at its requested
+  // count), per GPU-second of the cluster: the offered load.
+  double recent_load = 0;
+  bool queue_admission = false;  // a job not started now waits (else it is turned away)
 };
 
 // The GPU count the policy starts the job with now, or 0 to not start it now.

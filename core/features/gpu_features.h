@@ -1,0 +1,52 @@
+// What the learned GPU policy sees of one decision (doc/LEARNING.md §8): the
+// job's graph (node/edge features, embedded by message passing and cached per
+// model), scalars about the job and the cluster, and one row per candidate
+// action. Every scalar lies in [0, 1] (clipped), so weights trained on one
+// cluster size read another's inputs on the same scale.
+//
+// Candidate actions: action 0 is "do not start it now" (turned away under
+// immediate admission, left waiting in a queue); then up to kMaxStartActions
+// GPU counts that can start now and end by the deadline: the fewest such
+// count (what min_feasible takes), the next power of two and the next whole
+// server count above it, twice it, and the fastest startable count.
+// Duplicates are dropped, so a decision has 1..kMaxStartActions+1 actions.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/policy/gpu_policy.h"
+
+namespace pacml::features {
+
+// Bump when any GPU feature's meaning, order or scale changes; weights files
+// record it and are refused when it differs.
+constexpr int kGpuSchemaVersion = 1;
+constexpr int kGpuJobScalars = 9;
+constexpr int kGpuContextScalars = 7;
+constexpr int kGpuActionScalars = 8;
+constexpr int kMaxStartActions = 5;
+
+const std::vector<std::string>& gpu_job_scalar_names();
+const std::vector<std::string>& gpu_context_scalar_names();
+const std::vector<std::string>& gpu_action_scalar_names();
+// {"version": kGpuSchemaVersion, "job": [...], "context": [...], "action": [...]}
+nlohmann::json gpu_schema_json();
+
+// One decision's inputs, apart from the graph.
+struct GpuDecisionFeatures {
+  std::vector<int> gpus;       // GPU count of each action; gpus[0] = 0 (do not start now)
+  std::vector<float> job;      // kGpuJobScalars
+  std::vector<float> context;  // kGpuContextScalars
+  std::vector<float> actions;  // gpus.size() × kGpuActionScalars, row-major
+  int fewest = 0;              // the fewest GPUs that meet the deadline now (0: none)
+};
+
+// The candidate actions and their features. `input` must have `seconds`
+// and `startable`; the context fields of GpuDecisionInput fill the context
+// scalars (zeros where the caller leaves them unset).
+GpuDecisionFeatures gpu_decision_features(const GpuDecisionInput& input);
+
+}  // namespace pacml::features

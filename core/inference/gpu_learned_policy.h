@@ -1,0 +1,90 @@
+// The learned GPU policy (doc/LEARNING.md §8): a weights file of kind
+// pacml-gpu, and the policy that scores each candidate action of a decision
+// (core/features/gpu_features.h) with it. Named "pacml:NAME" wherever a GPU
+// policy is accepted (pacml evaluate, pacml replay, pacml.conf's policy:),
+// through GpuPolicy::parse.
+//
+// Metadata of a pacml-gpu weights file (JSON object):
+//   format          "pacml-weights"
+//   architecture    GpuArchitecture::to_json() ({"kind": "pacml-gpu", ...})
+//   feature_schema  features::gpu_schema_json() — must equal this build's
+//   profile         "physical"
+//   training        the training configuration and results (free form)
+//   git_revision    the source revision that trained it
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/inference/gpu_network.h"
+#include "core/policy/gpu_policy.h"
+#include "core/util/lru_cache.h"
+
+namespace pacml::inference {
+
+class GpuLearnedModel {
+ public:
+  // Validates metadata and tensors; throws InputError(where, ...) saying what
+  // does not match (another kind, another feature schema, a missing tensor).
+  GpuLearnedModel(const WeightsFile& weights, const std::string& where);
+  static std::shared_ptr<const GpuLearnedModel> load(const std::string& path);
+
+  const nlohmann::json& metadata() const { return metadata_; }
+  const GpuArchitecture& architecture() const { return network_.architecture(); }
+  const GpuNetwork& network() const { return network_; }
+  const std::string& source() const { return source_; }
+
+ private:
+  nlohmann::json metadata_;
+  std::string source_;
+  GpuNetwork network_;
+};
+
+nlohmann::json make_gpu_metadata(const GpuArchitecture& arch, const nlohmann::json& training,
+                                 const std::string& git_revision);
+
+// Whether a weights file holds a pacml-gpu network (reads the metadata only).
+bool is_gpu_weights(const WeightsFile& weights);
+
+// Everything the network saw and said for one decision.
+struct GpuDecision {
+  features::GpuDecisionFeatures features;
+  std::vector<float> embedding;
+  std::vector<float> logits;  // one per candidate
+  float value = 0;
+  int action = 0;  // index into features.gpus
+  int gpus() const { return features.gpus[action]; }
+};
+
+class GpuLearnedPolicy {
+ public:
+  // sample: draw from the softmax over the candidates with the caller's RNG
+  // instead of taking the best.
+  GpuLearnedPolicy(std::shared_ptr<const GpuLearnedModel> model, bool sample = false);
+
+  GpuDecision decide(const GpuDecisionInput& input, Rng& rng);
+  // The job's graph embedding, cached per model (ParallelJob::key) in an LRU
+  // of kEmbeddingCacheBytes; zeros when the input names no job.
+  const std::vector<float>& embedding(const ParallelJob* job);
+
+  const GpuLearnedModel& model() const { return *model_; }
+
+ private:
+  std::shared_ptr<const GpuLearnedModel> model_;
+  bool sample_;
+  static constexpr std::size_t kEmbeddingCacheBytes = 16u << 20;
+  LruCache<std::vector<float>> cache_{kEmbeddingCacheBytes};
+  std::vector<float> zeros_;
+};
+
+// "pacml:NAME" → a GpuPolicy (kind kChooser) deciding with the model
+// resolved as make_learned_policy resolves names (learned_policy.h); a
+// "?sample" suffix samples. Throws InputError(where, ...) for a missing file
+// or a file that is not a pacml-gpu model (a paper-world model says so).
+GpuPolicy make_gpu_learned_policy(const std::string& name, const std::string& where,
+                                  const std::vector<std::string>& search_dirs = {});
+
+}  // namespace pacml::inference

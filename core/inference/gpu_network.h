@@ -1,0 +1,62 @@
+// The learned GPU policy's network (doc/LEARNING.md §8), in plain C++ for
+// the simulator, the trainer's rollouts and the Slurm plugin; the trainer
+// (model/gpu_torch_network.h) computes the same function in LibTorch.
+//
+// Shape ("kind": "pacml-gpu"):
+//   embedding e   message passing over the job's step graph (message_passing.h),
+//                 mean over nodes: E = layers.back() floats, cached per model
+//   state s       [e ‖ job scalars (9) ‖ context scalars (7)]  (gpu_features.h)
+//   action a      [s ‖ the action's scalars (8)] → act1 (Linear, H) → ReLU
+//                 → act2 (Linear H→H) → ReLU → act3 (Linear H→1): its logit
+//   value         s → val1 (Linear, H) → ReLU → val2 (Linear H→1)
+// One scorer for every action, so the same weights decide with any number
+// of candidates on any cluster size.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/features/gpu_features.h"
+#include "core/inference/message_passing.h"
+
+namespace pacml::inference {
+
+struct GpuArchitecture {
+  static constexpr const char* kKind = "pacml-gpu";
+  MessagePassingShape graph{5, 2, 16, {32, 16}, 1e-5};
+  int hidden = 32;  // H
+
+  int state_in() const {
+    return graph.embedding() + features::kGpuJobScalars + features::kGpuContextScalars;
+  }
+  int action_in() const { return state_in() + features::kGpuActionScalars; }
+
+  nlohmann::json to_json() const;
+  // Throws InputError(where, ...) for another kind or bad sizes.
+  static GpuArchitecture from_json(const nlohmann::json& j, const std::string& where);
+  // Every tensor (name, shape) in a fixed order: mp.*, act1..3, val1..2.
+  TensorShapes tensor_shapes() const;
+};
+
+class GpuNetwork {
+ public:
+  GpuNetwork(const GpuArchitecture& arch, const WeightsFile& weights, const std::string& where);
+  ~GpuNetwork();
+  GpuNetwork(GpuNetwork&&) noexcept;
+  GpuNetwork& operator=(GpuNetwork&&) noexcept;
+
+  const GpuArchitecture& architecture() const;
+  std::vector<float> embed(const features::JobFeatures& job) const;
+  // One logit per candidate action of `decision`, and the state's value.
+  void score(const std::vector<float>& embedding, const features::GpuDecisionFeatures& decision,
+             std::vector<float>& logits, float* value) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace pacml::inference
