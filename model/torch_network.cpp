@@ -1,5 +1,6 @@
-// The only translation unit of pacml that includes LibTorch (compile cost
-// ~15 s, 1.5 GB): the network, its batched forward pass and the PPO update.
+// One of the two translation units of pacml that include LibTorch (compile
+// cost ~15 s, 1.5 GB; gpu_torch_network.cpp is the other): the paper-world
+// network, its batched forward pass and the PPO update.
 #include "model/torch_network.h"
 
 #include <torch/torch.h>
@@ -7,6 +8,7 @@
 #include <cstring>
 
 #include "core/util/error.h"
+#include "model/torch_message_passing.h"
 
 namespace pacml::model {
 namespace {
@@ -14,86 +16,20 @@ namespace {
 using torch::Tensor;
 namespace nn = torch::nn;
 
-nn::LayerNorm layer_norm(int d, double eps) {
-  return nn::LayerNorm(nn::LayerNormOptions({d}).eps(eps).elementwise_affine(true));
+inference::MessagePassingShape message_passing_shape(const inference::Architecture& a) {
+  return {a.node_in, a.edge_in, a.module_width, a.layers, a.layer_norm_eps};
 }
 
-struct MpLayerImpl : nn::Module {
-  MpLayerImpl(int d_in, int width, int edge_in, int d_out, double eps)
-      : node_ln(register_module("node_ln", layer_norm(d_in, eps))),
-        node_fc(register_module("node_fc", nn::Linear(d_in, width))),
-        edge_ln(register_module("edge_ln", layer_norm(edge_in, eps))),
-        edge_fc(register_module("edge_fc", nn::Linear(edge_in, width))),
-        reduce_ln(register_module("reduce_ln", layer_norm(2 * width, eps))),
-        reduce_fc(register_module("reduce_fc", nn::Linear(2 * width, d_out))),
-        width_(width) {}
-
-  nn::LayerNorm node_ln;
-  nn::Linear node_fc;
-  nn::LayerNorm edge_ln;
-  nn::Linear edge_fc;
-  nn::LayerNorm reduce_ln;
-  nn::Linear reduce_fc;
-  int width_;
-};
-TORCH_MODULE(MpLayer);
-
-// The disjoint union of a GraphSet as tensors.
-struct GraphTensors {
-  Tensor x, e, src, dst, inv_count, node_graph, inv_nodes;
-  int64_t graphs = 0, nodes = 0, edges = 0;
-};
+using torch_mp::GraphTensors;
+using torch_mp::layer_norm;
 
 GraphTensors make_graph_tensors(const GraphSet& set) {
-  GraphTensors t;
-  t.graphs = static_cast<int64_t>(set.graphs.size());
-  for (const auto& g : set.graphs) t.nodes += g.num_nodes, t.edges += g.num_edges;
-  std::vector<float> x, e, inv_count, inv_nodes;
-  std::vector<int64_t> src, dst, node_graph;
-  x.reserve(t.nodes * features::kNodeFeatures);
-  e.reserve(t.edges * features::kEdgeFeatures);
-  int64_t offset = 0;
-  for (size_t gi = 0; gi < set.graphs.size(); ++gi) {
-    const auto& g = set.graphs[gi];
-    x.insert(x.end(), g.node.begin(), g.node.end());
-    e.insert(e.end(), g.edge.begin(), g.edge.end());
-    std::vector<int> indeg(g.num_nodes, 0);
-    for (int k = 0; k < g.num_edges; ++k) {
-      src.push_back(offset + g.src[k]);
-      dst.push_back(offset + g.dst[k]);
-      ++indeg[g.dst[k]];
-    }
-    for (int v = 0; v < g.num_nodes; ++v) {
-      inv_count.push_back(1.f / static_cast<float>(indeg[v] + 1));
-      node_graph.push_back(static_cast<int64_t>(gi));
-    }
-    inv_nodes.push_back(g.num_nodes > 0 ? 1.f / static_cast<float>(g.num_nodes) : 0.f);
-    offset += g.num_nodes;
-  }
-  auto f32 = [](std::vector<float>& v, std::vector<int64_t> shape) {
-    return torch::from_blob(v.data(), shape, torch::kFloat32).clone();
-  };
-  auto i64 = [](std::vector<int64_t>& v) {
-    return torch::from_blob(v.data(), {static_cast<int64_t>(v.size())}, torch::kInt64).clone();
-  };
-  t.x = f32(x, {t.nodes, features::kNodeFeatures});
-  t.e = f32(e, {t.edges, features::kEdgeFeatures});
-  t.inv_count = f32(inv_count, {t.nodes, 1});
-  t.inv_nodes = f32(inv_nodes, {t.graphs, 1});
-  t.src = i64(src);
-  t.dst = i64(dst);
-  t.node_graph = i64(node_graph);
-  return t;
+  return torch_mp::make_graph_tensors(set.graphs);
 }
 
 struct NetImpl : nn::Module {
   explicit NetImpl(const inference::Architecture& a) : arch(a) {
-    mp = register_module("mp", nn::ModuleList());
-    int d_in = a.node_in;
-    for (int d_out : a.layers) {
-      mp->push_back(MpLayer(d_in, a.module_width, a.edge_in, d_out, a.layer_norm_eps));
-      d_in = d_out;
-    }
+    mp = register_module("mp", torch_mp::make_layers(message_passing_shape(a)));
     if (a.graph_norm)
       graph_ln = register_module("graph_ln", layer_norm(a.graph_in, a.layer_norm_eps));
     graph_fc = register_module("graph_fc", nn::Linear(a.graph_in, a.graph_out));
@@ -104,23 +40,7 @@ struct NetImpl : nn::Module {
   }
 
   // [graphs, embedding]
-  Tensor embed(const GraphTensors& g) {
-    Tensor h = g.x;
-    for (const auto& m : *mp) {
-      auto* layer = m->as<MpLayerImpl>();
-      const int64_t w = layer->width_;
-      Tensor hn = torch::relu(layer->node_fc(layer->node_ln(h)));
-      Tensor en = torch::relu(layer->edge_fc(layer->edge_ln(g.e)));
-      Tensor msg_e = torch::cat({hn.index_select(0, g.src), en}, 1);
-      Tensor msg_s = torch::cat({hn, torch::zeros({g.nodes, w}, hn.options())}, 1);
-      Tensor r = torch::relu(layer->reduce_fc(layer->reduce_ln(torch::cat({msg_e, msg_s}, 0))));
-      Tensor agg =
-          r.slice(0, g.edges, g.edges + g.nodes).index_add(0, g.dst, r.slice(0, 0, g.edges));
-      h = agg * g.inv_count;
-    }
-    return torch::zeros({g.graphs, h.size(1)}, h.options()).index_add_(0, g.node_graph, h) *
-           g.inv_nodes;
-  }
+  Tensor embed(const GraphTensors& g) { return torch_mp::embed(mp, g); }
 
   // logits [B, actions] (masked), values [B]
   std::pair<Tensor, Tensor> heads(const Tensor& emb, const Tensor& graph_index,
