@@ -1,6 +1,7 @@
-# model/: the LibTorch trainer of the PAC-ML policy (issue 5). LibTorch stays
-# in libpacml_model.la and the pacml-train program; the pacml binary and the
-# Slurm plugin never link it (`pacml train` execs pacml-train).
+# model/: the LibTorch trainers of the PAC-ML policy (issue 5) and of the GPU
+# policy (issue 17). LibTorch stays in libpacml_model.la and the pacml-train
+# program; the pacml binary and the Slurm plugin never link it (`pacml train`
+# execs pacml-train).
 
 # `pacml train` (execs pacml-train) and `pacml bench-policy` are the CLI's:
 # sim/cli/cmd_train.cpp, listed in sim/local.mk.
@@ -15,8 +16,11 @@ models_DATA = contrib/models/reference.pacw contrib/models/reference-A.pacw \
 if HAVE_TORCH
 noinst_LTLIBRARIES += libpacml_model.la
 libpacml_model_la_SOURCES = \
+	model/torch_message_passing.h \
 	model/torch_network.h model/torch_network.cpp \
-	model/trainer.h model/trainer.cpp
+	model/trainer.h model/trainer.cpp \
+	model/gpu_torch_network.h model/gpu_torch_network.cpp \
+	model/gpu_trainer.h model/gpu_trainer.cpp
 libpacml_model_la_CPPFLAGS = $(AM_CPPFLAGS) $(TORCH_CPPFLAGS)
 libpacml_model_la_LIBADD = libpacml_sim.la libpacml_core.la
 

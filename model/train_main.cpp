@@ -1,10 +1,50 @@
 // pacml-train: the LibTorch trainer behind `pacml train` (a separate program
 // so that LibTorch stays out of the pacml binary and the Slurm plugin).
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "core/util/error.h"
+#include "core/util/yaml_input.h"
+#include "model/gpu_trainer.h"
 #include "model/trainer.h"
 #include "sim/cli/args.h"
+
+namespace {
+
+using namespace pacml;
+
+std::string read_text(const std::string& path) {
+  std::ifstream in = open_input_file(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// `world: gpu`: the GPU policy's imitation trainer (model/gpu_trainer.h).
+int train_gpu_policy(const cli::Args& a, const std::string& path, const std::string& text) {
+  if (a.is_set("resume"))
+    throw InputError("--resume",
+                     "the GPU trainer has no checkpoints; rerun it (it is "
+                     "deterministic)");
+  const model::GpuTrainConfig config = model::parse_gpu_train_config(text, path);
+  model::GpuTrainOptions opt;
+  opt.out_dir = a.get("out");
+  if (a.has("max-updates")) opt.iterations = a.get_long("max-updates", 0, 1L << 40);
+  if (a.has("time-limit")) opt.time_limit_minutes = a.get_double("time-limit");
+  if (a.has("workers")) opt.workers = static_cast<int>(a.get_long("workers", 1, 256));
+  opt.progress = a.is_set("progress") ? 1 : a.is_set("no-progress") ? 0 : -1;
+  opt.verbose = !a.is_set("quiet");
+  const model::GpuTrainSummary s = model::train_gpu(config, opt);
+  std::cout << "iterations " << s.iterations << "\ndecisions " << s.decisions << "\nwall_seconds "
+            << s.wall_seconds << "\nbest_validation_met " << s.best_validation
+            << "\nvalidation_min_feasible_met " << s.validation_min_feasible
+            << "\nvalidation_teacher_met " << s.validation_teacher << "\nfinal " << s.final_weights
+            << "\nbest " << s.best_weights << "\n";
+  return 0;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace pacml;
@@ -16,12 +56,16 @@ int main(int argc, char** argv) {
         "Trains the PAC-ML policy (GNN + PPO with GAE) in pacml's simulator: parallel rollouts "
         "over the experiment's β distributions, periodic greedy evaluation against the "
         "baselines, learning curve (curve.csv, curve.png), checkpoints (resume with --resume) "
-        "and weights files (best.pacw, final.pacw) usable as pacml:PATH. Configs live in "
-        "contrib/train/.");
+        "and weights files (best.pacw, final.pacw) usable as pacml:PATH. A config with "
+        "'world: gpu' trains the GPU policy instead (imitation of a searched admission rule "
+        "with DAgger on fitted-workload replays; --max-updates caps its iterations). Configs "
+        "live in contrib/train/.");
     a.option("config", "FILE", "training config (YAML, see contrib/train/README.md)")
         .option("out", "DIR", "output directory (created)")
         .flag("resume", "continue from DIR/checkpoint.pacw if present")
-        .option("max-updates", "N", "stop after N PPO updates (overrides the config)")
+        .option("max-updates", "N",
+                "stop after N PPO updates, or N iterations of the GPU trainer (overrides the "
+                "config)")
         .option("time-limit", "MIN", "stop after MIN minutes of training (overrides the config)")
         .option("workers", "N", "rollout threads (overrides the config; results do not change)")
         .flag("progress", "always draw the progress bar")
@@ -31,7 +75,10 @@ int main(int argc, char** argv) {
     if (!a.parse(args)) return 0;
     if (!a.has("config")) throw InputError("pacml train", "--config FILE is required");
     if (!a.has("out")) throw InputError("pacml train", "--out DIR is required");
-    const model::TrainConfig config = model::load_train_config(a.get("config"));
+    const std::string path = a.get("config");
+    const std::string text = read_text(path);
+    if (model::train_config_world(text, path) == "gpu") return train_gpu_policy(a, path, text);
+    const model::TrainConfig config = model::parse_train_config(text, path);
     model::TrainOptions opt;
     opt.out_dir = a.get("out");
     opt.resume = a.is_set("resume");

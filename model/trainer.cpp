@@ -77,23 +77,40 @@ TrainConfig parse_train_config(const std::string& yaml_text, const std::string& 
   return convert_yaml(root, source, [&](const YAML::Node& r) {
     TrainConfig c;
     c.source = source;
-    yaml_check_keys(r, {"pacml_train", "name",
-                        "experiment",  "profile",
-                        "horizon",     "interarrival",
-                        "graphs",      "betas",
-                        "seed",        "time_limit_minutes",
-                        "max_updates", "episodes_per_update",
-                        "workers",     "gamma",
-                        "lambda",      "reward_scale",
-                        "lr_final",    "ppo",
-                        "warm_start",  "network",
-                        "eval",        "checkpoint_every"},
+    yaml_check_keys(r,
+                    {"pacml_train",
+                     "world",
+                     "name",
+                     "experiment",
+                     "profile",
+                     "horizon",
+                     "interarrival",
+                     "graphs",
+                     "betas",
+                     "seed",
+                     "time_limit_minutes",
+                     "max_updates",
+                     "episodes_per_update",
+                     "workers",
+                     "gamma",
+                     "lambda",
+                     "reward_scale",
+                     "lr_final",
+                     "ppo",
+                     "warm_start",
+                     "network",
+                     "eval",
+                     "checkpoint_every"},
                     source, "the training config");
     if (!r["pacml_train"])
       throw InputError(source, "not a pacml training config (missing 'pacml_train: 1')");
     if (yaml_integer(r["pacml_train"], source, "pacml_train", 1, 1000) != 1)
       throw InputError(yaml_where(source, r["pacml_train"]),
                        "unsupported training config version (this pacml reads 1)");
+    if (r["world"] && yaml_scalar(r["world"], source, "world") != "paper")
+      throw InputError(yaml_where(source, r["world"]),
+                       "this is the PAC-ML (paper-world) trainer's config; 'world: gpu' configs "
+                       "are read by the GPU trainer (model/gpu_trainer.h)");
     if (r["name"]) c.name = yaml_scalar(r["name"], source, "name");
     if (r["experiment"]) {
       c.experiment = yaml_scalar(r["experiment"], source, "experiment");

@@ -11,7 +11,7 @@ tests_unit_tests_SOURCES += \
 
 if HAVE_TORCH
 check_PROGRAMS += tests/learning/model_tests
-tests_learning_model_tests_SOURCES = tests/learning/model_test.cpp
+tests_learning_model_tests_SOURCES = tests/learning/model_test.cpp tests/learning/gpu_model_test.cpp
 tests_learning_model_tests_CPPFLAGS = $(AM_CPPFLAGS) $(GTEST_CFLAGS) \
 	-DPACML_SOURCE_DIR='"$(abs_top_srcdir)"'
 tests_learning_model_tests_LDADD = libpacml_model.la libpacml_sim.la libpacml_core.la \

@@ -1,0 +1,749 @@
+#include "model/gpu_trainer.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "core/cluster/cluster_spec.h"
+#include "core/features/gpu_features.h"
+#include "core/graph/job_graph.h"
+#include "core/inference/gpu_learned_policy.h"
+#include "core/parallel/duration_model.h"
+#include "core/parallel/parallel_job.h"
+#include "core/parallel/physical_constants.h"
+#include "core/parallel/physical_estimator.h"
+#include "core/util/error.h"
+#include "core/util/yaml_input.h"
+#include "model/trainer.h"
+#include "sim/engine/workload.h"
+#include "sim/experiment/evaluation.h"
+#include "sim/gpu/fitted_workload.h"
+#include "sim/gpu/gpu_replay.h"
+#include "sim/report/csv.h"
+#include "sim/report/progress.h"
+#include "sim/workload/paths.h"
+
+namespace pacml::model {
+
+// ---------------------------------------------------------------- config
+
+namespace {
+
+nlohmann::json grid_json(const GpuScenarioGrid& g) {
+  return {{"clusters", g.clusters},
+          {"loads", g.loads},
+          {"admissions", g.admissions},
+          {"seeds", g.seeds},
+          {"jobs", g.jobs}};
+}
+
+// JSON has no infinity: an infinite cap is written "inf".
+nlohmann::json caps_json(const std::vector<double>& caps) {
+  nlohmann::json out = nlohmann::json::array();
+  for (double c : caps) out.push_back(std::isfinite(c) ? nlohmann::json(c) : nlohmann::json("inf"));
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json GpuTrainConfig::to_json() const {
+  return {{"world", "gpu"},
+          {"name", name},
+          {"source", source},
+          {"workload", workload},
+          {"load_reference_gpus", load_reference_gpus},
+          {"order", order},
+          {"train", grid_json(train)},
+          {"validation", grid_json(validation)},
+          {"teacher_caps", caps_json(teacher_caps)},
+          {"iterations", iterations},
+          {"dagger_sample", dagger_sample},
+          {"dataset_max", dataset_max},
+          {"seed", seed},
+          {"time_limit_minutes", time_limit_minutes},
+          {"workers", workers},
+          {"optimiser",
+           {{"lr", optimiser.lr},
+            {"minibatch", optimiser.minibatch},
+            {"epochs", optimiser.epochs},
+            {"value_coef", optimiser.value_coef},
+            {"grad_clip", optimiser.grad_clip}}},
+          {"network", architecture.to_json()},
+          {"value_target", "met share of the decision's episode"}};
+}
+
+namespace {
+
+std::vector<double> yaml_numbers(const YAML::Node& n, const std::string& source,
+                                 const std::string& what, double lo, double hi) {
+  if (!n.IsSequence() || n.size() == 0)
+    throw InputError(yaml_where(source, n), what + " must be a non-empty list");
+  std::vector<double> out;
+  for (const auto& v : n) out.push_back(yaml_number(v, source, what + " entry", lo, hi));
+  return out;
+}
+
+std::vector<std::uint64_t> yaml_seeds(const YAML::Node& n, const std::string& source,
+                                      const std::string& what) {
+  if (!n.IsSequence() || n.size() == 0)
+    throw InputError(yaml_where(source, n), what + " must be a non-empty list");
+  std::vector<std::uint64_t> out;
+  for (const auto& v : n)
+    out.push_back(
+        static_cast<std::uint64_t>(yaml_integer(v, source, what + " entry", 0, 1L << 53)));
+  return out;
+}
+
+// A cap is a positive number of cluster-hours or inf (no cap: min_feasible).
+std::vector<double> yaml_caps(const YAML::Node& n, const std::string& source) {
+  if (!n.IsSequence() || n.size() == 0)
+    throw InputError(yaml_where(source, n), "teacher_caps must be a non-empty list");
+  std::vector<double> out;
+  for (const auto& v : n) {
+    const std::string text = yaml_scalar(v, source, "teacher_caps entry");
+    out.push_back(text == "inf" || text == ".inf"
+                      ? INFINITY
+                      : yaml_number(v, source, "teacher_caps entry", 1e-9, 1e9));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::string> yaml_list(const YAML::Node& n, const std::string& source,
+                                   const std::string& what) {
+  std::vector<std::string> out = yaml_strings(n, source, what);
+  if (out.empty()) throw InputError(yaml_where(source, n), what + " is empty");
+  return out;
+}
+
+// A cluster entry: a preset name, or a file relative to the config.
+std::string resolve_cluster(const std::string& entry, const std::string& source) {
+  for (const std::string& preset : cluster_preset_names())
+    if (preset == entry) return entry;
+  if (entry.empty() || entry.front() == '/') return entry;
+  return sim::directory_of(source) + "/" + entry;
+}
+
+void parse_grid(const YAML::Node& g, const std::string& source, const std::string& what,
+                GpuScenarioGrid& out) {
+  yaml_check_keys(g, {"clusters", "loads", "admissions", "seeds", "jobs"}, source, what);
+  if (g["clusters"]) {
+    out.clusters.clear();
+    for (const auto& c : yaml_list(g["clusters"], source, what + ".clusters")) {
+      const std::string path = resolve_cluster(c, source);
+      load_cluster(path, yaml_where(source, g["clusters"]));  // validates it now
+      out.clusters.push_back(path);
+    }
+  }
+  if (g["loads"]) out.loads = yaml_numbers(g["loads"], source, what + ".loads", 1e-6, 1e6);
+  if (g["admissions"]) {
+    out.admissions = yaml_list(g["admissions"], source, what + ".admissions");
+    for (const auto& a : out.admissions)
+      sim::parse_admission(a, yaml_where(source, g["admissions"]));
+  }
+  if (g["seeds"]) out.seeds = yaml_seeds(g["seeds"], source, what + ".seeds");
+  if (g["jobs"]) out.jobs = yaml_integer(g["jobs"], source, what + ".jobs", 1, 10000000);
+}
+
+void parse_optimiser(const YAML::Node& o, const std::string& source, GpuTrainParams& p) {
+  yaml_check_keys(o, {"lr", "minibatch", "epochs", "value_coef", "grad_clip"}, source, "optimiser");
+  if (o["lr"]) p.lr = yaml_number(o["lr"], source, "optimiser.lr", 1e-12, 1);
+  if (o["minibatch"])
+    p.minibatch =
+        static_cast<int>(yaml_integer(o["minibatch"], source, "optimiser.minibatch", 1, 1 << 24));
+  if (o["epochs"])
+    p.epochs = static_cast<int>(yaml_integer(o["epochs"], source, "optimiser.epochs", 1, 1000));
+  if (o["value_coef"])
+    p.value_coef = yaml_number(o["value_coef"], source, "optimiser.value_coef", 0, 1e6);
+  if (o["grad_clip"])
+    p.grad_clip = yaml_number(o["grad_clip"], source, "optimiser.grad_clip", 0, 1e6);
+}
+
+void parse_network(const YAML::Node& n, const std::string& source, inference::GpuArchitecture& a) {
+  yaml_check_keys(n, {"module_width", "layers", "hidden"}, source, "network");
+  if (n["module_width"])
+    a.graph.module_width =
+        static_cast<int>(yaml_integer(n["module_width"], source, "network.module_width", 1, 4096));
+  if (n["layers"]) {
+    a.graph.layers.clear();
+    for (double d : yaml_numbers(n["layers"], source, "network.layers", 1, 4096))
+      a.graph.layers.push_back(static_cast<int>(d));
+  }
+  if (n["hidden"])
+    a.hidden = static_cast<int>(yaml_integer(n["hidden"], source, "network.hidden", 1, 4096));
+}
+
+// The top-level keys other than the grids, optimiser and network.
+void parse_scalars(const YAML::Node& r, const std::string& source, GpuTrainConfig& c) {
+  if (r["name"]) c.name = yaml_scalar(r["name"], source, "name");
+  if (r["workload"]) {
+    c.workload = yaml_scalar(r["workload"], source, "workload");
+    if (!sim::is_builtin_workload(c.workload) && c.workload.front() != '/')
+      c.workload = sim::directory_of(source) + "/" + c.workload;
+  }
+  if (r["load_reference_gpus"])
+    c.load_reference_gpus = static_cast<int>(
+        yaml_integer(r["load_reference_gpus"], source, "load_reference_gpus", 0, 1 << 24));
+  if (r["order"]) {
+    c.order = yaml_scalar(r["order"], source, "order");
+    sim::parse_queue_order(c.order, yaml_where(source, r["order"]));
+  }
+  if (r["teacher_caps"]) c.teacher_caps = yaml_caps(r["teacher_caps"], source);
+  if (r["iterations"])
+    c.iterations = yaml_integer(r["iterations"], source, "iterations", 1, 100000);
+  if (r["dagger_sample"]) c.dagger_sample = yaml_bool(r["dagger_sample"], source, "dagger_sample");
+  if (r["dataset_max"])
+    c.dataset_max = yaml_integer(r["dataset_max"], source, "dataset_max", 1, 1L << 32);
+  if (r["seed"])
+    c.seed = static_cast<std::uint64_t>(yaml_integer(r["seed"], source, "seed", 0, 1L << 53));
+  if (r["time_limit_minutes"])
+    c.time_limit_minutes =
+        yaml_number(r["time_limit_minutes"], source, "time_limit_minutes", 0, 1e7);
+  if (r["workers"])
+    c.workers = static_cast<int>(yaml_integer(r["workers"], source, "workers", 1, 256));
+}
+
+void check_header(const YAML::Node& r, const std::string& source) {
+  if (!r["pacml_train"])
+    throw InputError(source, "not a pacml training config (missing 'pacml_train: 1')");
+  if (yaml_integer(r["pacml_train"], source, "pacml_train", 1, 1000) != 1)
+    throw InputError(yaml_where(source, r["pacml_train"]),
+                     "unsupported training config version (this pacml reads 1)");
+}
+
+// Validation seeds must not be training seeds: the curve would flatter.
+void check_seeds_disjoint(const GpuTrainConfig& c, const YAML::Node& where) {
+  for (auto s : c.validation.seeds)
+    if (std::count(c.train.seeds.begin(), c.train.seeds.end(), s))
+      throw InputError(yaml_where(c.source, where),
+                       "validation seed " + std::to_string(s) + " is also a training seed");
+}
+
+}  // namespace
+
+std::string train_config_world(const std::string& yaml_text, const std::string& source) {
+  std::istringstream in(yaml_text);
+  const YAML::Node root = parse_yaml(in, source);
+  if (!root.IsMap() || !root["world"]) return "paper";
+  const std::string world = yaml_scalar(root["world"], source, "world");
+  if (world != "gpu" && world != "paper")
+    throw InputError(
+        yaml_where(source, root["world"]),
+        "world must be 'gpu' (the GPU policy) or 'paper' (PAC-ML), not '" + world + "'");
+  return world;
+}
+
+GpuTrainConfig parse_gpu_train_config(const std::string& yaml_text, const std::string& source) {
+  std::istringstream in(yaml_text);
+  const YAML::Node root = parse_yaml(in, source);
+  return convert_yaml(root, source, [&](const YAML::Node& r) {
+    GpuTrainConfig c;
+    c.source = source;
+    c.train = {{"ramp-a100-16x8"}, {1}, {"immediate", "queue"}, {1}, 2000};
+    yaml_check_keys(
+        r,
+        {"pacml_train", "world", "name", "workload", "load_reference_gpus", "order", "train",
+         "validation", "teacher_caps", "iterations", "dagger_sample", "dataset_max", "seed",
+         "time_limit_minutes", "workers", "optimiser", "network"},
+        source, "the GPU training config");
+    check_header(r, source);
+    if (train_config_world(yaml_text, source) != "gpu")
+      throw InputError(source, "a GPU training config needs 'world: gpu'");
+    parse_scalars(r, source, c);
+    if (r["train"]) parse_grid(r["train"], source, "train", c.train);
+    c.validation = c.train;
+    c.validation.seeds = {1001, 1002};
+    if (r["validation"]) parse_grid(r["validation"], source, "validation", c.validation);
+    check_seeds_disjoint(c, r["validation"] ? r["validation"] : r);
+    if (r["optimiser"]) parse_optimiser(r["optimiser"], source, c.optimiser);
+    if (r["network"]) parse_network(r["network"], source, c.architecture);
+    return c;
+  });
+}
+
+GpuTrainConfig load_gpu_train_config(const std::string& path) {
+  std::ifstream in = open_input_file(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_gpu_train_config(text.str(), path);
+}
+
+// ---------------------------------------------------------------- episodes
+
+namespace {
+
+struct Scenario {
+  std::string cluster;    // as configured
+  int cluster_index = 0;  // into Setup::estimators
+  double load = 1;        // as configured
+  double generator_load = 1;
+  sim::Admission admission = sim::Admission::kImmediate;
+};
+
+struct Episode {
+  Scenario scenario;
+  std::uint64_t seed = 0;
+  std::vector<sim::GpuJob> jobs;
+  double cap = INFINITY;  // the teacher's, searched on these jobs
+  double teacher_met = 0, min_feasible_met = 0;
+};
+
+// Runs fn(i, worker) for i in [0, n) on `threads` threads; rethrows the
+// first error in index order.
+template <typename Fn>
+void parallel_for(size_t n, int threads, Fn fn) {
+  std::vector<std::exception_ptr> errors(n);
+  std::atomic<size_t> next{0};
+  auto work = [&](int worker) {
+    for (size_t i; (i = next++) < n;) {
+      try {
+        fn(i, worker);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  const int t = std::max(1, std::min<int>(threads, static_cast<int>(n)));
+  std::vector<std::thread> pool;
+  for (int k = 1; k < t; ++k) pool.emplace_back(work, k);
+  work(0);
+  for (auto& th : pool) th.join();
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+// The job graphs the network embeds, one per ParallelJob key, encoded as
+// GpuLearnedPolicy encodes them (the unpartitioned step graph at the job's
+// global batch, physical edge sizes).
+struct GraphTable {
+  std::vector<features::JobFeatures> graphs;
+  std::map<std::string, int> index;
+  void add(const ParallelJob& job);
+  int of(const ParallelJob* job) const;
+};
+
+void GraphTable::add(const ParallelJob& job) {
+  if (index.count(job.key())) return;
+  const JobGraphPtr graph = make_job_graph(*job.at_batch(job.global_batch()));
+  index[job.key()] = static_cast<int>(graphs.size());
+  graphs.push_back(features::extract_job_features(*graph, EdgeSizeRule::kPhysical));
+}
+
+int GraphTable::of(const ParallelJob* job) const {
+  if (!job) throw std::logic_error("GPU trainer: the replay's decision input names no job");
+  return index.at(job->key());
+}
+
+// Everything fixed before the first iteration.
+struct Setup {
+  sim::FittedWorkload workload;
+  std::vector<std::shared_ptr<const PhysicalEstimator>> estimators;  // one per distinct cluster
+  std::map<std::string, int> cluster_index;
+  std::vector<Episode> train, validation;
+  GraphTable graphs;
+  sim::QueueOrder order = sim::QueueOrder::kEarliestDeadline;
+  int workers = 1;
+  // Duration models are not thread-safe: each worker keeps one per cluster.
+  // Their answers do not depend on what they cached, so results do not
+  // depend on which worker ran an episode.
+  mutable std::vector<std::map<int, std::unique_ptr<DurationModel>>> durations;
+  DurationModel& durations_of(int worker, int cluster) const;
+};
+
+DurationModel& Setup::durations_of(int worker, int cluster) const {
+  auto& slot = durations.at(static_cast<size_t>(worker))[cluster];
+  if (!slot) slot = std::make_unique<DurationModel>(estimators.at(cluster));
+  return *slot;
+}
+
+std::string cluster_label(const std::string& cluster) {
+  std::string base = cluster.substr(cluster.find_last_of('/') + 1);
+  const size_t dot = base.rfind(".yaml");
+  return dot == std::string::npos ? base : base.substr(0, dot);
+}
+
+std::vector<Episode> make_episodes(const GpuTrainConfig& c, const GpuScenarioGrid& g, Setup& s) {
+  std::vector<Episode> out;
+  for (const std::string& cluster : g.clusters) {
+    if (!s.cluster_index.count(cluster)) {
+      s.cluster_index[cluster] = static_cast<int>(s.estimators.size());
+      s.estimators.push_back(std::make_shared<const PhysicalEstimator>(
+          load_cluster(cluster, c.source + ": clusters"), PhysicalConstants::calibrated()));
+    }
+    const int index = s.cluster_index[cluster];
+    const double gpus = s.estimators[index]->cluster().num_gpus();
+    for (double load : g.loads)
+      for (const std::string& a : g.admissions)
+        for (std::uint64_t seed : g.seeds) {
+          Episode e;
+          e.scenario.cluster = cluster;
+          e.scenario.cluster_index = index;
+          e.scenario.load = load;
+          e.scenario.generator_load =
+              c.load_reference_gpus > 0 ? load * gpus / c.load_reference_gpus : load;
+          e.scenario.admission = sim::parse_admission(a, c.source + ": admissions");
+          e.seed = seed;
+          out.push_back(std::move(e));
+        }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- policies
+
+// The teacher's GPU count: the fewest that meet the deadline now if that run
+// costs at most `cap` cluster-hours, else 0.
+int teacher_gpus(const GpuDecisionInput& in, const features::GpuDecisionFeatures& f, double cap) {
+  if (f.fewest <= 0) return 0;
+  const int cluster = in.cluster_gpus > 0 ? in.cluster_gpus : in.free_gpus;
+  const double cost = f.fewest * in.seconds(f.fewest) / (cluster * 3600.0);
+  return cost <= cap ? f.fewest : 0;
+}
+
+// The candidate index of `gpus` (0, "do not start now", for 0 GPUs).
+int candidate_index(const features::GpuDecisionFeatures& f, int gpus) {
+  for (size_t a = 1; a < f.gpus.size(); ++a)
+    if (f.gpus[a] == gpus) return static_cast<int>(a);
+  return 0;
+}
+
+GpuPolicy chooser_policy(const std::string& name,
+                         std::function<int(const GpuDecisionInput&, Rng&)> fn) {
+  GpuPolicy p;
+  p.kind = GpuPolicy::Kind::kChooser;
+  p.name = name;
+  p.chooser = std::move(fn);
+  return p;
+}
+
+double replay_met(const Setup& s, const Episode& e, const GpuPolicy& policy, int worker,
+                  std::uint64_t rng_seed) {
+  sim::GpuReplayConfig config;
+  config.policy = policy;
+  config.admission = e.scenario.admission;
+  config.order = s.order;
+  config.seed = rng_seed;
+  DurationModel& d = s.durations_of(worker, e.scenario.cluster_index);
+  return sim::replay_on_gpus(e.jobs, d, config).stats.deadline_met_rate;
+}
+
+double teacher_met(const Setup& s, const Episode& e, double cap, int worker) {
+  const GpuPolicy teacher = chooser_policy("teacher", [cap](const GpuDecisionInput& in, Rng&) {
+    return teacher_gpus(in, features::gpu_decision_features(in), cap);
+  });
+  return replay_met(s, e, teacher, worker, e.seed);
+}
+
+// The cap meeting the most deadlines on the episode's jobs (ties: the
+// larger), and min_feasible's result for comparison.
+void search_cap(const Setup& s, Episode& e, const std::vector<double>& caps, int worker) {
+  e.teacher_met = -1;
+  for (double cap : caps) {  // ascending
+    const double met = teacher_met(s, e, cap, worker);
+    if (met >= e.teacher_met) e.teacher_met = met, e.cap = cap;
+  }
+  e.min_feasible_met =
+      replay_met(s, e, GpuPolicy::parse("min_feasible", "gpu trainer"), worker, e.seed);
+}
+
+// One episode's decisions, labelled by the teacher.
+struct Rollout {
+  GpuDecisionBatch decisions;
+  double met = 0;
+  long agree = 0;  // decisions where the followed action was the teacher's
+};
+
+// Follows the teacher (model null) or the network, greedy or sampled with
+// the replay's RNG seeded by `rng_seed`; the teacher labels every decision.
+Rollout rollout(const Setup& s, const Episode& e,
+                const std::shared_ptr<const inference::GpuLearnedModel>& model, bool sample,
+                std::uint64_t rng_seed, int worker) {
+  Rollout out;
+  std::unique_ptr<inference::GpuLearnedPolicy> policy;
+  if (model) policy = std::make_unique<inference::GpuLearnedPolicy>(model, sample);
+  const GpuPolicy follow = chooser_policy("rollout", [&](const GpuDecisionInput& in, Rng& rng) {
+    features::GpuDecisionFeatures f;
+    int chosen = -1;
+    if (policy) {
+      inference::GpuDecision d = policy->decide(in, rng);
+      chosen = d.action;
+      f = std::move(d.features);
+    } else {
+      f = features::gpu_decision_features(in);
+    }
+    const int label = candidate_index(f, teacher_gpus(in, f, e.cap));
+    if (chosen < 0) chosen = label;
+    out.agree += chosen == label;
+    out.decisions.add(s.graphs.of(in.job), f, label);
+    return f.gpus[chosen];
+  });
+  out.met = replay_met(s, e, follow, worker, rng_seed);
+  // The value head's target: what the episode achieved from here on, taken
+  // as the whole episode's met share (a simple, low-variance target; the
+  // policy does not use the value).
+  std::fill(out.decisions.target.begin(), out.decisions.target.end(), static_cast<float>(out.met));
+  return out;
+}
+
+double greedy_met(const Setup& s, const Episode& e,
+                  const std::shared_ptr<const inference::GpuLearnedModel>& model, int worker) {
+  inference::GpuLearnedPolicy policy(model, false);
+  const GpuPolicy p = chooser_policy("pacml:train", [&](const GpuDecisionInput& in, Rng& rng) {
+    return policy.decide(in, rng).gpus();
+  });
+  return replay_met(s, e, p, worker, e.seed);
+}
+
+// ---------------------------------------------------------------- setup
+
+void generate(const Setup& s, long jobs, std::vector<Episode>& episodes) {
+  parallel_for(episodes.size(), s.workers, [&](size_t i, int worker) {
+    Episode& e = episodes[i];
+    DurationModel& d = s.durations_of(worker, e.scenario.cluster_index);
+    e.jobs = sim::generate_jobs(s.workload, e.scenario.generator_load, jobs, e.seed, d);
+  });
+}
+
+std::unique_ptr<Setup> make_setup(const GpuTrainConfig& c, int workers) {
+  auto s = std::make_unique<Setup>();
+  s->workload = sim::load_workload_named(c.workload);
+  s->order = sim::parse_queue_order(c.order, c.source + ": order");
+  s->workers = workers;
+  s->durations.resize(static_cast<size_t>(workers));
+  s->train = make_episodes(c, c.train, *s);
+  s->validation = make_episodes(c, c.validation, *s);
+  generate(*s, c.train.jobs, s->train);
+  generate(*s, c.validation.jobs, s->validation);
+  for (const auto* set : {&s->train, &s->validation})
+    for (const Episode& e : *set)
+      for (const sim::GpuJob& j : e.jobs) s->graphs.add(*j.work);
+  for (auto* set : {&s->train, &s->validation})
+    parallel_for(set->size(), workers,
+                 [&](size_t i, int worker) { search_cap(*s, (*set)[i], c.teacher_caps, worker); });
+  return s;
+}
+
+// ---------------------------------------------------------------- iterations
+
+// Mean of f(episode) over the episodes, and per admission mode.
+struct MetShares {
+  double all = 0, immediate = -1, queue = -1;
+};
+
+template <typename F>
+MetShares mean_met(const std::vector<Episode>& episodes, F f) {
+  MetShares m;
+  double sum[2] = {0, 0}, n[2] = {0, 0};
+  for (size_t i = 0; i < episodes.size(); ++i) {
+    const int q = episodes[i].scenario.admission == sim::Admission::kQueue;
+    sum[q] += f(i), n[q] += 1;
+  }
+  m.all = (sum[0] + sum[1]) / std::max(1.0, n[0] + n[1]);
+  if (n[0] > 0) m.immediate = sum[0] / n[0];
+  if (n[1] > 0) m.queue = sum[1] / n[1];
+  return m;
+}
+
+std::string fmt(double v, int digits = 4) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string met_text(const MetShares& m) {
+  std::string s = fmt(m.all, 3);
+  if (m.immediate >= 0 && m.queue >= 0)
+    s += " (immediate " + fmt(m.immediate, 3) + ", queue " + fmt(m.queue, 3) + ")";
+  return s;
+}
+
+// Keeps `keep` of the dataset's decisions, drawn without replacement with
+// `rng`, in their original order (older iterations' states stay represented).
+GpuDecisionBatch subsample(const GpuDecisionBatch& all, size_t keep, Rng& rng) {
+  std::vector<size_t> idx(all.size());
+  for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+  for (size_t i = 0; i < keep; ++i)
+    std::swap(idx[i], idx[i + rng.below(static_cast<std::uint64_t>(idx.size() - i))]);
+  idx.resize(keep);
+  std::sort(idx.begin(), idx.end());
+  GpuDecisionBatch out;
+  for (size_t i : idx) out.add_from(all, i);
+  return out;
+}
+
+// One iteration's rollouts on the training episodes, gathered in episode order.
+struct IterationData {
+  GpuDecisionBatch decisions;
+  long agree = 0;
+  double met = 0;
+};
+
+IterationData run_rollouts(const Setup& s, const GpuTrainConfig& c, long iteration,
+                           const std::shared_ptr<const inference::GpuLearnedModel>& model) {
+  std::vector<Rollout> r(s.train.size());
+  parallel_for(r.size(), s.workers, [&](size_t i, int worker) {
+    const std::uint64_t rng_seed =
+        sim::derive_seed(c.seed, 2000000 + static_cast<std::uint64_t>(iteration) * r.size() + i);
+    r[i] = rollout(s, s.train[i], model, c.dagger_sample, rng_seed, worker);
+  });
+  IterationData out;
+  for (const Rollout& x : r) {
+    for (size_t k = 0; k < x.decisions.size(); ++k) out.decisions.add_from(x.decisions, k);
+    out.agree += x.agree;
+    out.met += x.met / static_cast<double>(r.size());
+  }
+  return out;
+}
+
+std::vector<double> validate(const Setup& s,
+                             const std::shared_ptr<const inference::GpuLearnedModel>& model) {
+  std::vector<double> met(s.validation.size());
+  parallel_for(met.size(), s.workers, [&](size_t i, int worker) {
+    met[i] = greedy_met(s, s.validation[i], model, worker);
+  });
+  return met;
+}
+
+void write_plot(const std::string& dir, const std::string& title) {
+  std::ostringstream gp;
+  gp << "set terminal pngcairo size 1000,650 noenhanced\nset output 'curve.png'\n"
+     << "set datafile separator ','\nset key outside right\nset grid\n"
+     << "set xlabel 'iteration (0: the teacher''s rollouts; then DAgger)'\n"
+     << "set ylabel 'validation deadlines met'\nset y2label 'training accuracy'\n"
+     << "set y2range [0:1]\nset ytics nomirror\nset y2tics\n"
+     << "set title '" << title << "'\n"
+     << "plot 'curve.csv' every ::1 using 1:9 with linespoints lw 2 pt 7 title 'learned (greedy)', "
+     << "'' every ::1 using 1:10 with lines lw 1 dt 2 title 'min_feasible', "
+     << "'' every ::1 using 1:11 with lines lw 1 dt 3 title 'teacher (searched cap)', "
+     << "'' every ::1 using 1:6 axes x1y2 with lines lw 1 title 'accuracy'\n";
+  sim::write_text_file(dir + "/curve.gp", gp.str());
+  const std::string cmd = "cd '" + dir + "' && gnuplot curve.gp >/dev/null 2>&1";
+  if (std::system(cmd.c_str()) != 0) {
+    // The data and the script stay; a missing gnuplot only costs the PNG.
+  }
+}
+
+}  // namespace
+
+GpuTrainSummary train_gpu(const GpuTrainConfig& config, const GpuTrainOptions& options) {
+  if (options.out_dir.empty()) throw InputError("--out", "an output directory is required");
+  const auto start = std::chrono::steady_clock::now();
+  auto wall = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  auto say = [&](const std::string& line) {
+    if (options.verbose) std::cerr << line << std::endl;
+  };
+  const std::string dir = options.out_dir;
+  sim::make_directories(dir);
+  const long iterations = options.iterations >= 0 ? options.iterations : config.iterations;
+  const double time_limit = 60.0 * (options.time_limit_minutes >= 0 ? options.time_limit_minutes
+                                                                    : config.time_limit_minutes);
+  const int workers = options.workers >= 1 ? options.workers : config.workers;
+  sim::write_text_file(dir + "/config.json", config.to_json().dump(2) + "\n");
+  const std::string revision = git_revision(sim::directory_of(config.source));
+
+  say("pacml train: " + config.name + " — GPU policy, " + std::to_string(workers) +
+      " workers; drawing jobs and searching the teacher's cap per episode");
+  const std::unique_ptr<Setup> setup = make_setup(config, workers);
+  const Setup& s = *setup;
+  const MetShares val_mf =
+      mean_met(s.validation, [&](size_t i) { return s.validation[i].min_feasible_met; });
+  const MetShares val_teacher =
+      mean_met(s.validation, [&](size_t i) { return s.validation[i].teacher_met; });
+  const MetShares train_teacher =
+      mean_met(s.train, [&](size_t i) { return s.train[i].teacher_met; });
+  say(std::to_string(s.train.size()) + " training and " + std::to_string(s.validation.size()) +
+      " validation episodes, " + std::to_string(s.graphs.graphs.size()) + " job graphs; " +
+      fmt(wall(), 1) + " s\n  training teacher " + met_text(train_teacher) +
+      "\n  validation: min_feasible " + met_text(val_mf) + ", teacher " + met_text(val_teacher));
+
+  GpuTorchNetwork net(config.architecture, config.seed, config.optimiser.lr);
+  nlohmann::json results = {{"iterations", 0}, {"decisions", 0}};
+  auto weights = [&]() {
+    nlohmann::json training = config.to_json();
+    training["results"] = results;
+    training["results"]["wall_seconds"] = wall();
+    return net.export_weights(
+        inference::make_gpu_metadata(config.architecture, training, revision));
+  };
+
+  std::ofstream curve(dir + "/curve.csv");
+  curve << "iteration,decisions,dataset,loss,value_loss,accuracy,rollout_agreement,rollout_met,"
+           "val_learned,val_min_feasible,val_teacher,wall_seconds\n";
+  sim::ProgressBar bar("train", static_cast<size_t>(std::max<long>(iterations, 1)),
+                       options.progress);
+  GpuDecisionBatch dataset;
+  GpuTrainSummary sum;
+  long it = 0;
+  for (; it < iterations && wall() < time_limit; ++it) {
+    std::shared_ptr<const inference::GpuLearnedModel> model;
+    if (it > 0) model = std::make_shared<const inference::GpuLearnedModel>(weights(), "training");
+    IterationData data = run_rollouts(s, config, it, model);
+    for (size_t k = 0; k < data.decisions.size(); ++k) dataset.add_from(data.decisions, k);
+    if (dataset.size() > static_cast<size_t>(config.dataset_max)) {
+      Rng keep(sim::derive_seed(config.seed, 4000000 + static_cast<std::uint64_t>(it)));
+      dataset = subsample(dataset, static_cast<size_t>(config.dataset_max), keep);
+    }
+    Rng shuffle(sim::derive_seed(config.seed, 3000000 + static_cast<std::uint64_t>(it)));
+    const GpuTrainStats st = net.train(s.graphs.graphs, dataset, config.optimiser, shuffle);
+
+    const auto eval_model =
+        std::make_shared<const inference::GpuLearnedModel>(weights(), "validation");
+    const std::vector<double> met = validate(s, eval_model);
+    const MetShares learned = mean_met(s.validation, [&](size_t i) { return met[i]; });
+    const double agreement =
+        data.decisions.size() ? static_cast<double>(data.agree) / data.decisions.size() : 0;
+    results = {{"iterations", it + 1},
+               {"decisions", dataset.size()},
+               {"loss", st.loss},
+               {"accuracy", st.accuracy},
+               {"validation_learned", learned.all},
+               {"validation_min_feasible", val_mf.all},
+               {"validation_teacher", val_teacher.all},
+               {"best_validation", std::max(sum.best_validation, learned.all)}};
+    if (learned.all > sum.best_validation) {
+      sum.best_validation = learned.all;
+      inference::write_weights_file(dir + "/best.pacw", weights());
+    }
+    curve << it << "," << data.decisions.size() << "," << dataset.size() << ","
+          << sim::csv_number(st.loss) << "," << sim::csv_number(st.value_loss) << ","
+          << sim::csv_number(st.accuracy) << "," << sim::csv_number(agreement) << ","
+          << sim::csv_number(data.met) << "," << sim::csv_number(learned.all) << ","
+          << sim::csv_number(val_mf.all) << "," << sim::csv_number(val_teacher.all) << ","
+          << sim::csv_number(wall()) << "\n";
+    curve.flush();
+    if (options.progress != 1)
+      say("iteration " + std::to_string(it) + ": " + std::to_string(data.decisions.size()) +
+          " decisions (dataset " + std::to_string(dataset.size()) + "), rollouts met " +
+          fmt(data.met, 3) + ", followed the teacher on " + fmt(agreement, 3) + " | loss " +
+          fmt(st.loss) + " accuracy " + fmt(st.accuracy, 3) + " | validation learned " +
+          met_text(learned) + " | " + fmt(wall(), 0) + " s");
+    bar.update(static_cast<size_t>(it + 1));
+  }
+  bar.finish();
+  inference::write_weights_file(dir + "/final.pacw", weights());
+  write_plot(dir, config.name + ": validation deadlines met");
+
+  sum.iterations = it;
+  sum.decisions = static_cast<long>(dataset.size());
+  sum.wall_seconds = wall();
+  sum.validation_min_feasible = val_mf.all;
+  sum.validation_teacher = val_teacher.all;
+  sum.final_weights = dir + "/final.pacw";
+  sum.best_weights = sim::file_exists(dir + "/best.pacw") ? dir + "/best.pacw" : "";
+  say("done: " + std::to_string(it) + " iterations, " + fmt(sum.wall_seconds, 1) +
+      " s; validation best " + fmt(sum.best_validation, 3) + " against min_feasible " +
+      fmt(val_mf.all, 3) + " and the teacher " + fmt(val_teacher.all, 3) + "; weights " +
+      sum.final_weights + (sum.best_weights.empty() ? "" : ", best " + sum.best_weights));
+  return sum;
+}
+
+}  // namespace pacml::model

@@ -1,0 +1,108 @@
+// Training of the learned GPU policy (doc/LEARNING.md §8, model/README.md
+// "The GPU policy") behind `pacml train --config FILE` when the config says
+// `world: gpu`: imitation of a searched admission rule, with DAgger.
+//
+// Scenarios are the product of the config's clusters, loads and admission
+// modes; each (scenario, seed) is one episode of `jobs` jobs drawn from the
+// fitted workload and replayed on the cluster (sim/gpu/gpu_replay.h).
+//
+// Teacher, "min_feasible with a cost cap": start the fewest GPUs that meet
+// the deadline now if that run costs at most `cap` cluster-hours (GPUs × run
+// / (cluster GPUs × 3600 s)), else do not start the job now. The cap is
+// searched per episode over `teacher_caps`: the one that meets the most
+// deadlines on that episode's jobs (ties: the larger cap). It knows the
+// episode's future through its choice of cap, so it teaches, it does not
+// deploy.
+//
+// Iteration 0 follows the teacher; later iterations follow the network
+// (greedy, or sampled with dagger_sample) while the teacher labels every
+// decision (DAgger), so the network also learns what to do in the states its
+// own choices lead to. The decisions are aggregated (at most dataset_max,
+// a seeded sample when over) and the network trained by cross-entropy over
+// each decision's candidates; its value head regresses the met share of the
+// episode the decision came from.
+//
+// Determinism: episodes are independent, run on `workers` threads and
+// gathered in a fixed order; LibTorch runs on one thread; every random draw
+// derives from `seed`. The same config gives the same weights bit for bit
+// whatever the worker count (the time limit only decides when to stop).
+//
+// Output directory: curve.csv (one row per iteration), curve.png (+
+// curve.gp), best.pacw (best validation met share), final.pacw, config.json.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/inference/gpu_network.h"
+#include "model/gpu_torch_network.h"
+
+namespace pacml::model {
+
+struct GpuScenarioGrid {
+  std::vector<std::string> clusters;    // preset names or cluster files
+  std::vector<double> loads;            // × the workload's arrival rate (see load_reference_gpus)
+  std::vector<std::string> admissions;  // immediate, queue
+  std::vector<std::uint64_t> seeds;
+  long jobs = 2000;  // per episode
+};
+
+struct GpuTrainConfig {
+  std::string source = "<config>";
+  std::string name = "gpu";
+  std::string workload = "elasticflow-01-05";  // built-in name or a file (relative to the config)
+  // A load is relative to a cluster of this many GPUs: the generator runs at
+  // load × cluster GPUs / load_reference_gpus, so "load 1" puts the same
+  // pressure on every cluster size (the fitted workload's own rate keeps 128
+  // GPUs busy). 0: loads are the generator's as given.
+  int load_reference_gpus = 128;
+  std::string order = "edf";  // queue order: edf | submission
+  GpuScenarioGrid train;
+  GpuScenarioGrid validation;  // defaults to train's scenarios with seeds 1001, 1002
+  std::vector<double> teacher_caps = {0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 1, 2, INFINITY};
+  long iterations = 6;
+  bool dagger_sample = false;
+  long dataset_max = 300000;  // decisions kept across iterations
+  std::uint64_t seed = 1;
+  double time_limit_minutes = 30;
+  int workers = 2;
+  GpuTrainParams optimiser;
+  inference::GpuArchitecture architecture;
+
+  nlohmann::json to_json() const;
+};
+
+// Every key is checked: unknown keys and bad values are InputErrors naming
+// file:line. Needs `pacml_train: 1` and `world: gpu`.
+GpuTrainConfig parse_gpu_train_config(const std::string& yaml_text, const std::string& source);
+GpuTrainConfig load_gpu_train_config(const std::string& path);
+
+// "gpu" for a config with `world: gpu`, else "paper" (the PPO trainer,
+// model/trainer.h); InputError naming file:line for another world.
+std::string train_config_world(const std::string& yaml_text, const std::string& source);
+
+struct GpuTrainOptions {
+  std::string out_dir;
+  long iterations = -1;            // overrides the config when ≥ 0
+  double time_limit_minutes = -1;  // overrides the config when ≥ 0
+  int workers = -1;                // overrides the config when ≥ 1
+  int progress = -1;               // -1 auto (TTY), 0 off, 1 on
+  bool verbose = true;             // status lines on stderr
+};
+
+struct GpuTrainSummary {
+  long iterations = 0;
+  long decisions = 0;  // in the final dataset
+  double wall_seconds = 0;
+  double best_validation = -1;  // met share of the best iteration (greedy network)
+  double validation_min_feasible = -1, validation_teacher = -1;
+  std::string final_weights, best_weights;
+};
+
+GpuTrainSummary train_gpu(const GpuTrainConfig& config, const GpuTrainOptions& options);
+
+}  // namespace pacml::model
