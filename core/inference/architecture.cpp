@@ -70,7 +70,8 @@ std::vector<std::pair<std::string, std::vector<std::int64_t>>> Architecture::ten
     t.push_back({p + ".weight", {out, in}});
     t.push_back({p + ".bias", {out}});
   };
-  MessagePassingShape{node_in, edge_in, module_width, layers, layer_norm_eps}.append_tensor_shapes(t);
+  MessagePassingShape{node_in, edge_in, module_width, layers, layer_norm_eps}.append_tensor_shapes(
+      t);
   if (graph_norm) ln("graph_ln", graph_in);
   fc("graph_fc", graph_in, graph_out);
   fc("pi1", head_in(), head_hidden);

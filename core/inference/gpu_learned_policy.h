@@ -67,7 +67,8 @@ class GpuLearnedPolicy {
 
   GpuDecision decide(const GpuDecisionInput& input, Rng& rng);
   // The job's graph embedding, cached per model (ParallelJob::key) in an LRU
-  // of kEmbeddingCacheBytes; zeros when the input names no job.
+  // of kEmbeddingCacheBytes; zeros when the input names no job. Valid until
+  // the next call. Not thread-safe: one policy per thread.
   const std::vector<float>& embedding(const ParallelJob* job);
 
   const GpuLearnedModel& model() const { return *model_; }
@@ -77,7 +78,7 @@ class GpuLearnedPolicy {
   bool sample_;
   static constexpr std::size_t kEmbeddingCacheBytes = 16u << 20;
   LruCache<std::vector<float>> cache_{kEmbeddingCacheBytes};
-  std::vector<float> zeros_;
+  std::vector<float> zeros_, oversized_;
 };
 
 // "pacml:NAME" → a GpuPolicy (kind kChooser) deciding with the model

@@ -3,12 +3,16 @@
 #include <cmath>
 #include <vector>
 
+#include "core/inference/gpu_learned_policy.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
 
 namespace pacml {
 
-GpuPolicy GpuPolicy::parse(const std::string& text, const std::string& where) {
+GpuPolicy GpuPolicy::parse(const std::string& text, const std::string& where,
+                           const std::vector<std::string>& model_dirs) {
+  if (text.rfind("pacml:", 0) == 0)
+    return inference::make_gpu_learned_policy(text, where, model_dirs);
   GpuPolicy p;
   p.name = text;
   if (text == "requested") return p;
@@ -20,8 +24,9 @@ GpuPolicy GpuPolicy::parse(const std::string& text, const std::string& where) {
     p.fixed = static_cast<int>(parse_integer(text.substr(6), 1, 1 << 20, where, "fixed GPU count"));
     return p;
   }
-  throw InputError(where, "unknown GPU policy '" + text +
-                              "'; known: requested, min_feasible, para_max, fixed:K, random");
+  throw InputError(where,
+                   "unknown GPU policy '" + text +
+                       "'; known: requested, min_feasible, para_max, fixed:K, random, pacml:MODEL");
 }
 
 namespace {

@@ -13,6 +13,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "core/policy/policy.h"
 
@@ -22,15 +23,24 @@ class ParallelJob;
 struct GpuDecisionInput;
 
 struct GpuPolicy {
-  enum class Kind { kRequested, kMinFeasible, kParaMax, kFixed, kRandom, kChooser } kind =
-      Kind::kRequested;
+  enum class Kind {
+    kRequested,
+    kMinFeasible,
+    kParaMax,
+    kFixed,
+    kRandom,
+    kChooser
+  } kind = Kind::kRequested;
   int fixed = 0;
   std::string name = "requested";
   // kChooser: a policy that is not a rule above (the learned policy,
   // core/inference/gpu_learned_policy.h); it returns what choose_gpus returns.
   std::function<int(const GpuDecisionInput&, Rng&)> chooser;
-  // Throws InputError naming `where` for an unknown name.
-  static GpuPolicy parse(const std::string& text, const std::string& where);
+  // Throws InputError naming `where` for an unknown name. "pacml:NAME" is the
+  // learned GPU policy (core/inference/gpu_learned_policy.h), NAME looked up
+  // in $PACML_MODELS_DIR, then in `model_dirs`.
+  static GpuPolicy parse(const std::string& text, const std::string& where,
+                         const std::vector<std::string>& model_dirs = {});
 };
 
 // What a GPU policy sees when it decides one job.

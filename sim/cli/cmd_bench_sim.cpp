@@ -174,7 +174,8 @@ struct Timing {
 
 sim::GpuReplayConfig gpu_config(const Args& args) {
   sim::GpuReplayConfig config;
-  config.policy = GpuPolicy::parse(args.get("gpu-policy"), "--gpu-policy");
+  config.policy =
+      GpuPolicy::parse(args.get("gpu-policy"), "--gpu-policy", sim::model_search_dirs());
   config.admission = sim::parse_admission(args.get("admission"), "--admission");
   return config;
 }

@@ -17,6 +17,7 @@
 #include "sim/experiment/gpu_evaluation.h"
 #include "sim/report/csv.h"
 #include "sim/report/text_table.h"
+#include "sim/workload/paths.h"
 
 namespace pacml::cli {
 namespace {
@@ -68,7 +69,8 @@ int run_fitted_evaluation(const Args& args, sim::ExperimentSpec spec) {
     if (args.is_set(flag)) refuse(flag);
   if (args.has("policies")) {
     spec.policies = split_list(args.get("policies"));
-    for (const std::string& p : spec.policies) GpuPolicy::parse(p, "--policies");
+    for (const std::string& p : spec.policies)
+      GpuPolicy::parse(p, "--policies", sim::model_search_dirs());
   }
   const auto estimator = sim::fitted_estimator(spec);
   const bool json = args.is_set("json");

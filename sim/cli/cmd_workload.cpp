@@ -17,6 +17,7 @@
 #include "sim/cli/parallel_source.h"
 #include "sim/experiment/gpu_evaluation.h"
 #include "sim/gpu/fitted_workload.h"
+#include "sim/workload/paths.h"
 
 namespace pacml::cli {
 namespace {
@@ -65,7 +66,8 @@ sim::ExperimentSpec run_spec(const Args& args) {
     f.admissions = {sim::parse_admission(args.get("admission"), "--admission")};
   f.order = sim::parse_queue_order(args.get("order"), "--order");
   spec.policies = split_list(args.get("policies"));
-  for (const std::string& p : spec.policies) GpuPolicy::parse(p, "--policies");
+  for (const std::string& p : spec.policies)
+    GpuPolicy::parse(p, "--policies", sim::model_search_dirs());
   return spec;
 }
 

@@ -1,5 +1,6 @@
 #include "sim/cli/replay_gpu.h"
 #include "core/util/numbers.h"
+#include "sim/workload/paths.h"
 
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -103,7 +104,7 @@ int replay_on_gpu_cluster(const Args& args) {
                "GPU-h/met", "utilisation", "queue delay s", "GPUs/job"});
   for (sim::Admission mode : modes)
     for (const std::string& name : policies) {
-      config.policy = GpuPolicy::parse(name, "--policies");
+      config.policy = GpuPolicy::parse(name, "--policies", sim::model_search_dirs());
       config.admission = mode;
       const sim::GpuReplayStats s = sim::replay_on_gpus(jobs, durations, config).stats;
       summary.push_back(stats_json(s, estimator->cluster().name));

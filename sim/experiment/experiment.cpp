@@ -193,7 +193,7 @@ void parse_fitted_experiment(const YAML::Node& root, const std::string& source,
   if (root["policies"]) {
     spec.policies = yaml_strings(root["policies"], source, "policies");
     for (const std::string& p : spec.policies)
-      GpuPolicy::parse(p, yaml_where(source, root["policies"]));
+      GpuPolicy::parse(p, yaml_where(source, root["policies"]), model_search_dirs());
   }
   if (spec.policies.empty())
     throw InputError(yaml_where(source, root["policies"]), "policies is empty");

@@ -1,4 +1,5 @@
 #include "sim/experiment/gpu_evaluation.h"
+#include "sim/workload/paths.h"
 
 #include <algorithm>
 #include <chrono>
@@ -121,7 +122,7 @@ GpuEvaluation run_gpu_experiment(const ExperimentSpec& spec,
   for (Admission admission : f.admissions)
     for (const std::string& policy : spec.policies) {
       config.admission = admission;
-      config.policy = GpuPolicy::parse(policy, spec.source + ": policies");
+      config.policy = GpuPolicy::parse(policy, spec.source + ": policies", model_search_dirs());
       for (size_t s = 0; s < spec.seeds.size(); ++s) {
         config.seed = spec.seeds[s];
         out.runs.push_back({spec.seeds[s], replay_on_gpus(draws[s], durations, config).stats});

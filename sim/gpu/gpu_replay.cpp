@@ -1,6 +1,7 @@
 #include "sim/gpu/gpu_replay.h"
 
 #include <algorithm>
+#include <deque>
 #include <functional>
 #include <queue>
 #include <set>
@@ -38,6 +39,8 @@ GpuDecision parse_gpu_decision(const std::string& text, const std::string& where
 // ---- the replay -----------------------------------------------------------------
 
 namespace {
+
+constexpr double kOfferedWindow = 24 * 3600.0;  // the "recent" of GpuDecisionInput::recent_load
 
 // Running sums of the statistics, added to as each job's outcome is final.
 class StatsAccumulator {
@@ -120,6 +123,8 @@ class Replay {
   bool fetch_next();
   int choose(const GpuJob& job);
   GpuDecisionInput decision_input(const GpuJob& job, int free_gpus);
+  void add_context(const GpuJob& job, GpuDecisionInput& input);
+  void count_offered(const GpuJob& job);
   int choose_on_empty_cluster(const GpuJob& job);
   bool try_start(long j);
   void start(long j, int k);
@@ -147,6 +152,12 @@ class Replay {
   // (placement_version_): after a completion every waiting job asks again.
   std::vector<std::pair<unsigned, bool>> startable_memo_;
   unsigned placement_version_ = 1;
+  // What a learned policy reads besides the job (add_context): GPUs asked
+  // for by the waiting jobs, and the last day's submissions as
+  // (submit, GPU-seconds on the requested count) with their sum.
+  double queued_gpus_ = 0;
+  std::deque<std::pair<double, double>> offered_;
+  double offered_sum_ = 0;
   StatsAccumulator stats_;
   Rng rng_;
   double now_ = 0;
@@ -176,7 +187,35 @@ GpuDecisionInput Replay::decision_input(const GpuJob& job, int free_gpus) {
   input.requested = job.requested;
   input.free_gpus = free_gpus;
   input.seconds = [this, &job](int k) { return run_seconds(durations_, job, k); };
+  if (config_.policy.kind == GpuPolicy::Kind::kChooser) add_context(job, input);
   return input;
+}
+
+// Only a learned policy reads these, and counting free servers costs a pass
+// over the cluster, so rule policies skip it.
+void Replay::add_context(const GpuJob& job, GpuDecisionInput& input) {
+  input.job = job.work.get();
+  input.cluster_gpus = cluster_.num_gpus();
+  input.gpus_per_server = cluster_.gpus_per_server();
+  for (int free : cluster_.free_per_server()) input.free_servers += free == input.gpus_per_server;
+  input.queued_jobs = static_cast<int>(waiting_.size());
+  input.queued_gpus = queued_gpus_;
+  input.recent_load = offered_sum_ / (kOfferedWindow * cluster_.num_gpus());
+  input.queue_admission = config_.admission == Admission::kQueue;
+}
+
+// Keeps the offered load of the last kOfferedWindow seconds up to date.
+void Replay::count_offered(const GpuJob& job) {
+  const int k = std::min(std::max(job.requested, 1), cluster_.num_gpus());
+  const double seconds = run_seconds(durations_, job, k);
+  if (std::isfinite(seconds)) {
+    offered_.emplace_back(job.submit, k * seconds);
+    offered_sum_ += k * seconds;
+  }
+  while (!offered_.empty() && offered_.front().first < job.submit - kOfferedWindow) {
+    offered_sum_ -= offered_.front().second;
+    offered_.pop_front();
+  }
 }
 
 bool Replay::startable(int k) {
@@ -246,6 +285,7 @@ void Replay::arrive() {
   Live& live = live_[j];
   live.job = std::move(next_);
   stats_.arrive(live.job.submit);
+  if (config_.policy.kind == GpuPolicy::Kind::kChooser) count_offered(live.job);
   live.outcome.unservable =
       live.job.submit + fastest_seconds(durations_, live.job) > live.job.deadline;
   const double deadline = live.job.deadline, submit = live.job.submit;
@@ -259,9 +299,13 @@ void Replay::arrive() {
   // the last event, with these GPUs free or more (an arrival only takes GPUs)
   // and no later (time only tightens deadlines), so it would fail again.
   // Those that expired meanwhile leave at the next completion, as missed.
+  const int requested = live.job.requested;
   const auto it = waiting_.emplace(edf ? deadline : 0.0, submit, j).first;
-  if (settle(j) || (config_.decide == GpuDecision::kAtSubmission && wait_for_fixed_count(j)))
+  queued_gpus_ += requested;
+  if (settle(j) || (config_.decide == GpuDecision::kAtSubmission && wait_for_fixed_count(j))) {
+    queued_gpus_ -= requested;
     waiting_.erase(it);
+  }
 }
 
 // A waiting job leaves the queue, missed, once no GPU count could still meet
@@ -282,8 +326,16 @@ bool Replay::settle(long j) {
 
 // Every waiting job, in order (after a completion freed GPUs).
 void Replay::schedule_queue() {
-  for (auto it = waiting_.begin(); it != waiting_.end();)
-    it = settle(std::get<2>(*it)) ? waiting_.erase(it) : std::next(it);
+  for (auto it = waiting_.begin(); it != waiting_.end();) {
+    const long j = std::get<2>(*it);
+    const int requested = live_.at(j).job.requested;
+    if (settle(j)) {
+      queued_gpus_ -= requested;
+      it = waiting_.erase(it);
+    } else {
+      ++it;
+    }
+  }
 }
 
 GpuReplayStats Replay::run() {

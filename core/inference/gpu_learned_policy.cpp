@@ -1,0 +1,150 @@
+#include "core/inference/gpu_learned_policy.h"
+
+#include <sys/stat.h>
+
+#include <map>
+#include <mutex>
+#include <tuple>
+
+#include "core/inference/learned_policy.h"
+#include "core/inference/network.h"
+#include "core/parallel/parallel_job.h"
+#include "core/util/error.h"
+
+namespace pacml::inference {
+namespace {
+
+const nlohmann::json& require(const nlohmann::json& meta, const char* key,
+                              const std::string& where) {
+  const auto it = meta.find(key);
+  if (it == meta.end())
+    throw InputError(where, std::string("weights metadata lacks '") + key + "'");
+  return *it;
+}
+
+std::string architecture_kind(const nlohmann::json& meta) {
+  const auto a = meta.find("architecture");
+  if (a == meta.end() || !a->is_object() || !a->contains("kind") || !(*a)["kind"].is_string())
+    return "";
+  return (*a)["kind"].get<std::string>();
+}
+
+GpuNetwork make_network(const WeightsFile& weights, const std::string& where) {
+  const nlohmann::json& meta = weights.metadata;
+  if (require(meta, "format", where) != "pacml-weights")
+    throw InputError(where, "weights metadata: format is not \"pacml-weights\"");
+  const std::string kind = architecture_kind(meta);
+  if (kind != GpuArchitecture::kKind)
+    throw InputError(where, "'" + kind +
+                                "' weights are a paper-world policy (pacml simulate); a GPU "
+                                "policy needs a pacml-gpu model (pacml train --config "
+                                "contrib/train/gpu-default.yaml)");
+  const nlohmann::json& schema = require(meta, "feature_schema", where);
+  if (schema != features::gpu_schema_json())
+    throw InputError(where, "GPU feature schema mismatch: the model was trained with " +
+                                schema.dump().substr(0, 120) + "…, this pacml encodes version " +
+                                std::to_string(features::kGpuSchemaVersion) +
+                                "; retrain the model (pacml train) or use a matching pacml");
+  const GpuArchitecture arch =
+      GpuArchitecture::from_json(require(meta, "architecture", where), where);
+  return GpuNetwork(arch, weights, where);
+}
+
+}  // namespace
+
+GpuLearnedModel::GpuLearnedModel(const WeightsFile& weights, const std::string& where)
+    : metadata_(weights.metadata), source_(where), network_(make_network(weights, where)) {}
+
+std::shared_ptr<const GpuLearnedModel> GpuLearnedModel::load(const std::string& path) {
+  return std::make_shared<const GpuLearnedModel>(read_weights_file(path), path);
+}
+
+nlohmann::json make_gpu_metadata(const GpuArchitecture& arch, const nlohmann::json& training,
+                                 const std::string& git_revision) {
+  return {{"format", "pacml-weights"},
+          {"architecture", arch.to_json()},
+          {"feature_schema", features::gpu_schema_json()},
+          {"profile", "physical"},
+          {"training", training},
+          {"git_revision", git_revision.empty() ? "unknown" : git_revision}};
+}
+
+bool is_gpu_weights(const WeightsFile& weights) {
+  return architecture_kind(weights.metadata) == GpuArchitecture::kKind;
+}
+
+GpuLearnedPolicy::GpuLearnedPolicy(std::shared_ptr<const GpuLearnedModel> model, bool sample)
+    : model_(std::move(model)), sample_(sample) {
+  zeros_.assign(model_->architecture().graph.embedding(), 0.f);
+}
+
+const std::vector<float>& GpuLearnedPolicy::embedding(const ParallelJob* job) {
+  if (!job) return zeros_;
+  if (const std::vector<float>* hit = cache_.find(job->key())) return *hit;
+  const JobGraphPtr graph = make_job_graph(*job->at_batch(job->global_batch()));
+  const features::JobFeatures f = features::extract_job_features(*graph, EdgeSizeRule::kPhysical);
+  std::vector<float> e = model_->network().embed(f);
+  const std::size_t bytes = e.size() * sizeof(float);
+  if (const std::vector<float>* kept = cache_.insert(job->key(), e, bytes)) return *kept;
+  oversized_ = std::move(e);  // larger than the cache: valid until the next call
+  return oversized_;
+}
+
+GpuDecision GpuLearnedPolicy::decide(const GpuDecisionInput& input, Rng& rng) {
+  GpuDecision d;
+  d.features = features::gpu_decision_features(input);
+  d.embedding = embedding(input.job);
+  model_->network().score(d.embedding, d.features, d.logits, &d.value);
+  const std::vector<bool> all(d.logits.size(), true);
+  d.action = greedy_action(d.logits.data(), all);
+  if (sample_) {
+    const std::vector<double> p = masked_softmax(d.logits.data(), all);
+    double u = rng.uniform(), acc = 0;
+    for (size_t a = 0; a < p.size(); ++a)
+      if (u < (acc += p[a])) {
+        d.action = static_cast<int>(a);
+        break;
+      }
+  }
+  return d;
+}
+
+namespace {
+
+std::shared_ptr<const GpuLearnedModel> load_cached(const std::string& path,
+                                                   const std::string& where) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) throw InputError(where, "cannot read '" + path + "'");
+  static std::mutex mutex;
+  static std::map<std::tuple<std::string, long long, long long>,
+                  std::shared_ptr<const GpuLearnedModel>>
+      models;
+  const auto key = std::make_tuple(path, static_cast<long long>(st.st_size),
+                                   static_cast<long long>(st.st_mtime));
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    const auto it = models.find(key);
+    if (it != models.end()) return it->second;
+  }
+  auto model = GpuLearnedModel::load(path);
+  std::lock_guard<std::mutex> lock(mutex);
+  return models[key] = model;
+}
+
+}  // namespace
+
+GpuPolicy make_gpu_learned_policy(const std::string& name, const std::string& where,
+                                  const std::vector<std::string>& search_dirs) {
+  const std::string path = resolve_model_path(name, where, search_dirs);
+  auto policy = std::make_shared<GpuLearnedPolicy>(load_cached(path, where),
+                                                   name.find("?sample") != std::string::npos);
+  GpuPolicy p;
+  p.kind = GpuPolicy::Kind::kChooser;
+  p.name = name.rfind("pacml:", 0) == 0 ? name : "pacml:" + name;
+  p.chooser = [policy](const GpuDecisionInput& input, Rng& rng) {
+    return policy->decide(input, rng).gpus();
+  };
+  return p;
+}
+
+}  // namespace pacml::inference
