@@ -363,12 +363,6 @@ DurationModel& Setup::durations_of(int worker, int cluster) const {
   return *slot;
 }
 
-std::string cluster_label(const std::string& cluster) {
-  std::string base = cluster.substr(cluster.find_last_of('/') + 1);
-  const size_t dot = base.rfind(".yaml");
-  return dot == std::string::npos ? base : base.substr(0, dot);
-}
-
 std::vector<Episode> make_episodes(const GpuTrainConfig& c, const GpuScenarioGrid& g, Setup& s) {
   std::vector<Episode> out;
   for (const std::string& cluster : g.clusters) {

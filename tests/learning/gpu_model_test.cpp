@@ -22,6 +22,7 @@
 #include "core/util/error.h"
 #include "model/gpu_torch_network.h"
 #include "model/gpu_trainer.h"
+#include "model/trainer.h"
 #include "sim/gpu/gpu_trace.h"
 
 namespace pacml {
@@ -143,7 +144,7 @@ std::string two_model_workload(const std::string& model_a, int batch_a, const st
   w << "]\nmodels:\n  - {model: " << model_a << ", batch: " << batch_a << ", share: 0.5}\n"
     << "  - {model: " << model_b << ", batch: " << batch_b << ", share: 0.5}\n"
     << "iterations: {log_mean: " << std::log(static_cast<double>(iterations))
-    << ", log_sd: 0.1, min: " << iterations / 2 << ", max: " << iterations * 2 << "}\n"
+    << ", log_sd: 0.1, min: " << iterations * 4 / 5 << ", max: " << iterations * 5 / 4 << "}\n"
     << "gpus: {1: 1}\nslack: {min: 2, max: 3}\n";
   return w.str();
 }
@@ -170,13 +171,6 @@ model::GpuTrainSummary train_in(const std::string& dir, const std::string& confi
   opt.progress = 0;
   opt.verbose = false;
   return model::train_gpu(model::load_gpu_train_config(dir + "/train.yaml"), opt);
-}
-
-std::string file_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 TEST(GpuTrainer, SameSeedSameWeightsWhateverTheWorkerCount) {
@@ -208,17 +202,17 @@ double cost_on_one_gpu(DurationModel& d, const ParallelJob& job, long iterations
 TEST(GpuTrainer, LearnsToTurnAwayTheCostlyModelAndStartTheCheapOne) {
   const std::string dir = temp_dir("two-models");
   const long iterations = 2000;
-  write_file(dir + "/two.yaml", two_model_workload("gpt2", 256, "resnet50", 64, iterations));
+  write_file(dir + "/two.yaml", two_model_workload("vgg16", 256, "resnet50", 64, iterations));
   sim::JobKinds kinds;
-  const ParallelJobPtr costly = kinds.get("gpt2", 256), cheap = kinds.get("resnet50", 64);
+  const ParallelJobPtr costly = kinds.get("vgg16", 256), cheap = kinds.get("resnet50", 64);
   DurationModel d(std::make_shared<const PhysicalEstimator>(load_cluster("dgx-a100-4x8"),
                                                             PhysicalConstants::calibrated()));
   // A cap between the two models' costs (with room for the spread of
   // iterations): the teacher turns every costly job away and starts every
   // cheap one, so only the model tells the two decisions apart.
-  const double hi = cost_on_one_gpu(d, *costly, iterations / 2);
-  const double lo = cost_on_one_gpu(d, *cheap, iterations * 2);
-  ASSERT_GT(hi, 4 * lo) << "the two models' costs must be far apart";
+  const double hi = cost_on_one_gpu(d, *costly, iterations * 4 / 5);
+  const double lo = cost_on_one_gpu(d, *cheap, iterations * 5 / 4);
+  ASSERT_GT(hi, 2 * lo) << "the two models' costs must be far apart";
   const double cap = std::sqrt(hi * lo);
   const auto summary = train_in(
       dir, small_config("teacher_caps: [" + std::to_string(cap) + "]\niterations: 3\n"), 2);
