@@ -6,8 +6,10 @@
 #include "sim/calibration/scaling_points.h"
 
 namespace pacml::sim {
-ParallelJobPtr JobKinds::get(const std::string& model, int batch) {
-  const std::string key = model + "/" + std::to_string(batch);
+ParallelJobPtr JobKinds::get(const std::string& model, int batch, const TransformerShape& shape) {
+  const std::string key = model + "/" + std::to_string(batch) + "/" +
+                          std::to_string(shape.layers) + "x" + std::to_string(shape.hidden) + "x" +
+                          std::to_string(shape.heads);
   auto it = kinds_.find(key);
   if (it != kinds_.end()) return it->second;
   ZooOptions options;
@@ -18,6 +20,9 @@ ParallelJobPtr JobKinds::get(const std::string& model, int batch) {
     if (s->seq_len) options.seq_len = s->seq_len;
     options.precision = s->precision;
   }
+  if (shape.layers) options.layers = shape.layers;
+  if (shape.hidden) options.hidden = shape.hidden;
+  if (shape.heads) options.heads = shape.heads;
   return kinds_[key] = ParallelJob::from_zoo(zoo, options);
 }
 

@@ -16,8 +16,9 @@ namespace pacml::sim {
 // duration cache keys on it). ElasticFlow's names map to zoo stand-ins.
 class JobKinds {
  public:
-  // Throws InputError for a model pacml does not know or a batch it cannot take.
-  ParallelJobPtr get(const std::string& model, int batch);
+  // Throws InputError for a model pacml does not know or a batch it cannot
+  // take. `shape` resizes a zoo transformer (0: the model's own).
+  ParallelJobPtr get(const std::string& model, int batch, const TransformerShape& shape = {});
 
  private:
   std::map<std::string, ParallelJobPtr> kinds_;
