@@ -1,8 +1,9 @@
 #!/bin/sh
 # The learned GPU policy on what its training never saw (model/README.md,
 # "Held-out evaluation"): ElasticFlow's cluster06-09 and 195-job traces
-# replayed on the traces' 32-GPU cluster, and the held-out zoo models
-# (heldout-zoo.yaml), each with immediate and queue admission, next to every
+# replayed on the traces' 32-GPU cluster, the held-out zoo models
+# (heldout-zoo.yaml) and the paper's PipeDream profiles as jobs
+# (heldout-pipedream.yaml), each with immediate and queue admission, next to every
 # baseline. Training used only the workload fitted on cluster01-05.
 #
 # usage: contrib/experiments/heldout.sh [OUT_DIR]
@@ -15,12 +16,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 pacml=${PACML:-pacml}
 out=${1:-heldout-results}
 data=${PACML_SHARED_DATA:-$here/../../../shared/data}
+export PACML_SHARED_DATA=$data
 policies=${POLICIES:-pacml:default,requested,min_feasible,para_max,fixed:8,random}
 archive=$data/elasticflow/elasticflow-traces.tar.gz
 mkdir -p "$out"
 
-"$pacml" evaluate "$here/heldout-zoo.yaml" --policies "$policies" --out "$out/heldout-zoo" \
-  | tee "$out/heldout-zoo.txt"
+for e in heldout-zoo heldout-pipedream; do
+  "$pacml" evaluate "$here/$e.yaml" --policies "$policies" --out "$out/$e" | tee "$out/$e.txt"
+done
 
 if [ ! -f "$archive" ]; then
   echo "heldout.sh: $archive is absent: the trace replays need ElasticFlow's traces" \

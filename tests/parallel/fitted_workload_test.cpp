@@ -162,5 +162,27 @@ TEST(FittedWorkload, ResizesTransformersAndNamesTheLineOfAShapeThatCannotBuild) 
   EXPECT_NE(error_of(indivisible).find("w.yaml:4"), std::string::npos) << error_of(indivisible);
 }
 
+TEST(FittedWorkload, AProfiledGraphFileIsAJobKindAndABadOneNamesItsLine) {
+  const std::string head =
+      "pacml_workload: 1\narrivals_per_hour: [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]\n"
+      "models:\n";
+  const std::string tail = "iterations: {log_mean: 8, log_sd: 1, min: 1, max: 100}\ngpus: {1: 1}\n";
+  const std::string tiny = std::string(PACML_SOURCE_DIR) + "/tests/fixtures/tiny.txt";
+  std::istringstream in(head + "  - {graph: " + tiny +
+                        ", profiled_batch: 32, batch: 64, share: 1}\n" + tail);
+  const FittedWorkload w = load_workload(in, "w.yaml");
+  ASSERT_EQ(w.models.size(), 1u);
+  EXPECT_EQ(w.models[0].graph, tiny);
+  DurationModel durations(dgx());
+  const std::vector<GpuJob> jobs = generate_jobs(w, 1, 5, 1, durations);
+  ASSERT_EQ(jobs.size(), 5u);
+  EXPECT_TRUE(jobs[0].work->from_profile());
+  EXPECT_EQ(jobs[0].work->global_batch(), 64);
+  EXPECT_EQ(jobs[0].work->profiled_batch(), 32);
+  const std::string missing =
+      head + "  - {graph: /nonexistent/g.txt, batch: 64, share: 1}\n" + tail;
+  EXPECT_NE(error_of(missing).find("w.yaml:4"), std::string::npos) << error_of(missing);
+}
+
 }  // namespace
 }  // namespace pacml::sim
