@@ -312,6 +312,10 @@ struct Engine::Decision {
   int gpus_per_node = 0;
   std::vector<int> usable;  // indices into `names` the job may run on
   std::optional<GpuClusterState> gpus_now, gpus_idle;
+  // What a learned GPU policy also reads (GpuDecisionInput): this plugin's
+  // decisions queued and not started, and the offered load of the last day.
+  int queued_jobs = 0;
+  double queued_gpus = 0, recent_load = 0;
   int gpus = 0;
   ParallelPlan plan;
 
@@ -809,6 +813,14 @@ GpuDecisionInput gpu_input(Engine::Decision& d, const GpuClusterState& state) {
   in.free_gpus = state.free_gpus();
   in.startable = [&d, &state](int k) { return fits_user_nodes(d, k) && state.find(k); };
   in.seconds = [&d](int k) { return d.durations->seconds(*d.gpu_job, d.steps, k); };
+  in.job = d.gpu_job.get();
+  in.cluster_gpus = state.num_gpus();
+  in.gpus_per_server = d.gpus_per_node;
+  for (int free : state.free_per_server()) in.free_servers += free == d.gpus_per_node;
+  in.queued_jobs = d.queued_jobs;
+  in.queued_gpus = d.queued_gpus;
+  in.recent_load = d.recent_load;
+  in.queue_admission = d.cfg.on_block == OnBlock::kQueue;
   return in;
 }
 
@@ -917,9 +929,28 @@ void Engine::read_gpu_cluster(Decision& d) {
     }
     if (it->second.gpus > 0 && !it->second.queued)
       if (auto held = d.gpus_now->find(it->second.gpus)) d.gpus_now->take(*held);
+    if (it->second.gpus > 0 && it->second.queued) ++d.queued_jobs, d.queued_gpus += it->second.gpus;
     ++it;
   }
   d.free_servers = d.gpus_now->free_gpus();
+  d.recent_load = count_offered(d);
+}
+
+// Adds this submission to the last day's offered GPU-seconds (at the count
+// it asked for) and returns that load per GPU-second of the cluster.
+double Engine::count_offered(const Decision& d) {
+  constexpr double kWindow = 24 * 3600.0;
+  const int cluster_gpus = d.gpus_idle->num_gpus();
+  const int k = std::clamp(d.in.requested_gpus, 1, std::max(1, cluster_gpus));
+  const double seconds = d.durations->seconds(*d.gpu_job, d.steps, k);
+  const double now = static_cast<double>(d.in.now);
+  if (std::isfinite(seconds)) offered_.emplace_back(now, k * seconds), offered_sum_ += k * seconds;
+  while (!offered_.empty() &&
+         (offered_.front().first < now - kWindow || offered_.size() > 100000)) {
+    offered_sum_ -= offered_.front().second;
+    offered_.pop_front();
+  }
+  return cluster_gpus > 0 ? offered_sum_ / (kWindow * cluster_gpus) : 0;
 }
 
 // The policy's GPU count now; a blocked job is rejected, or queued (on_block:

@@ -22,6 +22,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -193,6 +194,7 @@ class Engine {
   SubmitResult decide_gpus(Decision& d);
   std::optional<SubmitResult> load_gpu_job(Decision& d);
   void read_gpu_cluster(Decision& d);
+  double count_offered(const Decision& d);
   std::optional<SubmitResult> choose_gpu_count(Decision& d);
   SubmitResult accept_gpus(Decision& d);
   std::string next_decision_id();
@@ -219,6 +221,10 @@ class Engine {
     int gpus = 0;         // a GPU cluster's decision: GPUs held (servers unused)
   };
   std::map<std::string, Reservation> reservations_;  // by decision id
+  // (submission time, GPU-seconds at the requested count) over the last day:
+  // the offered load a learned GPU policy reads (GpuDecisionInput::recent_load).
+  std::deque<std::pair<double, double>> offered_;
+  double offered_sum_ = 0;
   std::uint64_t counter_ = 0;
   long start_time_ = 0;
   std::uint64_t config_generation_ = 0;   // bumped on every load

@@ -27,6 +27,7 @@ pacml_SOURCES = \
 	sim/cli/cmd_topology.cpp \
 	sim/cli/cmd_node.cpp \
 	sim/cli/cmd_bench.cpp \
+	sim/cli/cmd_bench_gpu_policy.cpp \
 	sim/cli/cmd_train.cpp
 pacml_LDADD = libpacml_args.la libpacml_sim.la libpacml_plugin.la libpacml_core.la $(YAML_CPP_LIBS) $(HWLOC_LIBS)
 

@@ -89,7 +89,7 @@ int next_power_of_two(int k) {
   return p;
 }
 
-// The candidate counts, fewest first (doc/LEARNING.md §8).
+// The candidate counts, fewest first (doc/LEARNING.md §7).
 std::vector<int> candidate_gpus(const GpuDecisionInput& in, int fewest, int per_server) {
   std::vector<int> gpus{0};
   if (fewest == 0) return gpus;

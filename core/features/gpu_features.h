@@ -1,4 +1,4 @@
-// What the learned GPU policy sees of one decision (doc/LEARNING.md §8): the
+// What the learned GPU policy sees of one decision (doc/LEARNING.md §7): the
 // job's graph (node/edge features, embedded by message passing and cached per
 // model), scalars about the job and the cluster, and one row per candidate
 // action. Every scalar lies in [0, 1] (clipped), so weights trained on one

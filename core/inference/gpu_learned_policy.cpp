@@ -126,7 +126,12 @@ std::shared_ptr<const GpuLearnedModel> load_cached(const std::string& path,
     const auto it = models.find(key);
     if (it != models.end()) return it->second;
   }
-  auto model = GpuLearnedModel::load(path);
+  std::shared_ptr<const GpuLearnedModel> model;
+  try {
+    model = GpuLearnedModel::load(path);
+  } catch (const InputError& e) {
+    throw InputError(where, e.what());  // the file's message, after the setting that named it
+  }
   std::lock_guard<std::mutex> lock(mutex);
   return models[key] = model;
 }

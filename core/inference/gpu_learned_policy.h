@@ -1,4 +1,4 @@
-// The learned GPU policy (doc/LEARNING.md §8): a weights file of kind
+// The learned GPU policy (doc/LEARNING.md §7): a weights file of kind
 // pacml-gpu, and the policy that scores each candidate action of a decision
 // (core/features/gpu_features.h) with it. Named "pacml:NAME" wherever a GPU
 // policy is accepted (pacml evaluate, pacml replay, pacml.conf's policy:),

@@ -1,4 +1,4 @@
-// The learned GPU policy's network (doc/LEARNING.md §8), in plain C++ for
+// The learned GPU policy's network (doc/LEARNING.md §7), in plain C++ for
 // the simulator, the trainer's rollouts and the Slurm plugin; the trainer
 // (model/gpu_torch_network.h) computes the same function in LibTorch.
 //

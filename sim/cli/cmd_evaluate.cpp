@@ -29,7 +29,15 @@ void print_summary(const std::vector<sim::EpisodeStats>& episodes, bool json,
   const std::vector<sim::GroupSummary> groups = sim::summarize(episodes);
   if (json) {
     nlohmann::json j = nlohmann::json::array();
-    for (const sim::GroupSummary& g : groups) j.push_back(sim::summary_to_json(g));
+    for (const sim::GroupSummary& g : groups) {
+      nlohmann::json o = sim::summary_to_json(g);
+      for (const sim::BoundSummary& b : bounds)
+        if (b.beta_dist == g.beta_dist) {
+          o["unservable_rate_mean"] = b.rate.mean;
+          o["unservable_rate_ci95"] = b.rate.ci95;
+        }
+      j.push_back(o);
+    }
     for (const sim::BoundSummary& b : bounds) j.push_back(sim::bound_summary_to_json(b));
     std::cout << j.dump(2) << "\n";
   } else {

@@ -1,21 +1,41 @@
 #include "sim/cli/replay_gpu.h"
-#include "core/util/numbers.h"
-#include "sim/workload/paths.h"
 
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "core/util/error.h"
+#include "core/util/numbers.h"
 #include "sim/cli/list_option.h"
 #include "sim/cli/parallel_source.h"
 #include "sim/cli/table.h"
+#include "sim/experiment/summary.h"
 #include "sim/gpu/gpu_trace.h"
+#include "sim/workload/paths.h"
 
 namespace pacml::cli {
 namespace {
 
-nlohmann::json stats_json(const sim::GpuReplayStats& s, const std::string& cluster) {
+// A 95% confidence interval for one replay's deadline-met rate by batch
+// means: the jobs in submission order are cut into kBatches consecutive
+// batches, whose met rates are nearly independent samples (a trace has one
+// run, so there are no seeds to average over).
+constexpr int kBatches = 10;
+sim::Stat met_rate_batch_means(const std::vector<sim::GpuJobOutcome>& jobs) {
+  std::vector<double> rates;
+  const size_t n = jobs.size();
+  if (n < static_cast<size_t>(kBatches)) return {};
+  for (int b = 0; b < kBatches; ++b) {
+    const size_t begin = n * b / kBatches, end = n * (b + 1) / kBatches;
+    long met = 0;
+    for (size_t j = begin; j < end; ++j) met += jobs[j].met;
+    rates.push_back(static_cast<double>(met) / static_cast<double>(end - begin));
+  }
+  return sim::summarize_values(rates);
+}
+
+nlohmann::json stats_json(const sim::GpuReplayStats& s, const sim::Stat& met,
+                          const std::string& cluster) {
   return {{"policy", s.policy},
           {"admission", s.admission},
           {"cluster", cluster},
@@ -24,6 +44,7 @@ nlohmann::json stats_json(const sim::GpuReplayStats& s, const std::string& clust
           {"started", s.started},
           {"met", s.met},
           {"deadline_met_rate_mean", s.deadline_met_rate},
+          {"deadline_met_rate_ci95", met.ci95},
           {"blocking_rate_mean", s.blocking_rate},
           {"unservable_rate_mean", s.unservable_rate},
           {"gpu_hours_mean", s.gpu_hours},
@@ -100,15 +121,18 @@ int replay_on_gpu_cluster(const Args& args) {
   config.order = sim::parse_queue_order(args.get("order"), "--order");
   config.decide = sim::parse_gpu_decision(args.get("decide"), "--decide");
   nlohmann::json summary = nlohmann::json::array();
-  Table table({"policy", "admission", "deadlines met", "unservable", "blocked", "GPU-hours",
-               "GPU-h/met", "utilisation", "queue delay s", "GPUs/job"});
+  Table table({"policy", "admission", "deadlines met", "95% CI", "unservable", "blocked",
+               "GPU-hours", "GPU-h/met", "utilisation", "queue delay s", "GPUs/job"});
   for (sim::Admission mode : modes)
     for (const std::string& name : policies) {
       config.policy = GpuPolicy::parse(name, "--policies", sim::model_search_dirs());
       config.admission = mode;
-      const sim::GpuReplayStats s = sim::replay_on_gpus(jobs, durations, config).stats;
-      summary.push_back(stats_json(s, estimator->cluster().name));
+      const sim::GpuReplayResult result = sim::replay_on_gpus(jobs, durations, config);
+      const sim::GpuReplayStats& s = result.stats;
+      const sim::Stat met = met_rate_batch_means(result.jobs);
+      summary.push_back(stats_json(s, met, estimator->cluster().name));
       table.add({s.policy, s.admission, significant_number_text(s.deadline_met_rate, 4),
+                 "± " + significant_number_text(met.ci95, 2),
                  significant_number_text(s.unservable_rate, 4),
                  significant_number_text(s.blocking_rate, 4),
                  significant_number_text(s.gpu_hours, 6),
@@ -125,6 +149,8 @@ int replay_on_gpu_cluster(const Args& args) {
   std::cout << path << ": " << mapped.jobs << " jobs on " << estimator->cluster().summary() << " ("
             << read.skipped + mapped.skipped << " skipped), physical model\n";
   table.print(std::cout);
+  std::cout << "95% CI: batch means over " << kBatches
+            << " consecutive batches of the trace's jobs (sim/README.md)\n";
   return 0;
 }
 

@@ -264,6 +264,7 @@ void Environment::finish(double end_time) {
   s.blocking_rate = s.arrived ? static_cast<double>(s.blocked) / s.arrived : 0;
   s.acceptance_rate = s.arrived ? static_cast<double>(s.completed) / s.arrived : 0;
   s.throughput = end_time > 0 ? demand_done / end_time : 0;
+  s.gpu_hours = occupied_integral_ / 3600;
   s.mean_occupancy =
       end_time > 0 ? occupied_integral_ / (static_cast<double>(cluster_.num_servers()) * end_time)
                    : 0;

@@ -89,6 +89,9 @@ struct EpisodeStats {
   double end_time = 0;         // simulated time the metrics cover
   double mean_occupancy = 0;   // time-averaged occupied servers / servers
   double mean_jct = 0, median_jct = 0, mean_speedup = 0, mean_servers = 0;  // accepted jobs
+  // Server-hours held by jobs (a server is one worker, one GPU in the
+  // physical profile; hours of the profile's time unit / 3600).
+  double gpu_hours = 0;
   long lookaheads = 0, cache_hits = 0;
 };
 

@@ -36,7 +36,7 @@ seeds: 10
 const std::string& paper_zoo_experiment_yaml() {
   static const std::string text =
       R"PACML_YAML(# The paper-style experiment on model-zoo graphs: pacml's default experiment
-# until issue 15, the one the shipped learned policy (pacml:default) was
+# until issue 15, the one the paper-world learned policy (pacml:paper-zoo) was
 # trained on, and what `pacml simulate` with no file runs (built in: this file
 # is the same text). It needs nothing outside the repository: the jobs are
 # model-zoo graphs costed on an A100 (physical profile, times in seconds), on
@@ -56,8 +56,8 @@ workload:
   interarrival: 2
   interarrival_distribution: fixed
 beta: [A, B, C, D]
-# pacml:default is the shipped learned policy (contrib/models/default.pacw).
-policies: [pacml:default, para_max, para_min, random, sequential, fixed:2, min_feasible]
+# pacml:paper-zoo is the learned policy trained on it (contrib/models/paper-zoo.pacw).
+policies: [pacml:paper-zoo, para_max, para_min, random, sequential, fixed:2, min_feasible]
 seeds: 10
 )PACML_YAML";
   return text;
@@ -68,7 +68,7 @@ ExperimentSpec default_experiment() {
 }
 
 ExperimentSpec paper_zoo_experiment() {
-  // Not checking the policies here: pacml:default resolves where the pacml
+  // Not checking the policies here: pacml:paper-zoo resolves where the pacml
   // command looks for models; a library user without them gets the error
   // when the experiment runs that policy.
   return parse_experiment(paper_zoo_experiment_yaml(), "<built-in paper-zoo experiment>", ".",

@@ -1,5 +1,4 @@
 #include "sim/experiment/gpu_evaluation.h"
-#include "sim/workload/paths.h"
 
 #include <algorithm>
 #include <chrono>
@@ -15,6 +14,7 @@
 #include "sim/report/csv.h"
 #include "sim/report/plots.h"
 #include "sim/report/text_table.h"
+#include "sim/workload/paths.h"
 
 namespace pacml::sim {
 namespace {

@@ -30,6 +30,7 @@ struct GroupSummary {
       mean_servers;
   // Blocking by cause, as fractions of arrived jobs.
   Stat declined, no_placement, deadline, running_at_horizon;
+  Stat gpu_hours;
 };
 
 // Groups by (policy, beta_dist) in order of first appearance.

@@ -14,6 +14,7 @@
 #include "core/util/statistics.h"
 #include "core/util/yaml_input.h"
 #include "sim/gpu/gpu_trace.h"
+#include "sim/workload/paths.h"
 
 namespace pacml::sim {
 namespace {
@@ -41,7 +42,11 @@ void fit_shares(const std::vector<const TraceRecord*>& jobs, FittedWorkload& w) 
   std::map<int, long> gpus;
   for (const TraceRecord* r : jobs) ++models[{r->model, r->batch}], ++gpus[r->gpus];
   const double n = static_cast<double>(jobs.size());
-  for (const auto& [key, count] : models) w.models.push_back({key.first, key.second, count / n});
+  for (const auto& [key, count] : models) {
+    ModelShare share;
+    share.model = key.first, share.batch = key.second, share.share = count / n;
+    w.models.push_back(share);
+  }
   for (const auto& [g, count] : gpus) w.gpus[g] = count / n;
 }
 
@@ -73,6 +78,43 @@ void fit_slack(const std::vector<const TraceRecord*>& jobs, FittedWorkload& w) {
 
 // ---- reading -------------------------------------------------------------------
 
+int optional_size(const YAML::Node& m, const char* key, const std::string& source) {
+  return m[key] ? static_cast<int>(yaml_number(m[key], source, key, 1, 1 << 20)) : 0;
+}
+
+// A resized transformer must build: the zoo's message (hidden not a multiple
+// of heads, a model that is not a transformer) at the entry's line.
+void read_shape(const YAML::Node& m, const std::string& source, ModelShare& share) {
+  share.shape.layers = optional_size(m, "layers", source);
+  share.shape.hidden = optional_size(m, "hidden", source);
+  share.shape.heads = optional_size(m, "heads", source);
+  if (!share.shape.layers && !share.shape.hidden && !share.shape.heads) return;
+  try {
+    JobKinds().get(share.model, share.batch, share.shape);
+  } catch (const InputError& e) {
+    throw InputError(yaml_where(source, m), e.what());
+  }
+}
+
+// A profiled graph entry: the file must load (its error at the entry's line).
+void read_graph(const YAML::Node& m, const std::string& source, ModelShare& share) {
+  if (m["layers"] || m["hidden"] || m["heads"])
+    throw InputError(yaml_where(source, m), "layers/hidden/heads resize zoo models, not graphs");
+  const std::string where = yaml_where(source, m["graph"]);
+  std::string path = expand_variables(yaml_scalar(m["graph"], source, "graph"), where);
+  if (!path.empty() && path[0] != '/') path = directory_of(source) + "/" + path;
+  share.graph = path;
+  share.model = m["model"] ? yaml_scalar(m["model"], source, "model") : path;
+  if (m["profiled_batch"])
+    share.profiled_batch =
+        static_cast<int>(yaml_number(m["profiled_batch"], source, "profiled_batch", 1, 1 << 24));
+  try {
+    JobKinds().get_graph(share.graph, share.profiled_batch, share.batch);
+  } catch (const InputError& e) {
+    throw InputError(where, e.what());
+  }
+}
+
 void require_shares(double total, const std::string& where, const std::string& what) {
   if (std::abs(total - 1) > 1e-3)
     throw InputError(where, what + " shares must add up to 1, got " + std::to_string(total));
@@ -103,12 +145,20 @@ FittedWorkload from_yaml(const YAML::Node& root, const std::string& source) {
     throw InputError(yaml_where(source, models ? models : root), "models must list the mix");
   double total = 0;
   for (const YAML::Node& m : models) {
-    yaml_check_keys(m, {"model", "batch", "share"}, source, "model");
-    ModelShare share{yaml_scalar(m["model"], source, "model"),
-                     static_cast<int>(yaml_number(m["batch"], source, "batch", 1, 1 << 24)),
-                     yaml_number(m["share"], source, "share", 0, 1)};
-    if (!is_known_trace_model(share.model))
-      throw InputError(yaml_where(source, m["model"]), "unknown model '" + share.model + "'");
+    yaml_check_keys(
+        m, {"model", "graph", "profiled_batch", "batch", "share", "layers", "hidden", "heads"},
+        source, "model");
+    ModelShare share;
+    share.batch = static_cast<int>(yaml_number(m["batch"], source, "batch", 1, 1 << 24));
+    share.share = yaml_number(m["share"], source, "share", 0, 1);
+    if (m["graph"]) {
+      read_graph(m, source, share);
+    } else {
+      share.model = yaml_scalar(m["model"], source, "model");
+      if (!is_known_trace_model(share.model))
+        throw InputError(yaml_where(source, m["model"]), "unknown model '" + share.model + "'");
+      read_shape(m, source, share);
+    }
     total += share.share;
     w.models.push_back(share);
   }
@@ -192,8 +242,15 @@ void write_workload(std::ostream& out, const FittedWorkload& w) {
   for (size_t h = 0; h < w.arrivals_per_hour.size(); ++h)
     out << (h ? ", " : "") << w.arrivals_per_hour[h];
   out << "]\n# (model, global batch) mix\nmodels:\n";
-  for (const ModelShare& m : w.models)
-    out << "  - {model: " << m.model << ", batch: " << m.batch << ", share: " << m.share << "}\n";
+  for (const ModelShare& m : w.models) {
+    out << "  - {model: " << m.model;
+    if (!m.graph.empty()) out << ", graph: " << m.graph << ", profiled_batch: " << m.profiled_batch;
+    out << ", batch: " << m.batch << ", share: " << m.share;
+    if (m.shape.layers) out << ", layers: " << m.shape.layers;
+    if (m.shape.hidden) out << ", hidden: " << m.shape.hidden;
+    if (m.shape.heads) out << ", heads: " << m.shape.heads;
+    out << "}\n";
+  }
   out << "# iterations ~ log-normal, clipped to [min, max]\niterations: {log_mean: "
       << w.log_iterations_mean << ", log_sd: " << w.log_iterations_sd
       << ", min: " << w.min_iterations << ", max: " << w.max_iterations
@@ -264,7 +321,8 @@ GpuJob FittedJobGenerator::next() {
   job.id = std::to_string(drawn_++);
   job.source = "generated job " + job.id;
   job.submit = time_;
-  job.work = kinds_.get(m.model, m.batch);
+  job.work = m.graph.empty() ? kinds_.get(m.model, m.batch, m.shape)
+                             : kinds_.get_graph(m.graph, m.profiled_batch, m.batch);
   const double iterations = std::exp(w.log_iterations_mean + w.log_iterations_sd * normal(rng_));
   // Clamped as a double first: a wide log-normal can overflow a long.
   job.iterations = std::llround(std::clamp(iterations, static_cast<double>(w.min_iterations),

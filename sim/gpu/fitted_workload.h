@@ -7,6 +7,9 @@
 //   arrivals_per_hour: [12.1, 9.8, ...]     # 24 rates by hour of day
 //   models:                                  # (model, global batch) mix
 //     - {model: resnet50, batch: 128, share: 0.21}
+//     - {model: gpt2, batch: 64, share: 0.1, layers: 24, hidden: 1024, heads: 16}
+//     - {graph: ${PACML_SHARED_DATA}/pipedream/vgg16.txt, profiled_batch: 64, batch: 128,
+//        share: 0.1}
 //   iterations: {log_mean: 8.9, log_sd: 1.4, min: 100, max: 500000}
 //   gpus: {1: 0.61, 2: 0.12, 4: 0.10, 8: 0.12, 16: 0.03, 32: 0.02}
 //   slack: {min: 0.5, max: 1.5}               # deadline = submit + slack × duration
@@ -33,6 +36,13 @@ struct ModelShare {
   std::string model;  // as the trace names it (ElasticFlow names or zoo names)
   int batch = 0;
   double share = 0;
+  // A zoo transformer resized (layers, hidden, heads; 0: the model's own),
+  // e.g. to hold models out of training.
+  TransformerShape shape;
+  // Instead of a zoo model: a profiled graph file (PipeDream or native YAML;
+  // ${VAR} expanded, relative to the workload file) measured at profiled_batch.
+  std::string graph;
+  int profiled_batch = 64;
 };
 
 struct FittedWorkload {

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 
+#include "core/graph/graph_files.h"
 #include "core/util/error.h"
 #include "sim/calibration/scaling_points.h"
 
 namespace pacml::sim {
-ParallelJobPtr JobKinds::get(const std::string& model, int batch) {
-  const std::string key = model + "/" + std::to_string(batch);
+ParallelJobPtr JobKinds::get(const std::string& model, int batch, const TransformerShape& shape) {
+  const std::string key = model + "/" + std::to_string(batch) + "/" + std::to_string(shape.layers) +
+                          "x" + std::to_string(shape.hidden) + "x" + std::to_string(shape.heads);
   auto it = kinds_.find(key);
   if (it != kinds_.end()) return it->second;
   ZooOptions options;
@@ -18,7 +20,18 @@ ParallelJobPtr JobKinds::get(const std::string& model, int batch) {
     if (s->seq_len) options.seq_len = s->seq_len;
     options.precision = s->precision;
   }
+  if (shape.layers) options.layers = shape.layers;
+  if (shape.hidden) options.hidden = shape.hidden;
+  if (shape.heads) options.heads = shape.heads;
   return kinds_[key] = ParallelJob::from_zoo(zoo, options);
+}
+
+ParallelJobPtr JobKinds::get_graph(const std::string& path, int profiled_batch, int batch) {
+  const std::string key =
+      "graph:" + path + "/" + std::to_string(profiled_batch) + "/" + std::to_string(batch);
+  auto it = kinds_.find(key);
+  if (it != kinds_.end()) return it->second;
+  return kinds_[key] = ParallelJob::from_graph(load_graph_file(path), profiled_batch, batch);
 }
 
 bool is_known_trace_model(const std::string& model) {

@@ -16,8 +16,12 @@ namespace pacml::sim {
 // duration cache keys on it). ElasticFlow's names map to zoo stand-ins.
 class JobKinds {
  public:
-  // Throws InputError for a model pacml does not know or a batch it cannot take.
-  ParallelJobPtr get(const std::string& model, int batch);
+  // Throws InputError for a model pacml does not know or a batch it cannot
+  // take. `shape` resizes a zoo transformer (0: the model's own).
+  ParallelJobPtr get(const std::string& model, int batch, const TransformerShape& shape = {});
+  // A profiled graph file (PipeDream or native YAML) measured at
+  // `profiled_batch` samples, run at `batch` (0: the profiled batch).
+  ParallelJobPtr get_graph(const std::string& path, int profiled_batch, int batch);
 
  private:
   std::map<std::string, ParallelJobPtr> kinds_;

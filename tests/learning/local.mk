@@ -7,7 +7,8 @@ tests_unit_tests_SOURCES += \
 	tests/learning/learning_test_util.h \
 	tests/learning/features_test.cpp \
 	tests/learning/weights_test.cpp \
-	tests/learning/learned_policy_test.cpp
+	tests/learning/learned_policy_test.cpp \
+	tests/learning/gpu_policy_test.cpp
 
 if HAVE_TORCH
 check_PROGRAMS += tests/learning/model_tests

@@ -134,5 +134,55 @@ TEST(FittedWorkload, RefusesBadFilesNamingTheLine) {
   EXPECT_NE(error_of("pacml_workload: 2\n").find("pacml_workload: 1"), std::string::npos);
 }
 
+TEST(FittedWorkload, ResizesTransformersAndNamesTheLineOfAShapeThatCannotBuild) {
+  const std::string head =
+      "pacml_workload: 1\narrivals_per_hour: [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]\n"
+      "models:\n";
+  const std::string tail = "iterations: {log_mean: 8, log_sd: 1, min: 1, max: 100}\ngpus: {1: 1}\n";
+  std::istringstream in(
+      head +
+      "  - {model: gpt2, batch: 8, share: 0.5, layers: 4, hidden: 256, heads: 4}\n"
+      "  - {model: gpt2, batch: 8, share: 0.5}\n" +
+      tail);
+  const FittedWorkload w = load_workload(in, "w.yaml");
+  ASSERT_EQ(w.models.size(), 2u);
+  EXPECT_EQ(w.models[0].shape.hidden, 256);
+  DurationModel durations(dgx());
+  bool small = false, full = false;
+  for (const GpuJob& j : generate_jobs(w, 1, 40, 1, durations)) {
+    small = small || j.work->transformer().hidden == 256;
+    full = full || j.work->transformer().hidden == 768;
+  }
+  EXPECT_TRUE(small && full) << "both shapes are drawn, as different jobs";
+  std::ostringstream out;
+  write_workload(out, w);
+  EXPECT_NE(out.str().find("layers: 4, hidden: 256, heads: 4"), std::string::npos) << out.str();
+  const std::string indivisible =
+      head + "  - {model: gpt2, batch: 8, share: 1, hidden: 250, heads: 4}\n" + tail;
+  EXPECT_NE(error_of(indivisible).find("w.yaml:4"), std::string::npos) << error_of(indivisible);
+}
+
+TEST(FittedWorkload, AProfiledGraphFileIsAJobKindAndABadOneNamesItsLine) {
+  const std::string head =
+      "pacml_workload: 1\narrivals_per_hour: [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]\n"
+      "models:\n";
+  const std::string tail = "iterations: {log_mean: 8, log_sd: 1, min: 1, max: 100}\ngpus: {1: 1}\n";
+  const std::string tiny = std::string(PACML_SOURCE_DIR) + "/tests/fixtures/tiny.txt";
+  std::istringstream in(head + "  - {graph: " + tiny +
+                        ", profiled_batch: 32, batch: 64, share: 1}\n" + tail);
+  const FittedWorkload w = load_workload(in, "w.yaml");
+  ASSERT_EQ(w.models.size(), 1u);
+  EXPECT_EQ(w.models[0].graph, tiny);
+  DurationModel durations(dgx());
+  const std::vector<GpuJob> jobs = generate_jobs(w, 1, 5, 1, durations);
+  ASSERT_EQ(jobs.size(), 5u);
+  EXPECT_TRUE(jobs[0].work->from_profile());
+  EXPECT_EQ(jobs[0].work->global_batch(), 64);
+  EXPECT_EQ(jobs[0].work->profiled_batch(), 32);
+  const std::string missing =
+      head + "  - {graph: /nonexistent/g.txt, batch: 64, share: 1}\n" + tail;
+  EXPECT_NE(error_of(missing).find("w.yaml:4"), std::string::npos) << error_of(missing);
+}
+
 }  // namespace
 }  // namespace pacml::sim

@@ -43,7 +43,8 @@ check "jobs CSV has a row per arrival" "[ \$(wc -l <'$tmp/a.csv') -eq 102 ]"
 # evaluate --json: an array with the required keys per (policy, β).
 "$PACML" evaluate "$tmp/small.yaml" --json --threads 2 >"$tmp/eval.json" 2>"$tmp/err"
 check "evaluate --json exits 0" "[ $? -eq 0 ]"
-for key in policy beta_dist seeds blocking_rate_mean blocking_rate_ci95 throughput_mean; do
+for key in policy beta_dist seeds blocking_rate_mean blocking_rate_ci95 throughput_mean \
+  deadline_met_rate_mean unservable_rate_mean gpu_hours_mean queue_delay_mean; do
   check "evaluate --json has $key" "grep -q '\"$key\"' '$tmp/eval.json'"
 done
 check "evaluate --json has 4 groups" "[ \$(grep -c '\"blocking_rate_mean\"' '$tmp/eval.json') -eq 4 ]"

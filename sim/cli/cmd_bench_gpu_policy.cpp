@@ -1,0 +1,139 @@
+// `pacml bench-gpu-policy` — how fast the learned GPU policy decides
+// (model/README.md, "The GPU policy"; issue 17's targets): per zoo model, the
+// CPU time of the network on a model never seen (graph features and message
+// passing included) and with its embedding cached, and of the candidate
+// search that reads the physical model; then whole replays of the default
+// experiment's jobs under the learned policy and under min_feasible.
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+
+#include "core/features/gpu_features.h"
+#include "core/inference/gpu_learned_policy.h"
+#include "core/inference/learned_policy.h"
+#include "core/parallel/duration_model.h"
+#include "core/util/numbers.h"
+#include "sim/cli/args.h"
+#include "sim/cli/command.h"
+#include "sim/cli/cpu_timer.h"
+#include "sim/cli/table.h"
+#include "sim/experiment/gpu_evaluation.h"
+#include "sim/gpu/fitted_workload.h"
+#include "sim/workload/paths.h"
+
+namespace pacml::cli {
+namespace {
+
+struct BenchModel {
+  const char* model;
+  int batch;
+};
+// Step graphs of about 40 to 400 ops (gpt2-medium is the largest).
+constexpr BenchModel kModels[] = {{"vgg16", 256},      {"resnet50", 128},  {"inception_v3", 64},
+                                  {"bert-base", 64},   {"gpt2", 32},       {"gnmt", 128},
+                                  {"gpt2-medium", 16}, {"deepspeech2", 32}};
+
+// A decision for `job` on an empty cluster, its deadline at 3/4 of its run on one server.
+GpuDecisionInput bench_input(DurationModel& durations, const ParallelJobPtr& job) {
+  GpuDecisionInput in;
+  const ClusterSpec& cluster = durations.cluster();
+  in.cluster_gpus = in.free_gpus = cluster.num_gpus();
+  in.gpus_per_server = cluster.gpus_per_server;
+  in.free_servers = cluster.num_servers();
+  in.job = job.get();
+  in.startable = [](int) { return true; };
+  in.seconds = [&durations, job](int k) { return durations.seconds(*job, 10000, k); };
+  in.deadline = 0.75 * in.seconds(cluster.gpus_per_server);
+  return in;
+}
+
+Table decision_table(const std::shared_ptr<const inference::GpuLearnedModel>& model,
+                     DurationModel& durations, int repeats) {
+  Table t({"model", "step ops", "network cold ms", "network warm ms", "candidates ms", "actions",
+           "chosen GPUs"});
+  Rng rng(1);
+  for (const BenchModel& m : kModels) {
+    ZooOptions options;
+    options.batch = m.batch;
+    const ParallelJobPtr job = ParallelJob::from_zoo(m.model, options);
+    const GpuDecisionInput in = bench_input(durations, job);
+    const features::GpuDecisionFeatures f = features::gpu_decision_features(in);  // warms the model
+    std::vector<float> logits;
+    float value = 0;
+    const double cold = median_ms(repeats, [&] {
+      inference::GpuLearnedPolicy fresh(model);
+      model->network().score(fresh.embedding(job.get()), f, logits, &value);
+    });
+    inference::GpuLearnedPolicy policy(model);
+    const std::vector<float> embedding = policy.embedding(job.get());
+    const double warm =
+        median_ms(repeats, [&] { model->network().score(embedding, f, logits, &value); });
+    const double candidates =
+        median_ms(repeats, [&] { (void)features::gpu_decision_features(in); });
+    const auto g = make_job_graph(*job->at_batch(job->global_batch()));
+    t.add({m.model, std::to_string(g->step().num_ops()), significant_number_text(cold, 3),
+           significant_number_text(warm, 3), significant_number_text(candidates, 3),
+           std::to_string(f.gpus.size()), std::to_string(policy.decide(in, rng).gpus())});
+  }
+  return t;
+}
+
+Table episode_table(const std::string& weights, DurationModel& durations) {
+  const sim::ExperimentSpec spec = sim::default_experiment();
+  const sim::FittedWorkload workload = sim::load_workload_named(spec.fitted.params);
+  const std::vector<sim::GpuJob> jobs =
+      sim::generate_jobs(workload, spec.fitted.load, spec.fitted.jobs, 1, durations);
+  Table t({"admission", "policy", "episode s (CPU)", "deadlines met", "× min_feasible"});
+  for (sim::Admission admission : {sim::Admission::kImmediate, sim::Admission::kQueue}) {
+    double baseline = 0;
+    for (const std::string& name : {std::string("min_feasible"), weights}) {
+      sim::GpuReplayConfig config;
+      config.admission = admission;
+      config.order = spec.fitted.order;
+      config.policy = GpuPolicy::parse(name, "--weights", sim::model_search_dirs());
+      sim::replay_on_gpus(jobs, durations, config);  // warm the duration cache
+      sim::GpuReplayStats stats;
+      const double seconds =
+          median_ms(3, [&] { stats = sim::replay_on_gpus(jobs, durations, config).stats; }) / 1e3;
+      if (baseline == 0) baseline = seconds;
+      t.add({sim::admission_name(admission), config.policy.name,
+             significant_number_text(seconds, 3),
+             significant_number_text(stats.deadline_met_rate, 4),
+             significant_number_text(seconds / baseline, 3)});
+    }
+  }
+  return t;
+}
+
+int bench_gpu_policy_command(const std::vector<std::string>& argv) {
+  Args args("pacml bench-gpu-policy [--weights NAME] [--repeats R]",
+            "Times the learned GPU policy without LibTorch, one thread, on ramp-a100-16x8: per\n"
+            "zoo model the network on a model never seen ('cold': graph features and message\n"
+            "passing included, the Slurm plugin's path for a new model) and with the model's\n"
+            "embedding cached ('warm'), and the candidate search (physical model, warm cache);\n"
+            "then one seed of the default experiment replayed under min_feasible and the\n"
+            "learned policy. Targets: network <= 0.5 ms for graphs up to 400 ops; an episode\n"
+            "at most 2x min_feasible's.");
+  args.option("weights", "NAME", "a pacml-gpu model (pacml:NAME or a .pacw file)", "pacml:default")
+      .option("repeats", "R", "runs per measurement (median reported)", "51");
+  if (!args.parse(argv)) return 0;
+  const int repeats = static_cast<int>(args.get_long("repeats", 1, 100000));
+  const std::string weights = args.get("weights");
+  const std::string path =
+      inference::resolve_model_path(weights, "--weights", sim::model_search_dirs());
+  const auto model = inference::GpuLearnedModel::load(path);
+  DurationModel durations(sim::fitted_estimator(sim::default_experiment()));
+  std::cout << "learned GPU policy " << path << ", 1 thread, median of " << repeats << "\n";
+  decision_table(model, durations, repeats).print(std::cout);
+  std::cout << "\nthe default experiment's first seed (" << sim::default_experiment().fitted.jobs
+            << " jobs), median of 3\n";
+  episode_table(weights, durations).print(std::cout);
+  return 0;
+}
+
+}  // namespace
+
+PACML_COMMAND("bench-gpu-policy", "time the learned GPU policy's decisions and episodes",
+              bench_gpu_policy_command);
+
+}  // namespace pacml::cli

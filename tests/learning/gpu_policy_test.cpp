@@ -1,0 +1,209 @@
+// The learned GPU policy's inputs and its Eigen policy (core/features/gpu_features.h,
+// core/inference/gpu_learned_policy.h): what a decision offers, that the
+// inputs tell jobs apart, that weights load, decide and are refused when
+// they are not a GPU model, and that a replay with one is deterministic.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "core/features/gpu_features.h"
+#include "core/inference/gpu_learned_policy.h"
+#include "core/parallel/duration_model.h"
+#include "core/util/error.h"
+#include "sim/gpu/fitted_workload.h"
+#include "sim/gpu/gpu_replay.h"
+#include "tests/learning/learning_test_util.h"
+
+namespace pacml {
+namespace {
+
+using features::GpuDecisionFeatures;
+using inference::GpuArchitecture;
+using inference::WeightsFile;
+
+std::shared_ptr<const PhysicalEstimator> estimator(int servers) {
+  std::istringstream in("pacml_cluster: 1\nnetwork: fabric\nservers: " + std::to_string(servers) +
+                        "\ngpus_per_server: 8\nintra_server_bandwidth: 300e9\n"
+                        "server_bandwidth: 25e9\n");
+  return std::make_shared<const PhysicalEstimator>(load_cluster_spec(in, "test"),
+                                                   PhysicalConstants::calibrated());
+}
+
+ParallelJobPtr zoo_job(const std::string& model, int batch) {
+  ZooOptions options;
+  options.batch = batch;
+  return ParallelJob::from_zoo(model, options);
+}
+
+// A decision for `job` at time 0 on an empty cluster of `durations`.
+GpuDecisionInput empty_cluster_input(DurationModel& durations, const ParallelJobPtr& job,
+                                     long iterations, double deadline) {
+  GpuDecisionInput in;
+  in.deadline = deadline;
+  in.cluster_gpus = in.free_gpus = durations.cluster().num_gpus();
+  in.gpus_per_server = durations.cluster().gpus_per_server;
+  in.free_servers = durations.cluster().num_servers();
+  in.job = job.get();
+  in.startable = [](int) { return true; };
+  in.seconds = [&durations, job, iterations](int k) {
+    return durations.seconds(*job, iterations, k);
+  };
+  return in;
+}
+
+// Weights whose every action logit is the action's "start" scalar: every GPU
+// count ties above "do not start", and ties go to the lowest index, the fewest
+// GPUs that meet the deadline: min_feasible, written as a network.
+WeightsFile start_fewest_weights(const GpuArchitecture& arch = {}) {
+  WeightsFile w;
+  w.metadata = inference::make_gpu_metadata(arch, {{"test", "start the fewest"}}, "test");
+  for (const auto& [name, shape] : arch.tensor_shapes()) {
+    inference::NamedTensor t{name, shape, {}};
+    t.data.assign(static_cast<size_t>(t.numel()), 0.f);
+    if (name.find("_ln.weight") != std::string::npos) std::fill(t.data.begin(), t.data.end(), 1.f);
+    w.tensors.push_back(std::move(t));
+  }
+  auto set = [&](const std::string& name, long index, float v) {
+    for (auto& t : w.tensors)
+      if (t.name == name) t.data[static_cast<size_t>(index)] = v;
+  };
+  set("act1.weight", arch.state_in(), 1.f);  // row 0, the action's first scalar (start)
+  set("act2.weight", 0, 1.f);
+  set("act3.weight", 0, 1.f);
+  return w;
+}
+
+WeightsFile random_gpu_weights(std::uint64_t seed, const GpuArchitecture& arch = {}) {
+  Rng rng(seed);
+  WeightsFile w;
+  w.metadata = inference::make_gpu_metadata(arch, {{"test", "random"}}, "test");
+  for (const auto& [name, shape] : arch.tensor_shapes()) {
+    inference::NamedTensor t{name, shape, {}};
+    t.data.resize(static_cast<size_t>(t.numel()));
+    const bool gain = name.find("_ln.weight") != std::string::npos;
+    for (float& v : t.data)
+      v = static_cast<float>((gain ? 1.0 : 0.0) + 0.5 * (2 * rng.uniform() - 1));
+    w.tensors.push_back(std::move(t));
+  }
+  return w;
+}
+
+std::string write_temp(const WeightsFile& w, const std::string& tag) {
+  const std::string path = ::testing::TempDir() + "/gpu_policy_" + tag + ".pacw";
+  inference::write_weights_file(path, w);
+  return path;
+}
+
+TEST(GpuFeatures, OffersNotStartingThenTheFewestGpusThatMeetTheDeadline) {
+  DurationModel durations(estimator(4));
+  const ParallelJobPtr job = zoo_job("resnet50", 256);
+  const double one = durations.seconds(*job, 2000, 1);
+  // A deadline the job meets on 3 GPUs or more, not on 2.
+  const double deadline =
+      0.5 * (durations.seconds(*job, 2000, 2) + durations.seconds(*job, 2000, 3));
+  GpuDecisionInput in = empty_cluster_input(durations, job, 2000, deadline);
+  const GpuDecisionFeatures f = features::gpu_decision_features(in);
+  ASSERT_GT(one, deadline);
+  EXPECT_EQ(f.fewest, 3);
+  ASSERT_GE(f.gpus.size(), 3u);
+  EXPECT_EQ(f.gpus[0], 0);
+  EXPECT_EQ(f.gpus[1], 3);
+  EXPECT_EQ(f.gpus[2], 4);  // the next power of two
+  for (size_t a = 1; a < f.gpus.size(); ++a)
+    EXPECT_LE(in.seconds(f.gpus[a]), deadline) << f.gpus[a] << " GPUs";
+  EXPECT_EQ(f.actions.size(), f.gpus.size() * features::kGpuActionScalars);
+  for (float x : f.job) EXPECT_TRUE(x >= 0 && x <= 1);
+  for (float x : f.context) EXPECT_TRUE(x >= 0 && x <= 1);
+  for (float x : f.actions) EXPECT_TRUE(x >= 0 && x <= 1);
+  // No count meets an impossible deadline: only "do not start".
+  in.deadline = 1e-3;
+  EXPECT_EQ(features::gpu_decision_features(in).gpus, std::vector<int>{0});
+}
+
+TEST(GpuFeatures, TellModelsWithDifferentScalingApart) {
+  DurationModel durations(estimator(4));
+  const ParallelJobPtr bert = zoo_job("bert-base", 32), vgg = zoo_job("vgg16", 256);
+  auto inputs = [&](const ParallelJobPtr& job) {
+    const double deadline = 0.6 * durations.seconds(*job, 1000, 1);
+    return empty_cluster_input(durations, job, 1000, deadline);
+  };
+  const GpuDecisionInput bert_in = inputs(bert), vgg_in = inputs(vgg);
+  const GpuDecisionFeatures fb = features::gpu_decision_features(bert_in);
+  const GpuDecisionFeatures fv = features::gpu_decision_features(vgg_in);
+  const int doubling = 2;  // gpu_job_scalar_names()[2]
+  ASSERT_EQ(features::gpu_job_scalar_names()[doubling], "doubling_efficiency");
+  EXPECT_GT(std::abs(fb.job[doubling] - fv.job[doubling]), 0.05)
+      << "bert " << fb.job[doubling] << " vgg " << fv.job[doubling];
+  EXPECT_NE(fb.job[7], fv.job[7]);  // transformer or not
+  // And the graphs embed differently.
+  const auto model = std::make_shared<const inference::GpuLearnedModel>(random_gpu_weights(3), "t");
+  inference::GpuLearnedPolicy policy(model);
+  const std::vector<float> eb = policy.embedding(bert.get());
+  const std::vector<float> ev = policy.embedding(vgg.get());
+  double distance = 0;
+  for (size_t i = 0; i < eb.size(); ++i) distance += std::abs(eb[i] - ev[i]);
+  EXPECT_GT(distance, 1e-3);
+}
+
+TEST(GpuLearnedPolicy, ANetworkThatStartsTheFewestIsMinFeasible) {
+  const std::string path = write_temp(start_fewest_weights(), "fewest");
+  DurationModel durations(estimator(2));
+  const auto workload = sim::load_workload_named("elasticflow-01-05");
+  const auto jobs = sim::generate_jobs(workload, 1.0, 300, 7, durations);
+  for (sim::Admission admission : {sim::Admission::kImmediate, sim::Admission::kQueue}) {
+    sim::GpuReplayConfig config;
+    config.admission = admission;
+    config.policy = GpuPolicy::parse("min_feasible", "test");
+    const sim::GpuReplayResult rule = sim::replay_on_gpus(jobs, durations, config);
+    config.policy = GpuPolicy::parse("pacml:" + path, "test");
+    const sim::GpuReplayResult learned = sim::replay_on_gpus(jobs, durations, config);
+    ASSERT_EQ(rule.jobs.size(), learned.jobs.size());
+    for (size_t j = 0; j < rule.jobs.size(); ++j)
+      ASSERT_EQ(rule.jobs[j].gpus, learned.jobs[j].gpus) << "job " << j;
+    EXPECT_EQ(rule.stats.met, learned.stats.met);
+    EXPECT_GT(rule.stats.met, 0);
+  }
+}
+
+TEST(GpuLearnedPolicy, ReplaysAreDeterministicAndEveryStartMeetsTheDeadlineItWasGiven) {
+  const std::string path = write_temp(random_gpu_weights(11), "random");
+  DurationModel durations(estimator(2));
+  const auto workload = sim::load_workload_named("elasticflow-01-05");
+  const auto jobs = sim::generate_jobs(workload, 1.5, 300, 3, durations);
+  sim::GpuReplayConfig config;
+  config.admission = sim::Admission::kQueue;
+  config.policy = GpuPolicy::parse("pacml:" + path, "test");
+  const sim::GpuReplayResult a = sim::replay_on_gpus(jobs, durations, config);
+  config.policy = GpuPolicy::parse("pacml:" + path, "test");
+  const sim::GpuReplayResult b = sim::replay_on_gpus(jobs, durations, config);
+  for (size_t j = 0; j < a.jobs.size(); ++j) {
+    ASSERT_EQ(a.jobs[j].gpus, b.jobs[j].gpus) << "job " << j;
+    if (a.jobs[j].gpus > 0) {
+      EXPECT_TRUE(a.jobs[j].met) << "job " << j;
+    }
+  }
+}
+
+TEST(GpuLearnedPolicy, RefusesWeightsThatAreNotAGpuModel) {
+  const std::string paper =
+      write_temp(testing::random_weights(1, "physical", features::Normalisers{}), "paper");
+  try {
+    GpuPolicy::parse("pacml:" + paper, "pacml.conf:3");
+    FAIL() << "a paper-world model was accepted as a GPU policy";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("pacml-gpu"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("pacml.conf:3"), std::string::npos) << e.what();
+  }
+  WeightsFile old_schema = start_fewest_weights();
+  old_schema.metadata["feature_schema"]["version"] = 0;
+  EXPECT_THROW(GpuPolicy::parse("pacml:" + write_temp(old_schema, "schema"), "t"), InputError);
+  WeightsFile missing = start_fewest_weights();
+  missing.tensors.pop_back();
+  EXPECT_THROW(GpuPolicy::parse("pacml:" + write_temp(missing, "missing"), "t"), InputError);
+  EXPECT_THROW(GpuPolicy::parse("pacml:/nonexistent/model.pacw", "t"), InputError);
+}
+
+}  // namespace
+}  // namespace pacml
