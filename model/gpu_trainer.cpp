@@ -65,6 +65,7 @@ nlohmann::json GpuTrainConfig::to_json() const {
           {"teacher_caps", caps_json(teacher_caps)},
           {"iterations", iterations},
           {"dagger_sample", dagger_sample},
+          {"episode_decisions", episode_decisions},
           {"dataset_max", dataset_max},
           {"seed", seed},
           {"time_limit_minutes", time_limit_minutes},
@@ -199,6 +200,9 @@ void parse_scalars(const YAML::Node& r, const std::string& source, GpuTrainConfi
   if (r["iterations"])
     c.iterations = yaml_integer(r["iterations"], source, "iterations", 1, 100000);
   if (r["dagger_sample"]) c.dagger_sample = yaml_bool(r["dagger_sample"], source, "dagger_sample");
+  if (r["episode_decisions"])
+    c.episode_decisions =
+        yaml_integer(r["episode_decisions"], source, "episode_decisions", 1, 1L << 32);
   if (r["dataset_max"])
     c.dataset_max = yaml_integer(r["dataset_max"], source, "dataset_max", 1, 1L << 32);
   if (r["seed"])
@@ -250,8 +254,8 @@ GpuTrainConfig parse_gpu_train_config(const std::string& yaml_text, const std::s
     yaml_check_keys(
         r,
         {"pacml_train", "world", "name", "workload", "load_reference_gpus", "order", "train",
-         "validation", "teacher_caps", "iterations", "dagger_sample", "dataset_max", "seed",
-         "time_limit_minutes", "workers", "optimiser", "network"},
+         "validation", "teacher_caps", "iterations", "dagger_sample", "episode_decisions",
+         "dataset_max", "seed", "time_limit_minutes", "workers", "optimiser", "network"},
         source, "the GPU training config");
     check_header(r, source);
     if (train_config_world(yaml_text, source) != "gpu")
@@ -447,21 +451,74 @@ void search_cap(const Setup& s, Episode& e, const std::vector<double>& caps, int
       replay_met(s, e, GpuPolicy::parse("min_feasible", "gpu trainer"), worker, e.seed);
 }
 
+// `keep` of the batch's decisions, drawn without replacement with `rng`, in
+// their original order.
+GpuDecisionBatch subsample(const GpuDecisionBatch& all, size_t keep, Rng& rng) {
+  std::vector<size_t> idx(all.size());
+  for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+  for (size_t i = 0; i < keep; ++i)
+    std::swap(idx[i], idx[i + rng.below(static_cast<std::uint64_t>(idx.size() - i))]);
+  idx.resize(keep);
+  std::sort(idx.begin(), idx.end());
+  GpuDecisionBatch out;
+  for (size_t i : idx) out.add_from(all, i);
+  return out;
+}
+
 // One episode's decisions, labelled by the teacher.
+// How often the followed action was the teacher's, over the decisions with
+// a choice, by admission mode and by what the teacher did (hold or start):
+// in a queue one wrong start among a waiting job's many retries starts it.
+struct Agreement {
+  long n[2][2] = {}, agree[2][2] = {};  // [queue][teacher starts]
+  void add(bool queue, bool start, bool same) { ++n[queue][start], agree[queue][start] += same; }
+  void add(const Agreement& o);
+  double rate() const;
+  std::string text() const;
+};
+
+void Agreement::add(const Agreement& o) {
+  for (int q = 0; q < 2; ++q)
+    for (int a = 0; a < 2; ++a) n[q][a] += o.n[q][a], agree[q][a] += o.agree[q][a];
+}
+
+double Agreement::rate() const {
+  const double all = n[0][0] + n[0][1] + n[1][0] + n[1][1];
+  return all > 0 ? (agree[0][0] + agree[0][1] + agree[1][0] + agree[1][1]) / all : 0;
+}
+
+std::string fmt(double v, int digits = 4) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string Agreement::text() const {
+  std::string out = fmt(rate(), 3) + " (";
+  const char* mode[2] = {"immediate", "queue"};
+  const char* what[2] = {"holds", "starts"};
+  for (int q = 0; q < 2; ++q)
+    for (int a = 0; a < 2; ++a)
+      if (n[q][a] > 0)
+        out += std::string(out.back() == '(' ? "" : ", ") + mode[q] + " " + what[a] + " " +
+               fmt(static_cast<double>(agree[q][a]) / static_cast<double>(n[q][a]), 3);
+  return out + ")";
+}
+
 struct Rollout {
-  GpuDecisionBatch decisions;
+  GpuDecisionBatch decisions;  // at most episode_decisions of them
   double met = 0;
-  long agree = 0;  // decisions where the followed action was the teacher's
+  Agreement agreement;
 };
 
 // Follows the teacher (model null) or the network, greedy or sampled with
 // the replay's RNG seeded by `rng_seed`; the teacher labels every decision.
-Rollout rollout(const Setup& s, const Episode& e,
-                const std::shared_ptr<const inference::GpuLearnedModel>& model, bool sample,
+Rollout rollout(const Setup& s, const GpuTrainConfig& c, const Episode& e,
+                const std::shared_ptr<const inference::GpuLearnedModel>& model,
                 std::uint64_t rng_seed, int worker) {
   Rollout out;
   std::unique_ptr<inference::GpuLearnedPolicy> policy;
-  if (model) policy = std::make_unique<inference::GpuLearnedPolicy>(model, sample);
+  if (model) policy = std::make_unique<inference::GpuLearnedPolicy>(model, c.dagger_sample);
   const GpuPolicy follow = chooser_policy("rollout", [&](const GpuDecisionInput& in, Rng& rng) {
     features::GpuDecisionFeatures f;
     int chosen = -1;
@@ -474,11 +531,22 @@ Rollout rollout(const Setup& s, const Episode& e,
     }
     const int label = candidate_index(f, teacher_gpus(in, f, e.cap));
     if (chosen < 0) chosen = label;
-    out.agree += chosen == label;
-    out.decisions.add(s.graphs.of(in.job), f, label);
+    // A decision with one candidate (nothing can start now) teaches nothing:
+    // most of a queue's decisions are waiting jobs retried at a completion.
+    if (f.gpus.size() > 1) {
+      out.agreement.add(e.scenario.admission == sim::Admission::kQueue, label > 0, chosen == label);
+      out.decisions.add(s.graphs.of(in.job), f, label);
+    }
     return f.gpus[chosen];
   });
   out.met = replay_met(s, e, follow, worker, rng_seed);
+  // A queue retries a waiting job at every completion, so a queue episode
+  // can hold tens of thousands of decisions: a sample keeps the episodes'
+  // weights comparable and the dataset's memory bounded.
+  if (out.decisions.size() > static_cast<size_t>(c.episode_decisions)) {
+    Rng keep(sim::derive_seed(rng_seed, 1));
+    out.decisions = subsample(out.decisions, static_cast<size_t>(c.episode_decisions), keep);
+  }
   // The value head's target: what the episode achieved from here on, taken
   // as the whole episode's met share (a simple, low-variance target; the
   // policy does not use the value).
@@ -545,12 +613,6 @@ MetShares mean_met(const std::vector<Episode>& episodes, F f) {
   return m;
 }
 
-std::string fmt(double v, int digits = 4) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
 std::string met_text(const MetShares& m) {
   std::string s = fmt(m.all, 3);
   if (m.immediate >= 0 && m.queue >= 0)
@@ -558,24 +620,10 @@ std::string met_text(const MetShares& m) {
   return s;
 }
 
-// Keeps `keep` of the dataset's decisions, drawn without replacement with
-// `rng`, in their original order (older iterations' states stay represented).
-GpuDecisionBatch subsample(const GpuDecisionBatch& all, size_t keep, Rng& rng) {
-  std::vector<size_t> idx(all.size());
-  for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
-  for (size_t i = 0; i < keep; ++i)
-    std::swap(idx[i], idx[i + rng.below(static_cast<std::uint64_t>(idx.size() - i))]);
-  idx.resize(keep);
-  std::sort(idx.begin(), idx.end());
-  GpuDecisionBatch out;
-  for (size_t i : idx) out.add_from(all, i);
-  return out;
-}
-
 // One iteration's rollouts on the training episodes, gathered in episode order.
 struct IterationData {
   GpuDecisionBatch decisions;
-  long agree = 0;
+  Agreement agreement;
   double met = 0;
 };
 
@@ -585,15 +633,34 @@ IterationData run_rollouts(const Setup& s, const GpuTrainConfig& c, long iterati
   parallel_for(r.size(), s.workers, [&](size_t i, int worker) {
     const std::uint64_t rng_seed =
         sim::derive_seed(c.seed, 2000000 + static_cast<std::uint64_t>(iteration) * r.size() + i);
-    r[i] = rollout(s, s.train[i], model, c.dagger_sample, rng_seed, worker);
+    r[i] = rollout(s, c, s.train[i], model, rng_seed, worker);
   });
   IterationData out;
   for (const Rollout& x : r) {
     for (size_t k = 0; k < x.decisions.size(); ++k) out.decisions.add_from(x.decisions, k);
-    out.agree += x.agree;
+    out.agreement.add(x.agreement);
     out.met += x.met / static_cast<double>(r.size());
   }
   return out;
+}
+
+// DAgger's aggregate under a size cap: every iteration keeps an equal share
+// (iteration k's rollouts 1/(k+1) of the cap; the older ones the rest, each
+// a seeded sample), so the states of the early, teacher-led iterations stay
+// represented as the network's own states come in.
+void aggregate(GpuDecisionBatch& dataset, const GpuDecisionBatch& fresh, long iteration, size_t cap,
+               Rng& rng) {
+  size_t keep_new = fresh.size(), keep_old = dataset.size();
+  if (keep_old + keep_new > cap) {
+    keep_new =
+        std::min(fresh.size(), std::max(cap / static_cast<size_t>(iteration + 1), cap - keep_old));
+    keep_old = std::min(dataset.size(), cap - keep_new);
+  }
+  GpuDecisionBatch out =
+      keep_old < dataset.size() ? subsample(dataset, keep_old, rng) : std::move(dataset);
+  const GpuDecisionBatch added = keep_new < fresh.size() ? subsample(fresh, keep_new, rng) : fresh;
+  for (size_t k = 0; k < added.size(); ++k) out.add_from(added, k);
+  dataset = std::move(out);
 }
 
 std::vector<double> validate(const Setup& s,
@@ -680,21 +747,20 @@ GpuTrainSummary train_gpu(const GpuTrainConfig& config, const GpuTrainOptions& o
   for (; it < iterations && wall() < time_limit; ++it) {
     std::shared_ptr<const inference::GpuLearnedModel> model;
     if (it > 0) model = std::make_shared<const inference::GpuLearnedModel>(weights(), "training");
+    const double t0 = wall();
     IterationData data = run_rollouts(s, config, it, model);
-    for (size_t k = 0; k < data.decisions.size(); ++k) dataset.add_from(data.decisions, k);
-    if (dataset.size() > static_cast<size_t>(config.dataset_max)) {
-      Rng keep(sim::derive_seed(config.seed, 4000000 + static_cast<std::uint64_t>(it)));
-      dataset = subsample(dataset, static_cast<size_t>(config.dataset_max), keep);
-    }
+    const double t1 = wall();
+    Rng keep(sim::derive_seed(config.seed, 4000000 + static_cast<std::uint64_t>(it)));
+    aggregate(dataset, data.decisions, it, static_cast<size_t>(config.dataset_max), keep);
     Rng shuffle(sim::derive_seed(config.seed, 3000000 + static_cast<std::uint64_t>(it)));
     const GpuTrainStats st = net.train(s.graphs.graphs, dataset, config.optimiser, shuffle);
+    const double t2 = wall();
 
     const auto eval_model =
         std::make_shared<const inference::GpuLearnedModel>(weights(), "validation");
     const std::vector<double> met = validate(s, eval_model);
     const MetShares learned = mean_met(s.validation, [&](size_t i) { return met[i]; });
-    const double agreement =
-        data.decisions.size() ? static_cast<double>(data.agree) / data.decisions.size() : 0;
+    const double agreement = data.agreement.rate();
     results = {{"iterations", it + 1},
                {"decisions", dataset.size()},
                {"loss", st.loss},
@@ -717,9 +783,10 @@ GpuTrainSummary train_gpu(const GpuTrainConfig& config, const GpuTrainOptions& o
     if (options.progress != 1)
       say("iteration " + std::to_string(it) + ": " + std::to_string(data.decisions.size()) +
           " decisions (dataset " + std::to_string(dataset.size()) + "), rollouts met " +
-          fmt(data.met, 3) + ", followed the teacher on " + fmt(agreement, 3) + " | loss " +
+          fmt(data.met, 3) + ", followed the teacher on " + data.agreement.text() + " | loss " +
           fmt(st.loss) + " accuracy " + fmt(st.accuracy, 3) + " | validation learned " +
-          met_text(learned) + " | " + fmt(wall(), 0) + " s");
+          met_text(learned) + " | " + fmt(wall(), 0) + " s (rollouts " + fmt(t1 - t0, 0) +
+          " s, training " + fmt(t2 - t1, 0) + " s, validation " + fmt(wall() - t2, 0) + " s)");
     bar.update(static_cast<size_t>(it + 1));
   }
   bar.finish();

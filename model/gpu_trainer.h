@@ -17,10 +17,12 @@
 // Iteration 0 follows the teacher; later iterations follow the network
 // (greedy, or sampled with dagger_sample) while the teacher labels every
 // decision (DAgger), so the network also learns what to do in the states its
-// own choices lead to. The decisions are aggregated (at most dataset_max,
-// a seeded sample when over) and the network trained by cross-entropy over
-// each decision's candidates; its value head regresses the met share of the
-// episode the decision came from.
+// own choices lead to. Decisions with a single candidate (nothing can start)
+// teach nothing and are dropped; an episode keeps at most episode_decisions
+// (a seeded sample), and the iterations' decisions are aggregated up to
+// dataset_max, each iteration an equal share. The network is trained by
+// cross-entropy over each decision's candidates; its value head regresses
+// the met share of the episode the decision came from.
 //
 // Determinism: episodes are independent, run on `workers` threads and
 // gathered in a fixed order; LibTorch runs on one thread; every random draw
@@ -66,7 +68,8 @@ struct GpuTrainConfig {
   std::vector<double> teacher_caps = {0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 1, 2, INFINITY};
   long iterations = 6;
   bool dagger_sample = false;
-  long dataset_max = 300000;  // decisions kept across iterations
+  long episode_decisions = 5000;  // decisions kept per episode and iteration (a seeded sample)
+  long dataset_max = 300000;      // decisions kept across iterations (an equal share each)
   std::uint64_t seed = 1;
   double time_limit_minutes = 30;
   int workers = 2;
