@@ -65,6 +65,7 @@ nlohmann::json GpuTrainConfig::to_json() const {
           {"teacher_caps", caps_json(teacher_caps)},
           {"iterations", iterations},
           {"dagger_sample", dagger_sample},
+          {"record_retries", record_retries},
           {"episode_decisions", episode_decisions},
           {"dataset_max", dataset_max},
           {"seed", seed},
@@ -200,6 +201,8 @@ void parse_scalars(const YAML::Node& r, const std::string& source, GpuTrainConfi
   if (r["iterations"])
     c.iterations = yaml_integer(r["iterations"], source, "iterations", 1, 100000);
   if (r["dagger_sample"]) c.dagger_sample = yaml_bool(r["dagger_sample"], source, "dagger_sample");
+  if (r["record_retries"])
+    c.record_retries = yaml_bool(r["record_retries"], source, "record_retries");
   if (r["episode_decisions"])
     c.episode_decisions =
         yaml_integer(r["episode_decisions"], source, "episode_decisions", 1, 1L << 32);
@@ -251,12 +254,12 @@ GpuTrainConfig parse_gpu_train_config(const std::string& yaml_text, const std::s
     GpuTrainConfig c;
     c.source = source;
     c.train = {{"ramp-a100-16x8"}, {1}, {"immediate", "queue"}, {1}, 2000};
-    yaml_check_keys(
-        r,
-        {"pacml_train", "world", "name", "workload", "load_reference_gpus", "order", "train",
-         "validation", "teacher_caps", "iterations", "dagger_sample", "episode_decisions",
-         "dataset_max", "seed", "time_limit_minutes", "workers", "optimiser", "network"},
-        source, "the GPU training config");
+    yaml_check_keys(r,
+                    {"pacml_train", "world", "name", "workload", "load_reference_gpus", "order",
+                     "train", "validation", "teacher_caps", "iterations", "dagger_sample",
+                     "record_retries", "episode_decisions", "dataset_max", "seed",
+                     "time_limit_minutes", "workers", "optimiser", "network"},
+                    source, "the GPU training config");
     check_header(r, source);
     if (train_config_world(yaml_text, source) != "gpu")
       throw InputError(source, "a GPU training config needs 'world: gpu'");
@@ -511,6 +514,51 @@ struct Rollout {
   Agreement agreement;
 };
 
+// The rollout's chooser: follows the teacher (no policy) or the network, and
+// records the decisions with a choice, labelled by the teacher.
+class Recorder {
+ public:
+  Recorder(const Setup& s, const GpuTrainConfig& c, const Episode& e,
+           inference::GpuLearnedPolicy* policy, Rollout& out)
+      : s_(s), c_(c), e_(e), policy_(policy), out_(out) {}
+  int operator()(const GpuDecisionInput& in, Rng& rng);
+
+ private:
+  const Setup& s_;
+  const GpuTrainConfig& c_;
+  const Episode& e_;
+  inference::GpuLearnedPolicy* policy_;
+  Rollout& out_;
+  // Per job (model, deadline): what the teacher and the policy said at its
+  // last recorded decision, as label × 8 + chosen.
+  std::map<std::pair<const ParallelJob*, double>, int> last_;
+};
+
+int Recorder::operator()(const GpuDecisionInput& in, Rng& rng) {
+  features::GpuDecisionFeatures f;
+  int chosen = -1;
+  if (policy_) {
+    inference::GpuDecision d = policy_->decide(in, rng);
+    chosen = d.action;
+    f = std::move(d.features);
+  } else {
+    f = features::gpu_decision_features(in);
+  }
+  const int label = candidate_index(f, teacher_gpus(in, f, e_.cap));
+  if (chosen < 0) chosen = label;
+  // A decision with one candidate (nothing can start now) teaches nothing.
+  if (f.gpus.size() < 2) return f.gpus[chosen];
+  // A queue retries a waiting job at every completion, so a job held for
+  // hours counts dozens of times. Without record_retries a retry is recorded
+  // only when the teacher or the policy changes its mind.
+  const auto [it, first] = last_.try_emplace({in.job, in.deadline}, label * 8 + chosen);
+  if (!c_.record_retries && !first && it->second == label * 8 + chosen) return f.gpus[chosen];
+  it->second = label * 8 + chosen;
+  out_.agreement.add(e_.scenario.admission == sim::Admission::kQueue, label > 0, chosen == label);
+  out_.decisions.add(s_.graphs.of(in.job), f, label);
+  return f.gpus[chosen];
+}
+
 // Follows the teacher (model null) or the network, greedy or sampled with
 // the replay's RNG seeded by `rng_seed`; the teacher labels every decision.
 Rollout rollout(const Setup& s, const GpuTrainConfig& c, const Episode& e,
@@ -519,30 +567,12 @@ Rollout rollout(const Setup& s, const GpuTrainConfig& c, const Episode& e,
   Rollout out;
   std::unique_ptr<inference::GpuLearnedPolicy> policy;
   if (model) policy = std::make_unique<inference::GpuLearnedPolicy>(model, c.dagger_sample);
-  const GpuPolicy follow = chooser_policy("rollout", [&](const GpuDecisionInput& in, Rng& rng) {
-    features::GpuDecisionFeatures f;
-    int chosen = -1;
-    if (policy) {
-      inference::GpuDecision d = policy->decide(in, rng);
-      chosen = d.action;
-      f = std::move(d.features);
-    } else {
-      f = features::gpu_decision_features(in);
-    }
-    const int label = candidate_index(f, teacher_gpus(in, f, e.cap));
-    if (chosen < 0) chosen = label;
-    // A decision with one candidate (nothing can start now) teaches nothing:
-    // most of a queue's decisions are waiting jobs retried at a completion.
-    if (f.gpus.size() > 1) {
-      out.agreement.add(e.scenario.admission == sim::Admission::kQueue, label > 0, chosen == label);
-      out.decisions.add(s.graphs.of(in.job), f, label);
-    }
-    return f.gpus[chosen];
-  });
+  Recorder recorder(s, c, e, policy.get(), out);
+  const GpuPolicy follow = chooser_policy(
+      "rollout", [&recorder](const GpuDecisionInput& in, Rng& rng) { return recorder(in, rng); });
   out.met = replay_met(s, e, follow, worker, rng_seed);
-  // A queue retries a waiting job at every completion, so a queue episode
-  // can hold tens of thousands of decisions: a sample keeps the episodes'
-  // weights comparable and the dataset's memory bounded.
+  // A sample keeps the episodes' weights comparable and the dataset's
+  // memory bounded.
   if (out.decisions.size() > static_cast<size_t>(c.episode_decisions)) {
     Rng keep(sim::derive_seed(rng_seed, 1));
     out.decisions = subsample(out.decisions, static_cast<size_t>(c.episode_decisions), keep);

@@ -68,6 +68,9 @@ struct GpuTrainConfig {
   std::vector<double> teacher_caps = {0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 1, 2, INFINITY};
   long iterations = 6;
   bool dagger_sample = false;
+  // Whether a queue's retries of a waiting job are all recorded (false:
+  // only when the teacher's or the policy's answer changes).
+  bool record_retries = true;
   long episode_decisions = 5000;  // decisions kept per episode and iteration (a seeded sample)
   long dataset_max = 300000;      // decisions kept across iterations (an equal share each)
   std::uint64_t seed = 1;

@@ -81,6 +81,27 @@ YAML
   check "pacml train --pin-threads exits 0 and says it pins" "[ $? -eq 0 ] && grep -q 'pinning up to' '$tmp/err'"
   "$PACML" train --out "$tmp/x" >/dev/null 2>"$tmp/err"
   check "pacml train without --config exits 2" "[ $? -eq 2 ]"
+  # The GPU policy's trainer (world: gpu), one short iteration.
+  cat >"$tmp/gpu.yaml" <<YAML
+pacml_train: 1
+world: gpu
+name: cli-gpu
+train: {clusters: [dgx-a100-4x8], loads: [1], admissions: [immediate], seeds: [1], jobs: 100}
+validation: {seeds: [2], jobs: 50}
+teacher_caps: [0.1, inf]
+iterations: 3
+optimiser: {epochs: 1, minibatch: 32}
+YAML
+  "$PACML" train --config "$tmp/gpu.yaml" --out "$tmp/gpu" --max-updates 1 --no-progress --quiet >"$tmp/train.out" 2>"$tmp/err"
+  check "pacml train (world: gpu) exits 0 after --max-updates 1 iteration" "[ $? -eq 0 ] && grep -q '^iterations 1$' '$tmp/train.out'"
+  check "pacml train (world: gpu) writes final.pacw, best.pacw and curve.csv" "[ -s '$tmp/gpu/final.pacw' ] && [ -s '$tmp/gpu/best.pacw' ] && [ -s '$tmp/gpu/curve.csv' ]"
+  "$PACML" evaluate --policies "pacml:$tmp/gpu/final.pacw,min_feasible" --seeds 1 --quiet >"$tmp/eval.out" 2>"$tmp/err"
+  check "the trained GPU weights work as pacml:PATH in evaluate" "[ $? -eq 0 ] && grep -q 'pacml:' '$tmp/eval.out'"
+  printf 'pacml_train: 1\nworld: gpu\nloads: [1]\n' >"$tmp/gpu-bad.yaml"
+  "$PACML" train --config "$tmp/gpu-bad.yaml" --out "$tmp/x" >/dev/null 2>"$tmp/err"
+  check "an unknown GPU training key exits 2 naming file:line" "[ $? -eq 2 ] && grep -q 'gpu-bad.yaml:3' '$tmp/err'"
+  "$PACML" train --config "$tmp/gpu.yaml" --out "$tmp/x" --resume >/dev/null 2>"$tmp/err"
+  check "pacml train --resume is refused for the GPU trainer" "[ $? -eq 2 ]"
 else
   echo "skip - pacml train: built without LibTorch (no pacml-train)"
 fi
