@@ -1,4 +1,4 @@
-// Training of the learned GPU policy (doc/LEARNING.md §8, model/README.md
+// Training of the learned GPU policy (doc/LEARNING.md §7, model/README.md
 // "The GPU policy") behind `pacml train --config FILE` when the config says
 // `world: gpu`: imitation of a searched admission rule, with DAgger.
 //
