@@ -86,7 +86,8 @@ const SettingsTable& plugin_config_settings() {
   static const SettingsTable table(
       "pacml.conf key",
       {SettingKey("policy", T::kText,
-                  "with `cluster`: requested, min_feasible, para_max, fixed:K, random; else the "
+                  "with `cluster`: requested, min_feasible, para_max, fixed:K, random, capped:X or "
+                  "pacml:default (the learned GPU policy); else the "
                   "paper's baselines or pacml:WEIGHTS. SchedulerParameters: pacml_policy=")
            .defaults_to("min_feasible"),
        SettingKey("cluster", T::kText,

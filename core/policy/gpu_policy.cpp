@@ -1,5 +1,6 @@
 #include "core/policy/gpu_policy.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -19,14 +20,20 @@ GpuPolicy GpuPolicy::parse(const std::string& text, const std::string& where,
   if (text == "min_feasible") return p.kind = Kind::kMinFeasible, p;
   if (text == "para_max") return p.kind = Kind::kParaMax, p;
   if (text == "random") return p.kind = Kind::kRandom, p;
+  if (text.rfind("capped:", 0) == 0) {
+    p.kind = Kind::kCapped;
+    p.cap = parse_non_negative(text.substr(7), where, "cap in cluster-hours");
+    return p;
+  }
   if (text.rfind("fixed:", 0) == 0) {
     p.kind = Kind::kFixed;
     p.fixed = static_cast<int>(parse_integer(text.substr(6), 1, 1 << 20, where, "fixed GPU count"));
     return p;
   }
-  throw InputError(where,
-                   "unknown GPU policy '" + text +
-                       "'; known: requested, min_feasible, para_max, fixed:K, random, pacml:MODEL");
+  throw InputError(
+      where,
+      "unknown GPU policy '" + text +
+          "'; known: requested, min_feasible, para_max, fixed:K, random, capped:X, pacml:MODEL");
 }
 
 namespace {
@@ -52,6 +59,10 @@ int fastest_startable(const GpuDecisionInput& in) {
   return best;
 }
 
+int cluster_size(const GpuDecisionInput& in) {
+  return std::max(1, in.cluster_gpus > 0 ? in.cluster_gpus : in.free_gpus);
+}
+
 int any_startable(const GpuDecisionInput& in, Rng& rng) {
   std::vector<int> options;
   for (int k = 1; k <= in.free_gpus; ++k)
@@ -73,10 +84,17 @@ int choose_gpus(const GpuPolicy& policy, const GpuDecisionInput& input, Rng& rng
       return fastest_startable(input);
     case GpuPolicy::Kind::kRandom:
       return any_startable(input, rng);
+    case GpuPolicy::Kind::kCapped:
+      return capped_min_feasible(input, policy.cap);
     case GpuPolicy::Kind::kChooser:
       return policy.chooser ? policy.chooser(input, rng) : 0;
   }
   return 0;
+}
+
+int capped_min_feasible(const GpuDecisionInput& input, double cap) {
+  const int k = fewest_meeting_deadline(input);
+  return k > 0 && k * input.seconds(k) / (cluster_size(input) * 3600.0) <= cap ? k : 0;
 }
 
 }  // namespace pacml

@@ -9,6 +9,10 @@
 //   para_max      the fastest GPU count that can start now
 //   fixed:K       K GPUs
 //   random        any GPU count that can start now and can run
+//   capped:X      min_feasible, but a job whose run on those GPUs costs more
+//                 than X cluster-hours (GPU-hours / cluster GPUs) is not
+//                 started: the learned policy's teacher (doc/LEARNING.md §7),
+//                 a reference rather than what real systems do
 #pragma once
 
 #include <functional>
@@ -29,9 +33,11 @@ struct GpuPolicy {
     kParaMax,
     kFixed,
     kRandom,
+    kCapped,
     kChooser
   } kind = Kind::kRequested;
   int fixed = 0;
+  double cap = 0;  // kCapped: cluster-hours
   std::string name = "requested";
   // kChooser: a policy that is not a rule above (the learned policy,
   // core/inference/gpu_learned_policy.h); it returns what choose_gpus returns.
@@ -70,5 +76,9 @@ struct GpuDecisionInput {
 
 // The GPU count the policy starts the job with now, or 0 to not start it now.
 int choose_gpus(const GpuPolicy& policy, const GpuDecisionInput& input, Rng& rng);
+
+// capped:X's rule: the fewest GPUs that meet the deadline now if their run
+// costs at most `cap` cluster-hours (k × run / (cluster GPUs × 3600 s)), else 0.
+int capped_min_feasible(const GpuDecisionInput& input, double cap);
 
 }  // namespace pacml

@@ -98,6 +98,9 @@ int run_fitted_evaluation(const Args& args, sim::ExperimentSpec spec) {
   std::cerr << "finished in " << evaluation.wall_seconds << " s\n\n";
   std::cout << "mean ± 95% CI over " << spec.seeds.size() << " seeds\n"
             << sim::format_gpu_table(evaluation.groups);
+  if (args.is_set("decision-mix"))
+    std::cout << "\ndecision mix: per job kind, what each policy did (all seeds)\n"
+              << sim::format_decision_mix(evaluation.mix);
   return 0;
 }
 
@@ -136,6 +139,9 @@ int run_evaluate(const std::vector<std::string>& argv) {
             "also compute the lower bound on blocking: the share of jobs no action serves even "
             "on an empty cluster (with --out: bounds.csv)")
       .flag("jobs-csv", "with --out: also write jobs.csv (one row per job of every episode)")
+      .flag("decision-mix",
+            "fitted-workload experiments: also print what each policy decided per job kind "
+            "(share not started, share met, GPUs; --out writes decision_mix.csv either way)")
       .flag("no-plots", "do not draw PNG plots")
       .flag("progress", "always draw the progress bar (default: only on a terminal)")
       .flag("quiet", "no progress bar")
@@ -171,6 +177,8 @@ int run_evaluate(const std::vector<std::string>& argv) {
     }
     spec.betas.push_back(sim::BetaSpec::parse(current, "--beta-dists"));
   }
+  if (args.is_set("decision-mix"))
+    throw InputError("--decision-mix", "applies to fitted-workload experiments (GPU counts)");
   int shard = 0, shards = 1;
   if (args.has("shard")) std::tie(shard, shards) = sim::parse_shard(args.get("shard"), "--shard");
   sim::Experiment experiment(spec);

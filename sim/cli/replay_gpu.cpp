@@ -74,7 +74,8 @@ void add_gpu_replay_options(Args& args) {
   args.option("cluster", "FILE|NAME",
               "replay on this GPU cluster with the physical model (contrib/clusters/*.yaml or a "
               "preset: dgx-a100-4x8, dgx-a100-16x8, ramp-a100-16x8, ...); policies are then "
-              "requested, min_feasible, para_max, fixed:K, random");
+              "requested, min_feasible, para_max, fixed:K, random, capped:X or pacml:MODEL (the "
+              "learned GPU policy, pacml:default)");
   args.option("throughput-table", "DIR",
               "with --cluster: measured iterations/s per model (ElasticFlow's MODEL.csv format)");
   args.option("admission", "MODE",

@@ -9,6 +9,7 @@
 #include "core/cluster/cluster_spec.h"
 #include "core/parallel/duration_model.h"
 #include "core/policy/gpu_policy.h"
+#include "core/util/numbers.h"
 #include "sim/experiment/evaluation.h"
 #include "sim/gpu/fitted_workload.h"
 #include "sim/report/csv.h"
@@ -41,6 +42,45 @@ const std::vector<Metric>& metrics() {
       {"mean_gpus", &G::mean_gpus, &S::mean_gpus},
   };
   return list;
+}
+
+// "gpt2 L18 H1024 b32", "resnet50 b128": a job kind as people name it.
+std::string job_kind(const ParallelJob& work) {
+  std::string name = work.name();
+  const TransformerShape& t = work.transformer();
+  if (t.layers > 0) name += " L" + std::to_string(t.layers) + " H" + std::to_string(t.hidden);
+  return name + " b" + std::to_string(work.global_batch());
+}
+
+void add_to_mix(const std::vector<GpuJob>& jobs, const GpuReplayResult& result,
+                std::map<std::string, DecisionMixRow>& mix) {
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    const std::string kind = job_kind(*jobs[j].work);
+    DecisionMixRow& row = mix[kind];
+    row.policy = result.stats.policy, row.admission = result.stats.admission, row.job = kind;
+    const GpuJobOutcome& o = result.jobs[j];
+    ++row.jobs;
+    row.met += o.met;
+    if (o.gpus == 0) continue;
+    ++row.started;
+    row.gpus += o.gpus;
+    ++row.by_gpus[o.gpus];
+  }
+}
+
+std::string mix_csv(const std::vector<DecisionMixRow>& mix) {
+  std::ostringstream out;
+  out << "job,admission,policy,jobs,started,met,mean_gpus,gpu_counts\n";
+  for (const DecisionMixRow& r : mix) {
+    out << csv_field(r.job) << ',' << r.admission << ',' << csv_field(r.policy) << ',' << r.jobs
+        << ',' << r.started << ',' << r.met << ',' << csv_number(r.started ? r.gpus / r.started : 0)
+        << ',';
+    std::string counts;
+    for (const auto& [k, n] : r.by_gpus)
+      counts += (counts.empty() ? "" : " ") + std::to_string(k) + ":" + std::to_string(n);
+    out << csv_field(counts) << '\n';
+  }
+  return out.str();
 }
 
 std::string runs_csv(const std::vector<GpuRun>& runs) {
@@ -123,10 +163,14 @@ GpuEvaluation run_gpu_experiment(const ExperimentSpec& spec,
     for (const std::string& policy : spec.policies) {
       config.admission = admission;
       config.policy = GpuPolicy::parse(policy, spec.source + ": policies", model_search_dirs());
+      std::map<std::string, DecisionMixRow> mix;
       for (size_t s = 0; s < spec.seeds.size(); ++s) {
         config.seed = spec.seeds[s];
-        out.runs.push_back({spec.seeds[s], replay_on_gpus(draws[s], durations, config).stats});
+        const GpuReplayResult result = replay_on_gpus(draws[s], durations, config);
+        out.runs.push_back({spec.seeds[s], result.stats});
+        add_to_mix(draws[s], result, mix);
       }
+      for (auto& [job, row] : mix) out.mix.push_back(std::move(row));
     }
   out.groups = summarize_gpu_runs(out.runs);
   out.wall_seconds =
@@ -187,6 +231,30 @@ std::string format_gpu_table(const std::vector<GpuGroupSummary>& groups) {
   return format_table(rows);
 }
 
+std::string format_decision_mix(const std::vector<DecisionMixRow>& mix) {
+  std::vector<const DecisionMixRow*> rows;
+  for (const DecisionMixRow& r : mix) rows.push_back(&r);
+  std::stable_sort(rows.begin(), rows.end(), [](const DecisionMixRow* a, const DecisionMixRow* b) {
+    return std::tie(a->job, a->admission) < std::tie(b->job, b->admission);
+  });
+  std::vector<std::vector<std::string>> table = {{"job", "admission", "policy", "jobs",
+                                                  "not started", "met", "GPUs/job",
+                                                  "GPU counts (share of started)"}};
+  for (const DecisionMixRow* r : rows) {
+    const double jobs = static_cast<double>(std::max(1L, r->jobs));
+    std::string counts;
+    for (const auto& [k, n] : r->by_gpus)
+      if (n * 20 >= r->started)  // counts of at least 5% of the started jobs
+        counts += (counts.empty() ? "" : " ") + std::to_string(k) + ":" +
+                  std::to_string(std::lround(100.0 * n / r->started)) + "%";
+    table.push_back({r->job, r->admission, r->policy, std::to_string(r->jobs),
+                     significant_number_text((r->jobs - r->started) / jobs, 3),
+                     significant_number_text(r->met / jobs, 3),
+                     significant_number_text(r->started ? r->gpus / r->started : 0, 3), counts});
+  }
+  return format_table(table);
+}
+
 std::string describe_gpu_experiment(const ExperimentSpec& spec, const std::string& cluster) {
   const FittedExperimentSpec& f = spec.fitted;
   std::ostringstream out;
@@ -205,7 +273,8 @@ std::string write_gpu_outputs(const std::string& dir, const GpuEvaluation& evalu
   nlohmann::json summary = nlohmann::json::array();
   for (const GpuGroupSummary& g : evaluation.groups) summary.push_back(gpu_summary_to_json(g));
   write_text_file(dir + "/summary.json", summary.dump(2) + "\n");
-  std::string line = "wrote " + dir + "/runs.csv, summary.csv, summary.json";
+  write_text_file(dir + "/decision_mix.csv", mix_csv(evaluation.mix));
+  std::string line = "wrote " + dir + "/runs.csv, summary.csv, summary.json, decision_mix.csv";
   if (!plots) return line;
   const std::vector<BarChart> charts = {
       chart(evaluation.groups, &GpuGroupSummary::deadline_met_rate, "deadline_met_rate",

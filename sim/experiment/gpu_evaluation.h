@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,10 +36,20 @@ struct GpuGroupSummary {
       queue_delay, mean_gpus;
 };
 
+// What one policy decided for one kind of job (model, shape and batch),
+// over every seed: the decision mix (model/README.md).
+struct DecisionMixRow {
+  std::string policy, admission, job;
+  long jobs = 0, started = 0, met = 0;
+  double gpus = 0;              // summed over started jobs
+  std::map<int, long> by_gpus;  // started jobs by GPU count
+};
+
 struct GpuEvaluation {
   std::string cluster;       // the cluster's one-line summary
   std::vector<GpuRun> runs;  // admission-major, then policy, then seed
   std::vector<GpuGroupSummary> groups;
+  std::vector<DecisionMixRow> mix;  // admission, policy, then job kind by name
   double wall_seconds = 0;
 };
 
@@ -62,6 +73,9 @@ nlohmann::json gpu_summary_to_json(const GpuGroupSummary& g);
 
 // The table people read: a row per (policy, admission), mean ± 95% CI.
 std::string format_gpu_table(const std::vector<GpuGroupSummary>& groups);
+// The decision mix: a row per (job kind, admission, policy): jobs, the share
+// never started, the share met, mean GPUs and the GPU counts it started with.
+std::string format_decision_mix(const std::vector<DecisionMixRow>& mix);
 
 // "default (<file>): 2000 jobs per seed from <params> at load 3 on <cluster> ..."
 std::string describe_gpu_experiment(const ExperimentSpec& spec, const std::string& cluster);

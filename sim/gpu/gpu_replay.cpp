@@ -187,6 +187,7 @@ GpuDecisionInput Replay::decision_input(const GpuJob& job, int free_gpus) {
   input.requested = job.requested;
   input.free_gpus = free_gpus;
   input.seconds = [this, &job](int k) { return run_seconds(durations_, job, k); };
+  input.cluster_gpus = cluster_.num_gpus();
   if (config_.policy.kind == GpuPolicy::Kind::kChooser) add_context(job, input);
   return input;
 }

@@ -83,6 +83,22 @@ TEST(GpuReplay, MinFeasibleTakesTheFewestGpusThatMeetTheDeadline) {
   EXPECT_DOUBLE_EQ(r.stats.gpu_hours, 4 * 25 / 3600.0);
 }
 
+TEST(GpuReplay, CappedTurnsAwayAJobWhoseFewestGpusCostMoreThanTheCap) {
+  // 3600 iterations by t = 4000: 1 GPU, 3600 s, 1 GPU-hour = 1/8 of the
+  // 8-GPU cluster's hour. A cap of 0.1 cluster-hours turns it away; 0.2 starts it.
+  const std::vector<GpuJob> jobs = {job("a", 0, 4000, 3600, 1)};
+  EXPECT_EQ(run(jobs, "capped:0.1", Admission::kImmediate).jobs[0].gpus, 0);
+  const auto started = run(jobs, "capped:0.2", Admission::kImmediate);
+  EXPECT_EQ(started.jobs[0].gpus, 1);
+  EXPECT_TRUE(started.jobs[0].met);
+  // In a queue a job the cap turns away waits, never starts, and is missed.
+  const auto queued = run(jobs, "capped:0.1", Admission::kQueue);
+  EXPECT_EQ(queued.jobs[0].gpus, 0);
+  EXPECT_EQ(queued.stats.met, 0);
+  EXPECT_THROW(GpuPolicy::parse("capped:-1", "t"), InputError);
+  EXPECT_THROW(GpuPolicy::parse("capped:lots", "t"), InputError);
+}
+
 TEST(GpuReplay, AJobWaitsInTheQueueAndStillMeetsItsDeadline) {
   // a holds all 8 GPUs for 20 s (100 iterations at 5/s). b arrives at 1 and
   // needs 40 iterations by t = 35: at t = 20, 1, 2 and 3 GPUs (40, 20, 17 s)
