@@ -399,15 +399,6 @@ std::vector<Episode> make_episodes(const GpuTrainConfig& c, const GpuScenarioGri
 
 // ---------------------------------------------------------------- policies
 
-// The teacher's GPU count: the fewest that meet the deadline now if that run
-// costs at most `cap` cluster-hours, else 0.
-int teacher_gpus(const GpuDecisionInput& in, const features::GpuDecisionFeatures& f, double cap) {
-  if (f.fewest <= 0) return 0;
-  const int cluster = in.cluster_gpus > 0 ? in.cluster_gpus : in.free_gpus;
-  const double cost = f.fewest * in.seconds(f.fewest) / (cluster * 3600.0);
-  return cost <= cap ? f.fewest : 0;
-}
-
 // The candidate index of `gpus` (0, "do not start now", for 0 GPUs).
 int candidate_index(const features::GpuDecisionFeatures& f, int gpus) {
   for (size_t a = 1; a < f.gpus.size(); ++a)
@@ -436,9 +427,13 @@ double replay_met(const Setup& s, const Episode& e, const GpuPolicy& policy, int
 }
 
 double teacher_met(const Setup& s, const Episode& e, double cap, int worker) {
-  const GpuPolicy teacher = chooser_policy("teacher", [cap](const GpuDecisionInput& in, Rng&) {
-    return teacher_gpus(in, features::gpu_decision_features(in), cap);
-  });
+  // The teacher is the GPU policy capped:X (core/policy/gpu_policy.h): the
+  // fewest GPUs that meet the deadline now if that run costs at most `cap`
+  // cluster-hours, else 0.
+  GpuPolicy teacher;
+  teacher.kind = GpuPolicy::Kind::kCapped;
+  teacher.name = "teacher";
+  teacher.cap = cap;
   return replay_met(s, e, teacher, worker, e.seed);
 }
 
@@ -544,7 +539,7 @@ int Recorder::operator()(const GpuDecisionInput& in, Rng& rng) {
   } else {
     f = features::gpu_decision_features(in);
   }
-  const int label = candidate_index(f, teacher_gpus(in, f, e_.cap));
+  const int label = candidate_index(f, capped_min_feasible(in, e_.cap));
   if (chosen < 0) chosen = label;
   // A decision with one candidate (nothing can start now) teaches nothing.
   if (f.gpus.size() < 2) return f.gpus[chosen];

@@ -6,13 +6,13 @@
 // modes; each (scenario, seed) is one episode of `jobs` jobs drawn from the
 // fitted workload and replayed on the cluster (sim/gpu/gpu_replay.h).
 //
-// Teacher, "min_feasible with a cost cap": start the fewest GPUs that meet
-// the deadline now if that run costs at most `cap` cluster-hours (GPUs × run
-// / (cluster GPUs × 3600 s)), else do not start the job now. The cap is
-// searched per episode over `teacher_caps`: the one that meets the most
-// deadlines on that episode's jobs (ties: the larger cap). It knows the
-// episode's future through its choice of cap, so it teaches, it does not
-// deploy.
+// Teacher, "min_feasible with a cost cap" (the GPU policy capped:X): start
+// the fewest GPUs that meet the deadline now if that run costs at most `cap`
+// cluster-hours (GPUs × run / (cluster GPUs × 3600 s)), else do not start the
+// job now. The cap is searched per episode over `teacher_caps`: the one that
+// meets the most deadlines on that episode's jobs (ties: the larger cap). It
+// knows the episode's future through its choice of cap, so it teaches, it
+// does not deploy.
 //
 // Iteration 0 follows the teacher; later iterations follow the network
 // (greedy, or sampled with dagger_sample) while the teacher labels every
