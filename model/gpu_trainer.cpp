@@ -338,9 +338,8 @@ struct GraphTable {
 
 void GraphTable::add(const ParallelJob& job) {
   if (index.count(job.key())) return;
-  const JobGraphPtr graph = make_job_graph(*job.at_batch(job.global_batch()));
   index[job.key()] = static_cast<int>(graphs.size());
-  graphs.push_back(features::extract_job_features(*graph, EdgeSizeRule::kPhysical));
+  graphs.push_back(features::gpu_job_features(job));
 }
 
 int GraphTable::of(const ParallelJob* job) const {
@@ -542,16 +541,17 @@ int Recorder::operator()(const GpuDecisionInput& in, Rng& rng) {
   const int label = candidate_index(f, capped_min_feasible(in, e_.cap));
   if (chosen < 0) chosen = label;
   // A decision with one candidate (nothing can start now) teaches nothing.
-  if (f.gpus.size() < 2) return f.gpus[chosen];
+  if (f.gpus.size() < 2) return features::gpus_for_action(f, chosen);
   // A queue retries a waiting job at every completion, so a job held for
   // hours counts dozens of times. Without record_retries a retry is recorded
   // only when the teacher or the policy changes its mind.
   const auto [it, first] = last_.try_emplace({in.job, in.deadline}, label * 8 + chosen);
-  if (!c_.record_retries && !first && it->second == label * 8 + chosen) return f.gpus[chosen];
+  if (!c_.record_retries && !first && it->second == label * 8 + chosen)
+    return features::gpus_for_action(f, chosen);
   it->second = label * 8 + chosen;
   out_.agreement.add(e_.scenario.admission == sim::Admission::kQueue, label > 0, chosen == label);
   out_.decisions.add(s_.graphs.of(in.job), f, label);
-  return f.gpus[chosen];
+  return features::gpus_for_action(f, chosen);
 }
 
 // Follows the teacher (model null) or the network, greedy or sampled with

@@ -11,7 +11,7 @@ EXTRA_DIST += contrib/train contrib/models model/README.md
 modelsdir = $(pkgdatadir)/models
 models_DATA = contrib/models/reference.pacw contrib/models/reference-A.pacw \
 	contrib/models/reference-B.pacw contrib/models/physical.pacw contrib/models/physical-D.pacw \
-	contrib/models/paper-zoo.pacw
+	contrib/models/paper-zoo.pacw contrib/models/default.pacw
 
 if HAVE_TORCH
 noinst_LTLIBRARIES += libpacml_model.la

@@ -824,11 +824,33 @@ GpuDecisionInput gpu_input(Engine::Decision& d, const GpuClusterState& state) {
   return in;
 }
 
-// The policy's GPU count on `state` if it meets the requirement, else 0.
+// The policy's GPU count on `state` if it meets the requirement, else 0, or
+// kTurnAway when the policy will not run the job at all.
 int gpus_meeting(Engine::Decision& d, const GpuClusterState& state) {
   const GpuDecisionInput in = gpu_input(d, state);
   const int k = choose_gpus(*d.a.gpu_policy, in, d.a.rng);
+  if (k == kTurnAway) return kTurnAway;
   return k > 0 && in.seconds(k) <= in.deadline ? k : 0;
+}
+
+// Why a policy that could start the job (capped:X, the learned policy)
+// declined it: what its cheapest start would have cost.
+std::string gpu_turned_away_reason(Engine::Decision& d) {
+  const GpuClusterState& now = *d.gpus_now;
+  const GpuDecisionInput in = gpu_input(d, now);
+  std::string reason = "model " + d.model_name() + ", " + std::to_string(d.steps) +
+                       " steps, must " + messages::need(d.need()) + "; policy " + d.cfg.policy +
+                       " turned it away";
+  for (int k = 1; k <= now.free_gpus(); ++k)
+    if (in.startable(k) && in.seconds(k) <= in.deadline) {
+      reason += ": its cheapest start, " + std::to_string(k) + " GPUs for " +
+                messages::seconds(in.seconds(k)) + " (" +
+                messages::number(k * in.seconds(k) / 3600, 3) + " GPU-hours of " +
+                std::to_string(now.num_gpus()) +
+                " GPUs), costs the jobs after it more than it gains";
+      break;
+    }
+  return reason;
 }
 
 std::string gpu_blocked_reason(Engine::Decision& d) {
@@ -957,9 +979,13 @@ double Engine::count_offered(const Decision& d) {
 // queue) at the count the policy picks on the idle cluster.
 std::optional<SubmitResult> Engine::choose_gpu_count(Decision& d) {
   d.gpus = gpus_meeting(d, *d.gpus_now);
+  if (d.gpus == kTurnAway) {
+    d.blocked_reason = gpu_turned_away_reason(d);
+    return reject_blocked(d);
+  }
   if (d.gpus == 0) {
     d.blocked_reason = gpu_blocked_reason(d);
-    if (d.cfg.on_block == OnBlock::kQueue) d.gpus = gpus_meeting(d, *d.gpus_idle);
+    if (d.cfg.on_block == OnBlock::kQueue) d.gpus = std::max(0, gpus_meeting(d, *d.gpus_idle));
     if (d.gpus == 0) {
       if (d.cfg.on_block == OnBlock::kQueue)
         d.blocked_reason += "; it cannot be met on an idle cluster either";

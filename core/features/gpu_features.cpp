@@ -73,13 +73,17 @@ int fewest_meeting(const GpuDecisionInput& in) {
   return 0;
 }
 
-int fastest_meeting(const GpuDecisionInput& in) {
+// Among powers of two and whole servers (where the fastest count lies in
+// practice), so that a decision costs tens of estimates, not one per GPU.
+int fastest_meeting(const GpuDecisionInput& in, int per_server) {
   int best = 0;
   double best_seconds = INFINITY;
-  for (int k = 1; k <= in.free_gpus; ++k) {
+  auto consider = [&](int k) {
     const double s = in.seconds(k);
     if (s < best_seconds && meets(in, k) && in.startable(k)) best = k, best_seconds = s;
-  }
+  };
+  for (int k = 1; k <= in.free_gpus; k *= 2) consider(k);
+  for (int k = per_server; k <= in.free_gpus; k += per_server) consider(k);
   return best;
 }
 
@@ -94,8 +98,8 @@ std::vector<int> candidate_gpus(const GpuDecisionInput& in, int fewest, int per_
   std::vector<int> gpus{0};
   if (fewest == 0) return gpus;
   const int whole_servers = (fewest + per_server - 1) / per_server * per_server;
-  for (int k :
-       {fewest, next_power_of_two(fewest), whole_servers, 2 * fewest, fastest_meeting(in)}) {
+  for (int k : {fewest, next_power_of_two(fewest), whole_servers, 2 * fewest,
+                fastest_meeting(in, per_server)}) {
     if (static_cast<int>(gpus.size()) > kMaxStartActions) break;
     if (k < 1 || k > in.free_gpus || std::count(gpus.begin(), gpus.end(), k)) continue;
     if (meets(in, k) && in.startable(k)) gpus.push_back(k);
@@ -153,6 +157,16 @@ void append_action_scalars(const GpuDecisionInput& in, int k, int fewest, int cl
 }
 
 }  // namespace
+
+JobFeatures gpu_job_features(const ParallelJob& job) {
+  const JobGraphPtr graph = make_job_graph(*job.at_batch(job.global_batch()));
+  return extract_job_features(*graph, EdgeSizeRule::kPhysical);
+}
+
+int gpus_for_action(const GpuDecisionFeatures& decision, int action) {
+  if (action == 0 && decision.gpus.size() > 1) return kTurnAway;
+  return decision.gpus[static_cast<size_t>(action)];
+}
 
 GpuDecisionFeatures gpu_decision_features(const GpuDecisionInput& in) {
   const int cluster_gpus = std::max(1, in.cluster_gpus > 0 ? in.cluster_gpus : in.free_gpus);

@@ -8,7 +8,8 @@
 // immediate admission, left waiting in a queue); then up to kMaxStartActions
 // GPU counts that can start now and end by the deadline: the fewest such
 // count (what min_feasible takes), the next power of two and the next whole
-// server count above it, twice it, and the fastest startable count.
+// server count above it, twice it, and the fastest startable power of two or
+// whole-server count.
 // Duplicates are dropped, so a decision has 1..kMaxStartActions+1 actions.
 #pragma once
 
@@ -17,13 +18,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/features/features.h"
 #include "core/policy/gpu_policy.h"
 
 namespace pacml::features {
 
 // Bump when any GPU feature's meaning, order or scale changes; weights files
 // record it and are refused when it differs.
-constexpr int kGpuSchemaVersion = 1;
+// 2: the fastest candidate among powers of two and whole servers.
+constexpr int kGpuSchemaVersion = 2;
 constexpr int kGpuJobScalars = 9;
 constexpr int kGpuContextScalars = 7;
 constexpr int kGpuActionScalars = 8;
@@ -43,6 +46,15 @@ struct GpuDecisionFeatures {
   std::vector<float> actions;  // gpus.size() × kGpuActionScalars, row-major
   int fewest = 0;              // the fewest GPUs that meet the deadline now (0: none)
 };
+
+// What choose_gpus returns for `action`: its GPU count; for action 0,
+// kTurnAway when some count could start (the policy declined the job), else
+// 0 (nothing can start now: it waits, in a queue).
+int gpus_for_action(const GpuDecisionFeatures& decision, int action);
+
+// The graph features of a job's model at its global batch (physical edge
+// sizes), what the network embeds: one function for the policy and the trainer.
+JobFeatures gpu_job_features(const ParallelJob& job);
 
 // The candidate actions and their features. `input` must have `seconds`
 // and `startable`; the context fields of GpuDecisionInput fill the context

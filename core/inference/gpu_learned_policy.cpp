@@ -81,8 +81,7 @@ GpuLearnedPolicy::GpuLearnedPolicy(std::shared_ptr<const GpuLearnedModel> model,
 const std::vector<float>& GpuLearnedPolicy::embedding(const ParallelJob* job) {
   if (!job) return zeros_;
   if (const std::vector<float>* hit = cache_.find(job->key())) return *hit;
-  const JobGraphPtr graph = make_job_graph(*job->at_batch(job->global_batch()));
-  const features::JobFeatures f = features::extract_job_features(*graph, EdgeSizeRule::kPhysical);
+  const features::JobFeatures f = features::gpu_job_features(*job);
   std::vector<float> e = model_->network().embed(f);
   const std::size_t bytes = e.size() * sizeof(float);
   if (const std::vector<float>* kept = cache_.insert(job->key(), e, bytes)) return *kept;

@@ -56,7 +56,8 @@ struct GpuDecision {
   std::vector<float> logits;  // one per candidate
   float value = 0;
   int action = 0;  // index into features.gpus
-  int gpus() const { return features.gpus[action]; }
+  // What choose_gpus returns (features::gpus_for_action).
+  int gpus() const { return features::gpus_for_action(features, action); }
 };
 
 class GpuLearnedPolicy {

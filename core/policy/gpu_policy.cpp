@@ -94,7 +94,8 @@ int choose_gpus(const GpuPolicy& policy, const GpuDecisionInput& input, Rng& rng
 
 int capped_min_feasible(const GpuDecisionInput& input, double cap) {
   const int k = fewest_meeting_deadline(input);
-  return k > 0 && k * input.seconds(k) / (cluster_size(input) * 3600.0) <= cap ? k : 0;
+  if (k == 0) return 0;
+  return k * input.seconds(k) / (cluster_size(input) * 3600.0) <= cap ? k : kTurnAway;
 }
 
 }  // namespace pacml

@@ -74,11 +74,20 @@ struct GpuDecisionInput {
   bool queue_admission = false;  // a job not started now waits (else it is turned away)
 };
 
-// The GPU count the policy starts the job with now, or 0 to not start it now.
+// What choose_gpus returns for a job the policy will not run at all, though
+// it could start now: it leaves the queue (missed) instead of waiting, and the
+// Slurm plugin rejects it rather than queue it. Only capped:X and the learned
+// policy turn jobs away; 0 means "not now" (it cannot start now).
+constexpr int kTurnAway = -1;
+
+// The GPU count the policy starts the job with now, 0 to not start it now,
+// or kTurnAway.
 int choose_gpus(const GpuPolicy& policy, const GpuDecisionInput& input, Rng& rng);
 
 // capped:X's rule: the fewest GPUs that meet the deadline now if their run
-// costs at most `cap` cluster-hours (k × run / (cluster GPUs × 3600 s)), else 0.
+// costs at most `cap` cluster-hours (k × run / (cluster GPUs × 3600 s)),
+// kTurnAway if it costs more (waiting only makes it dearer: less time left
+// needs more GPUs, each less efficient), 0 if no count can start now.
 int capped_min_feasible(const GpuDecisionInput& input, double cap);
 
 }  // namespace pacml

@@ -9,7 +9,8 @@ const std::string& default_experiment_yaml() {
   static const std::string text =
       R"PACML_YAML(# pacml's built-in default experiment (`pacml evaluate` with no file runs it;
 # this file is the same text). It needs nothing outside the repository: the
-# cluster preset and the fitted workload are compiled into pacml.
+# cluster preset and the fitted workload are compiled into pacml, and the
+# learned GPU policy is contrib/models/default.pacw (installed with pacml).
 pacml_experiment: 1
 name: default
 description: >-
@@ -17,8 +18,9 @@ description: >-
   model and batch mix, iterations, requested GPUs, deadline = submit + slack x
   the run time on the requested GPUs) arriving at the traces' own rate (load 1,
   about 500 jobs a day, which keeps 128 GPUs over 90% busy) on 128 A100s (16
-  servers of 8 on a RAMP network); every GPU policy, with immediate and queue
-  admission; 10 seeds of 5000 jobs (about 10 days each).
+  servers of 8 on a RAMP network); the learned GPU policy (pacml:default,
+  trained on other seeds and cluster sizes) and every baseline, with immediate
+  and queue admission; 10 seeds of 5000 jobs (about 10 days each).
 cluster: ramp-a100-16x8
 workload:
   kind: fitted
@@ -27,7 +29,7 @@ workload:
   jobs: 5000
 admission: both
 order: edf
-policies: [requested, min_feasible, para_max, fixed:8, random]
+policies: [pacml:default, requested, min_feasible, para_max, fixed:8, random]
 seeds: 10
 )PACML_YAML";
   return text;

@@ -117,7 +117,8 @@ class Replay {
     GpuJob job;
     GpuJobOutcome outcome;
     GpuAllocation held;
-    int fixed_gpus = 0;  // GpuDecision::kAtSubmission: the count it waits for
+    int fixed_gpus = 0;        // GpuDecision::kAtSubmission: the count it waits for
+    bool turned_away = false;  // the policy will not run it (kTurnAway)
   };
   using Completion = std::pair<double, long>;  // (end, job)
   bool fetch_next();
@@ -241,7 +242,8 @@ bool Replay::try_start(long j) {
   Live& live = live_.at(j);
   const int k =
       live.fixed_gpus ? (cluster_.find(live.fixed_gpus) ? live.fixed_gpus : 0) : choose(live.job);
-  if (k == 0) return false;
+  if (k == kTurnAway) live.turned_away = true;
+  if (k <= 0) return false;
   start(j, k);
   return true;
 }
@@ -322,7 +324,10 @@ bool Replay::settle(long j) {
     finish(j);
     return true;
   }
-  return cluster_.free_gpus() > 0 && try_start(j);
+  if (cluster_.free_gpus() > 0 && try_start(j)) return true;
+  if (!live.turned_away) return false;
+  finish(j);  // never started: missed
+  return true;
 }
 
 // Every waiting job, in order (after a completion freed GPUs).

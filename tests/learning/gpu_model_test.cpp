@@ -236,7 +236,7 @@ TEST(GpuTrainer, LearnsToTurnAwayTheCostlyModelAndStartTheCheapOne) {
       in.seconds = [&d, job, iterations](int k) { return d.seconds(*job, iterations, k); };
       chosen[m] = policy.decide(in, rng).gpus();
     }
-    EXPECT_EQ(chosen[0], 0) << "the costly model's job, " << free << " GPUs free";
+    EXPECT_EQ(chosen[0], kTurnAway) << "the costly model's job, " << free << " GPUs free";
     EXPECT_GT(chosen[1], 0) << "the cheap model's job, " << free << " GPUs free";
   }
 }

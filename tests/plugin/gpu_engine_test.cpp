@@ -88,6 +88,26 @@ TEST(GpuPlan, AnnotationRoundTripsAndBecomesTheEnvironment) {
   EXPECT_FALSE(parse_plan("no plan here"));
 }
 
+TEST(GpuEngine, TheShippedLearnedPolicyDecidesAndAPolicyThatTurnsAJobAwaySaysWhy) {
+  GpuFixture learned("policy: pacml:" + std::string(PACML_SOURCE_DIR) +
+                     "/contrib/models/default.pacw\n");
+  const SubmitResult r =
+      learned.submit({opt("model", "resnet50"), opt("deadline", "1:00:00"), opt("steps", "2000")});
+  ASSERT_EQ(r.outcome, Outcome::kPlaced) << r.user_message << r.log_message;
+  const std::optional<GpuPlan> plan = parse_plan(r.annotation);
+  ASSERT_TRUE(plan) << r.annotation;
+  EXPECT_EQ(plan->policy.rfind("pacml:", 0), 0u) << plan->policy;
+  EXPECT_LE(plan->jct_s, 3600);
+  // capped:X turns away a job whose cheapest start costs more than X
+  // cluster-hours: rejected, not queued, with what it would have cost.
+  GpuFixture capped("policy: capped:0.0001\non_block: queue\n");
+  const SubmitResult no =
+      capped.submit({opt("model", "resnet50"), opt("deadline", "1:00:00"), opt("steps", "2000")});
+  EXPECT_EQ(no.outcome, Outcome::kRejected) << no.user_message;
+  EXPECT_NE(no.user_message.find("turned it away"), std::string::npos) << no.user_message;
+  EXPECT_NE(no.user_message.find("GPU-hours"), std::string::npos) << no.user_message;
+}
+
 TEST(GpuEngine, FewestGpusMeetingTheDeadlineAskedAsCounts) {
   GpuFixture f;
   const SubmitResult r =

@@ -176,7 +176,8 @@ TEST(FittedExperiment, BuiltInDefaultMatchesTheShippedFile) {
   ASSERT_TRUE(s.is_fitted());
   EXPECT_EQ(s.fitted.cluster, "ramp-a100-16x8");
   EXPECT_EQ(s.fitted.admissions.size(), 2u);
-  EXPECT_EQ(s.policies.size(), 5u);
+  EXPECT_EQ(s.policies.size(), 6u);
+  EXPECT_EQ(s.policies[0], "pacml:default");  // the learned GPU policy, then every baseline
   EXPECT_GE(s.seeds.size(), 3u);
   EXPECT_EQ(fitted_estimator(s)->cluster().num_gpus(), 128);
 }
