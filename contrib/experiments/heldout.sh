@@ -1,7 +1,7 @@
 #!/bin/sh
 # The learned GPU policy on what its training never saw (model/README.md,
 # "Held-out evaluation"): ElasticFlow's cluster06-09 and 195-job traces
-# replayed on the traces' 32-GPU cluster, the held-out zoo models
+# replayed on 32 and 128 GPUs (the traces' two clusters), the held-out zoo models
 # (heldout-zoo.yaml) and the paper's PipeDream profiles as jobs
 # (heldout-pipedream.yaml), each with immediate and queue admission, next to every
 # baseline. Training used only the workload fitted on cluster01-05.
@@ -35,8 +35,10 @@ trap 'rm -rf "$traces"' EXIT
 tar xzf "$archive" -C "$traces"
 for t in cluster06 cluster07 cluster08 cluster09 195job; do
   file=$(find "$traces" -name "$t.csv" | head -n 1)
-  "$pacml" replay "$file" --format elasticflow --cluster dgx-a100-4x8 --admission both \
-    --policies "$policies" | tee "$out/$t.txt"
-  "$pacml" replay "$file" --format elasticflow --cluster dgx-a100-4x8 --admission both \
-    --policies "$policies" --json > "$out/$t.json"
+  for cluster in dgx-a100-4x8 dgx-a100-16x8; do
+    "$pacml" replay "$file" --format elasticflow --cluster $cluster --admission both \
+      --policies "$policies" | tee "$out/$t-$cluster.txt"
+    "$pacml" replay "$file" --format elasticflow --cluster $cluster --admission both \
+      --policies "$policies" --json > "$out/$t-$cluster.json"
+  done
 done

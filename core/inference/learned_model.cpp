@@ -19,6 +19,14 @@ Network make_network(const WeightsFile& weights, const std::string& where) {
   if (format != "pacml-weights")
     throw InputError(
         where, "weights metadata: format is " + format.dump() + ", expected \"pacml-weights\"");
+  const auto arch_json = meta.find("architecture");
+  if (arch_json != meta.end() && arch_json->is_object() &&
+      arch_json->value("kind", "") == "pacml-gpu")
+    throw InputError(where,
+                     "a learned GPU policy (pacml-gpu) decides GPU counts on a GPU cluster "
+                     "(pacml evaluate/replay with a cluster, pacml.conf with cluster:), not the "
+                     "paper's degrees; the paper-world models are pacml:reference, pacml:physical, "
+                     "pacml:paper-zoo");
   const nlohmann::json& schema = require(meta, "feature_schema", where);
   const nlohmann::json mine = features::schema_json();
   if (schema != mine) {

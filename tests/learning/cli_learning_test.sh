@@ -57,8 +57,11 @@ check "bench-policy prints a row per graph" "grep -q '^alexnet' '$tmp/bench' && 
 for weights in "$SRC"/contrib/models/*.pacw; do
   name=$(basename "$weights")
   check "shipped model $name is installed (models_DATA)" "grep -qF 'contrib/models/$name' '$SRC/model/local.mk'"
+  # A paper-world model (bench-policy) or a GPU one (bench-gpu-policy); each
+  # command refuses the other kind.
   check "shipped model $name loads and decides" \
-    "'$PACML' bench-policy --weights '$weights' --graphs resnet18 --repeats 1 >/dev/null 2>'$tmp/err'"
+    "'$PACML' bench-policy --weights '$weights' --graphs resnet18 --repeats 1 >/dev/null 2>'$tmp/err' ||
+     '$PACML' bench-gpu-policy --weights '$weights' --repeats 1 >/dev/null 2>'$tmp/err'"
 done
 
 if [ -x "$(dirname "$PACML")/pacml-train" ]; then
