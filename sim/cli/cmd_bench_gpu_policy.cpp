@@ -6,6 +6,7 @@
 // experiment's jobs under the learned policy and under min_feasible.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <iostream>
 
 #include "core/features/gpu_features.h"
@@ -33,7 +34,7 @@ constexpr BenchModel kModels[] = {{"vgg16", 256},      {"resnet50", 128},  {"inc
                                   {"bert-base", 64},   {"gpt2", 32},       {"gnmt", 128},
                                   {"gpt2-medium", 16}, {"deepspeech2", 32}};
 
-// A decision for `job` on an empty cluster, its deadline at 3/4 of its run on one server.
+// A decision for `job` on an empty cluster.
 GpuDecisionInput bench_input(DurationModel& durations, const ParallelJobPtr& job) {
   GpuDecisionInput in;
   const ClusterSpec& cluster = durations.cluster();
@@ -43,7 +44,10 @@ GpuDecisionInput bench_input(DurationModel& durations, const ParallelJobPtr& job
   in.job = job.get();
   in.startable = [](int) { return true; };
   in.seconds = [&durations, job](int k) { return durations.seconds(*job, 10000, k); };
-  in.deadline = 0.75 * in.seconds(cluster.gpus_per_server);
+  // A deadline that 2 GPUs or more meet (one server's run twice over for a
+  // model too large for one GPU), so that every model has candidates to score.
+  const double one = in.seconds(1);
+  in.deadline = std::isfinite(one) ? 0.6 * one : 2 * in.seconds(cluster.gpus_per_server);
   return in;
 }
 
@@ -127,7 +131,8 @@ int bench_gpu_policy_command(const std::vector<std::string>& argv) {
   decision_table(model, durations, repeats).print(std::cout);
   std::cout << "\nthe default experiment's first seed (" << sim::default_experiment().fitted.jobs
             << " jobs), median of 3\n";
-  episode_table(weights, durations).print(std::cout);
+  episode_table(weights.rfind("pacml:", 0) == 0 ? weights : "pacml:" + weights, durations)
+      .print(std::cout);
   return 0;
 }
 
