@@ -704,10 +704,12 @@ void write_plot(const std::string& dir, const std::string& title) {
      << "set xlabel 'iteration (0: the teacher''s rollouts; then DAgger)'\n"
      << "set ylabel 'validation deadlines met'\nset y2label 'training accuracy'\n"
      << "set y2range [0:1]\nset ytics nomirror\nset y2tics\n"
+     // A margin, so that a line at the top (the teacher's) is not the border.
+     << "set offsets 0, 0, graph 0.05, graph 0.05\n"
      << "set title '" << title << "'\n"
      << "plot 'curve.csv' every ::1 using 1:9 with linespoints lw 2 pt 7 title 'learned (greedy)', "
      << "'' every ::1 using 1:10 with lines lw 1 dt 2 title 'min_feasible', "
-     << "'' every ::1 using 1:11 with lines lw 1 dt 3 title 'teacher (searched cap)', "
+     << "'' every ::1 using 1:11 with lines lw 2 dt 3 title 'teacher (searched cap)', "
      << "'' every ::1 using 1:6 axes x1y2 with lines lw 1 title 'accuracy'\n";
   sim::write_text_file(dir + "/curve.gp", gp.str());
   const std::string cmd = "cd '" + dir + "' && gnuplot curve.gp >/dev/null 2>&1";
