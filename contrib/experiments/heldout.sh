@@ -22,6 +22,11 @@ archive=$data/elasticflow/elasticflow-traces.tar.gz
 mkdir -p "$out"
 
 for e in heldout-zoo heldout-pipedream; do
+  if [ $e = heldout-pipedream ] && [ ! -f "$data/pipedream/vgg16.txt" ]; then
+    echo "heldout.sh: $data/pipedream is absent: skipping the PipeDream profiles" \
+      "(set PACML_SHARED_DATA)" >&2
+    continue
+  fi
   "$pacml" evaluate "$here/$e.yaml" --policies "$policies" --out "$out/$e" | tee "$out/$e.txt"
 done
 
