@@ -62,14 +62,8 @@ Architecture Architecture::from_json(const nlohmann::json& j, const std::string&
 
 std::vector<std::pair<std::string, std::vector<std::int64_t>>> Architecture::tensor_shapes() const {
   std::vector<std::pair<std::string, std::vector<std::int64_t>>> t;
-  auto ln = [&](const std::string& p, int d) {
-    t.push_back({p + ".weight", {d}});
-    t.push_back({p + ".bias", {d}});
-  };
-  auto fc = [&](const std::string& p, int in, int out) {
-    t.push_back({p + ".weight", {out, in}});
-    t.push_back({p + ".bias", {out}});
-  };
+  auto ln = [&](const std::string& p, int d) { append_layer_norm_shape(t, p, d); };
+  auto fc = [&](const std::string& p, int in, int out) { append_linear_shape(t, p, in, out); };
   MessagePassingShape{node_in, edge_in, module_width, layers, layer_norm_eps}.append_tensor_shapes(
       t);
   if (graph_norm) ln("graph_ln", graph_in);

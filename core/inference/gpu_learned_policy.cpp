@@ -14,14 +14,6 @@
 namespace pacml::inference {
 namespace {
 
-const nlohmann::json& require(const nlohmann::json& meta, const char* key,
-                              const std::string& where) {
-  const auto it = meta.find(key);
-  if (it == meta.end())
-    throw InputError(where, std::string("weights metadata lacks '") + key + "'");
-  return *it;
-}
-
 std::string architecture_kind(const nlohmann::json& meta) {
   const auto a = meta.find("architecture");
   if (a == meta.end() || !a->is_object() || !a->contains("kind") || !(*a)["kind"].is_string())
@@ -31,7 +23,7 @@ std::string architecture_kind(const nlohmann::json& meta) {
 
 GpuNetwork make_network(const WeightsFile& weights, const std::string& where) {
   const nlohmann::json& meta = weights.metadata;
-  if (require(meta, "format", where) != "pacml-weights")
+  if (require_metadata(meta, "format", where) != "pacml-weights")
     throw InputError(where, "weights metadata: format is not \"pacml-weights\"");
   const std::string kind = architecture_kind(meta);
   if (kind != GpuArchitecture::kKind)
@@ -39,14 +31,14 @@ GpuNetwork make_network(const WeightsFile& weights, const std::string& where) {
                                 "' weights are a paper-world policy (pacml simulate); a GPU "
                                 "policy needs a pacml-gpu model (pacml train --config "
                                 "contrib/train/gpu-default.yaml)");
-  const nlohmann::json& schema = require(meta, "feature_schema", where);
+  const nlohmann::json& schema = require_metadata(meta, "feature_schema", where);
   if (schema != features::gpu_schema_json())
     throw InputError(where, "GPU feature schema mismatch: the model was trained with " +
                                 schema.dump().substr(0, 120) + "…, this pacml encodes version " +
                                 std::to_string(features::kGpuSchemaVersion) +
                                 "; retrain the model (pacml train) or use a matching pacml");
   const GpuArchitecture arch =
-      GpuArchitecture::from_json(require(meta, "architecture", where), where);
+      GpuArchitecture::from_json(require_metadata(meta, "architecture", where), where);
   return GpuNetwork(arch, weights, where);
 }
 

@@ -50,10 +50,7 @@ GpuArchitecture GpuArchitecture::from_json(const nlohmann::json& j, const std::s
 TensorShapes GpuArchitecture::tensor_shapes() const {
   TensorShapes t;
   graph.append_tensor_shapes(t);
-  auto fc = [&](const std::string& p, int in, int out) {
-    t.push_back({p + ".weight", {out, in}});
-    t.push_back({p + ".bias", {out}});
-  };
+  auto fc = [&](const std::string& p, int in, int out) { append_linear_shape(t, p, in, out); };
   fc("act1", action_in(), hidden);
   fc("act2", hidden, hidden);
   fc("act3", hidden, 1);

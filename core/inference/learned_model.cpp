@@ -5,17 +5,9 @@
 namespace pacml::inference {
 namespace {
 
-const nlohmann::json& require(const nlohmann::json& meta, const char* key,
-                              const std::string& where) {
-  const auto it = meta.find(key);
-  if (it == meta.end())
-    throw InputError(where, std::string("weights metadata lacks '") + key + "'");
-  return *it;
-}
-
 Network make_network(const WeightsFile& weights, const std::string& where) {
   const nlohmann::json& meta = weights.metadata;
-  const nlohmann::json& format = require(meta, "format", where);
+  const nlohmann::json& format = require_metadata(meta, "format", where);
   if (format != "pacml-weights")
     throw InputError(
         where, "weights metadata: format is " + format.dump() + ", expected \"pacml-weights\"");
@@ -27,7 +19,7 @@ Network make_network(const WeightsFile& weights, const std::string& where) {
                      "(pacml evaluate/replay with a cluster, pacml.conf with cluster:), not the "
                      "paper's degrees; the paper-world models are pacml:reference, pacml:physical, "
                      "pacml:paper-zoo");
-  const nlohmann::json& schema = require(meta, "feature_schema", where);
+  const nlohmann::json& schema = require_metadata(meta, "feature_schema", where);
   const nlohmann::json mine = features::schema_json();
   if (schema != mine) {
     const std::string theirs =
@@ -37,11 +29,12 @@ Network make_network(const WeightsFile& weights, const std::string& where) {
                                 "…, this pacml encodes schema " + mine["version"].dump() +
                                 "; retrain the model (pacml train) or use a matching pacml");
   }
-  const nlohmann::json& actions = require(meta, "actions", where);
+  const nlohmann::json& actions = require_metadata(meta, "actions", where);
   if (actions != nlohmann::json(action_set()))
     throw InputError(where, "action set mismatch: the model has actions " + actions.dump() +
                                 ", this pacml uses " + nlohmann::json(action_set()).dump());
-  const Architecture arch = Architecture::from_json(require(meta, "architecture", where), where);
+  const Architecture arch =
+      Architecture::from_json(require_metadata(meta, "architecture", where), where);
   if (arch.node_in != features::kNodeFeatures || arch.edge_in != features::kEdgeFeatures ||
       arch.graph_in != features::kGraphInputs || arch.actions != features::kNumActions)
     throw InputError(where, "architecture inputs (" + std::to_string(arch.node_in) + "/" +
@@ -65,8 +58,9 @@ std::vector<int> action_set() {
 
 LearnedModel::LearnedModel(const WeightsFile& weights, const std::string& where)
     : metadata_(weights.metadata), source_(where), network_(make_network(weights, where)) {
-  normalisers_ = features::Normalisers::from_json(require(metadata_, "normalisers", where), where);
-  const nlohmann::json& profile = require(metadata_, "profile", where);
+  normalisers_ =
+      features::Normalisers::from_json(require_metadata(metadata_, "normalisers", where), where);
+  const nlohmann::json& profile = require_metadata(metadata_, "profile", where);
   if (!profile.is_string() || (profile != "reference" && profile != "physical"))
     throw InputError(where, "weights metadata: profile must be \"reference\" or \"physical\"");
   profile_ = profile.get<std::string>();

@@ -7,15 +7,19 @@ namespace pacml::inference {
 
 using namespace eigen;
 
+void append_layer_norm_shape(TensorShapes& out, const std::string& prefix, int d) {
+  out.push_back({prefix + ".weight", {d}});
+  out.push_back({prefix + ".bias", {d}});
+}
+
+void append_linear_shape(TensorShapes& out, const std::string& prefix, int in, int out_dim) {
+  out.push_back({prefix + ".weight", {out_dim, in}});
+  out.push_back({prefix + ".bias", {out_dim}});
+}
+
 void MessagePassingShape::append_tensor_shapes(TensorShapes& t) const {
-  auto ln = [&](const std::string& p, int d) {
-    t.push_back({p + ".weight", {d}});
-    t.push_back({p + ".bias", {d}});
-  };
-  auto fc = [&](const std::string& p, int in, int out) {
-    t.push_back({p + ".weight", {out, in}});
-    t.push_back({p + ".bias", {out}});
-  };
+  auto ln = [&](const std::string& p, int d) { append_layer_norm_shape(t, p, d); };
+  auto fc = [&](const std::string& p, int in, int out) { append_linear_shape(t, p, in, out); };
   int d_in = node_in;
   for (size_t l = 0; l < layers.size(); ++l) {
     const std::string p = "mp." + std::to_string(l) + ".";

@@ -23,6 +23,11 @@ namespace pacml::inference {
 
 using TensorShapes = std::vector<std::pair<std::string, std::vector<std::int64_t>>>;
 
+// A LayerNorm's (weight, bias) and a Linear's (weight out × in, bias) shapes,
+// named PREFIX.weight / PREFIX.bias as LibTorch names them.
+void append_layer_norm_shape(TensorShapes& out, const std::string& prefix, int d);
+void append_linear_shape(TensorShapes& out, const std::string& prefix, int in, int out_dim);
+
 struct MessagePassingShape {
   int node_in = 5, edge_in = 2, module_width = 16;
   std::vector<int> layers{64, 16};

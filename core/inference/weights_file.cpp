@@ -195,4 +195,12 @@ WeightsFile read_weights_file(const std::string& path) {
   return parse_weights(ss.str(), path);
 }
 
+const nlohmann::json& require_metadata(const nlohmann::json& metadata, const char* key,
+                                       const std::string& where) {
+  const auto it = metadata.find(key);
+  if (it == metadata.end())
+    throw InputError(where, std::string("weights metadata lacks '") + key + "'");
+  return *it;
+}
+
 }  // namespace pacml::inference

@@ -42,6 +42,10 @@ struct WeightsFile {
 
 // Serialises to bytes / parses bytes. `where` names the source in errors
 // (InputError). Throws InputError for inconsistent tensors on write.
+// metadata[key]; throws InputError(where, "weights metadata lacks 'KEY'").
+const nlohmann::json& require_metadata(const nlohmann::json& metadata, const char* key,
+                                       const std::string& where);
+
 std::string serialize_weights(const WeightsFile& file);
 WeightsFile parse_weights(const std::string& bytes, const std::string& where);
 
