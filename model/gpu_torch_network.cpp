@@ -175,35 +175,14 @@ const inference::GpuArchitecture& GpuTorchNetwork::architecture() const {
 }
 
 inference::WeightsFile GpuTorchNetwork::export_weights(const nlohmann::json& metadata) const {
-  inference::WeightsFile file;
-  file.metadata = metadata;
-  const auto params = impl_->net->named_parameters();
-  for (const auto& [name, shape] : architecture().tensor_shapes()) {
-    const Tensor* p = params.find(name);
-    if (!p) throw std::logic_error("GpuTorchNetwork: no parameter " + name);
-    Tensor c = p->detach().contiguous().to(torch::kFloat32);
-    if (c.sizes().vec() != shape)
-      throw std::logic_error("GpuTorchNetwork: parameter " + name + " has the wrong shape");
-    inference::NamedTensor t;
-    t.name = name;
-    t.shape = shape;
-    t.data.assign(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
-    file.tensors.push_back(std::move(t));
-  }
-  return file;
+  return torch_mp::export_parameters(impl_->net->named_parameters(), architecture().tensor_shapes(),
+                                     metadata, "GpuTorchNetwork");
 }
 
 void GpuTorchNetwork::import_weights(const inference::WeightsFile& weights,
                                      const std::string& where) {
-  torch::NoGradGuard guard;
-  auto params = impl_->net->named_parameters();
-  for (const auto& [name, shape] : architecture().tensor_shapes()) {
-    const inference::NamedTensor* t = weights.find(name);
-    if (!t) throw InputError(where, "weights file lacks tensor '" + name + "'");
-    if (t->shape != shape) throw InputError(where, "tensor '" + name + "' has the wrong shape");
-    params.find(name)->copy_(
-        torch::from_blob(const_cast<float*>(t->data.data()), t->shape, torch::kFloat32));
-  }
+  torch_mp::import_parameters(impl_->net->named_parameters(), weights,
+                              architecture().tensor_shapes(), where);
 }
 
 void GpuTorchNetwork::forward(const std::vector<features::JobFeatures>& graphs,

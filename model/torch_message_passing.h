@@ -7,10 +7,13 @@
 
 #include <torch/torch.h>
 
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "core/features/features.h"
 #include "core/inference/message_passing.h"
+#include "core/util/error.h"
 
 namespace pacml::model::torch_mp {
 
@@ -123,6 +126,43 @@ inline Tensor embed(const nn::ModuleList& mp, const GraphTensors& g) {
   }
   return torch::zeros({g.graphs, h.size(1)}, h.options()).index_add_(0, g.node_graph, h) *
          g.inv_nodes;
+}
+
+// A network's parameters as a weights file, in the order and shapes the
+// architecture declares (`who` names the network in a logic error).
+inline inference::WeightsFile export_parameters(
+    const torch::OrderedDict<std::string, torch::Tensor>& params,
+    const inference::TensorShapes& shapes, const nlohmann::json& metadata, const std::string& who) {
+  inference::WeightsFile file;
+  file.metadata = metadata;
+  for (const auto& [name, shape] : shapes) {
+    const torch::Tensor* p = params.find(name);
+    if (!p) throw std::logic_error(who + ": no parameter " + name);
+    const torch::Tensor c = p->detach().contiguous().to(torch::kFloat32);
+    if (c.sizes().vec() != shape)
+      throw std::logic_error(who + ": parameter " + name + " has the wrong shape");
+    inference::NamedTensor t;
+    t.name = name;
+    t.shape = shape;
+    t.data.assign(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
+    file.tensors.push_back(std::move(t));
+  }
+  return file;
+}
+
+// Copies a weights file's tensors into the parameters; InputError(where, ...)
+// for a missing or mis-shaped tensor.
+inline void import_parameters(torch::OrderedDict<std::string, torch::Tensor> params,
+                              const inference::WeightsFile& weights,
+                              const inference::TensorShapes& shapes, const std::string& where) {
+  torch::NoGradGuard guard;
+  for (const auto& [name, shape] : shapes) {
+    const inference::NamedTensor* t = weights.find(name);
+    if (!t) throw InputError(where, "weights file lacks tensor '" + name + "'");
+    if (t->shape != shape) throw InputError(where, "tensor '" + name + "' has the wrong shape");
+    params.find(name)->copy_(
+        torch::from_blob(const_cast<float*>(t->data.data()), t->shape, torch::kFloat32));
+  }
 }
 
 }  // namespace pacml::model::torch_mp

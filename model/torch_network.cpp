@@ -145,32 +145,13 @@ const inference::Architecture& TorchNetwork::architecture() const {
 }
 
 inference::WeightsFile TorchNetwork::export_weights(const nlohmann::json& metadata) const {
-  inference::WeightsFile file;
-  file.metadata = metadata;
-  const auto params = impl_->net->named_parameters();
-  for (const auto& [name, shape] : architecture().tensor_shapes()) {
-    const Tensor* p = params.find(name);
-    if (!p) throw std::logic_error("TorchNetwork: no parameter " + name);
-    Tensor c = p->detach().contiguous().to(torch::kFloat32);
-    inference::NamedTensor t;
-    t.name = name;
-    t.shape = c.sizes().vec();
-    t.data.assign(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
-    file.tensors.push_back(std::move(t));
-  }
-  return file;
+  return torch_mp::export_parameters(impl_->net->named_parameters(), architecture().tensor_shapes(),
+                                     metadata, "TorchNetwork");
 }
 
 void TorchNetwork::import_weights(const inference::WeightsFile& weights, const std::string& where) {
-  torch::NoGradGuard guard;
-  auto params = impl_->net->named_parameters();
-  for (const auto& [name, shape] : architecture().tensor_shapes()) {
-    const inference::NamedTensor* t = weights.find(name);
-    if (!t) throw InputError(where, "weights file lacks tensor '" + name + "'");
-    if (t->shape != shape) throw InputError(where, "tensor '" + name + "' has the wrong shape");
-    Tensor* p = params.find(name);
-    p->copy_(torch::from_blob(const_cast<float*>(t->data.data()), t->shape, torch::kFloat32));
-  }
+  torch_mp::import_parameters(impl_->net->named_parameters(), weights,
+                              architecture().tensor_shapes(), where);
 }
 
 namespace {
