@@ -161,6 +161,25 @@ j=$(submit --pacml-model=resnet50 --time=45 --hold --wrap true)
 check "--time=45 is the requirement and the time limit (00:45:00)" [ "$(field "$j" TimeLimit)" = 00:45:00 ]
 timeout 5 scancel -u root
 
+say "3b. the learned GPU policy (pacml:default) decides inside slurmctld"
+model="$(cd "$(dirname "$0")/../.." && pwd)/contrib/models/default.pacw"
+write_gpu_conf "pacml:$model"
+j=$(submit --pacml-model=resnet50 --pacml-steps=20000 --pacml-deadline=1:00:00 --hold --wrap true)
+line=$(decision_of "$j")
+k=$(json "$line" "['gpus']")
+jct=$(json "$line" "['jct']")
+say "   resnet50, 20000 steps, deadline 1 h -> $k GPUs, predicted $jct s"
+check "pacml:default: at least one GPU, predicted within 1 h" \
+  python3 -c "import sys; sys.exit(0 if $k >= 1 and $jct <= 3600 else 1)"
+check "pacml:default: Slurm has the job at k=$k GPUs ($(tres "$j"))" [ "$(gpus_of "$j")" = "$k" ]
+timeout 5 scancel -u root
+# A policy that turns the job away (capped:X, or the learned one for a job
+# that would cost the jobs after it too much) rejects it with its cost.
+write_gpu_conf capped:0.0001 "on_block: queue"
+j=$(submit --pacml-model=resnet50 --pacml-steps=20000 --pacml-deadline=1:00:00 --wrap true)
+check "capped:0.0001 turns it away: sbatch refused" [ -z "$j" ]
+check "   and says what its cheapest start would cost" grep -q "turned it away.*GPU-hours" "$LAB/err"
+
 say "4. users' -N, -w and --exclude"
 j=$(run fixed:6 -N 1 --wrap true)
 check "-N 1 with 6 GPUs on 4-GPU nodes: refused" [ -z "$j" ]
