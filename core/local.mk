@@ -1,6 +1,7 @@
 # core/ sources, appended to libpacml_core.la (see Makefile.am).
 libpacml_core_la_SOURCES += \
 	core/util/error.h \
+	core/util/embedded_files.h \
 	core/util/hash.h core/util/hash.cpp \
 	core/util/numbers.h core/util/numbers.cpp \
 	core/util/yaml_input.h core/util/yaml_input.cpp \
@@ -59,9 +60,9 @@ libpacml_core_la_SOURCES += \
 	core/parallel/duration_model.h core/parallel/duration_model.cpp \
 	core/placement/gpu_placement.h core/placement/gpu_placement.cpp \
 	core/policy/gpu_policy.h core/policy/gpu_policy.cpp
-nodist_libpacml_core_la_SOURCES = core/cluster/cluster_presets_data.cpp
-BUILT_SOURCES = core/cluster/cluster_presets_data.cpp
-CLEANFILES += core/cluster/cluster_presets_data.cpp
+nodist_libpacml_core_la_SOURCES = core/cluster/cluster_presets_data.cpp core/cluster/device_files_data.cpp
+BUILT_SOURCES = core/cluster/cluster_presets_data.cpp core/cluster/device_files_data.cpp
+CLEANFILES += core/cluster/cluster_presets_data.cpp core/cluster/device_files_data.cpp
 # Each preset file is listed: the build embeds exactly these (a test checks
 # that contrib/clusters holds no other).
 CLUSTER_PRESET_FILES = \
@@ -71,7 +72,12 @@ CLUSTER_PRESET_FILES = \
 	$(top_srcdir)/contrib/clusters/paper-4x4x2.yaml \
 	$(top_srcdir)/contrib/clusters/ramp-a100-16x8.yaml
 DEVICE_FILES = $(top_srcdir)/contrib/devices/a100.yaml $(top_srcdir)/contrib/devices/v100.yaml
-EXTRA_DIST += core/cluster/embed-presets.sh contrib/clusters contrib/devices
-core/cluster/cluster_presets_data.cpp: $(top_srcdir)/core/cluster/embed-presets.sh $(CLUSTER_PRESET_FILES) $(DEVICE_FILES)
+EXTRA_DIST += core/util/embed-files.sh contrib/clusters contrib/devices
+# Text files compiled in: one rule (core/util/embed-files.sh) for every kind.
+EMBED_FILES = sh $(top_srcdir)/core/util/embed-files.sh
+core/cluster/cluster_presets_data.cpp: $(top_srcdir)/core/util/embed-files.sh $(CLUSTER_PRESET_FILES)
 	$(AM_V_GEN)$(MKDIR_P) core/cluster && \
-	  sh $(top_srcdir)/core/cluster/embed-presets.sh $(CLUSTER_PRESET_FILES) -- $(DEVICE_FILES) > $@.tmp && mv $@.tmp $@
+	  $(EMBED_FILES) core/cluster/cluster_presets.h pacml cluster_presets $(CLUSTER_PRESET_FILES) > $@.tmp && mv $@.tmp $@
+core/cluster/device_files_data.cpp: $(top_srcdir)/core/util/embed-files.sh $(DEVICE_FILES)
+	$(AM_V_GEN)$(MKDIR_P) core/cluster && \
+	  $(EMBED_FILES) core/cluster/cluster_presets.h pacml builtin_device_files $(DEVICE_FILES) > $@.tmp && mv $@.tmp $@

@@ -33,9 +33,9 @@ BUILT_SOURCES += sim/gpu/builtin_workloads_data.cpp
 CLEANFILES += sim/gpu/builtin_workloads_data.cpp
 # The fitted workloads compiled in (`params: elasticflow-01-05` works anywhere).
 WORKLOAD_FILES = $(top_srcdir)/contrib/workloads/elasticflow-01-05.yaml
-sim/gpu/builtin_workloads_data.cpp: $(top_srcdir)/sim/gpu/embed-workloads.sh $(WORKLOAD_FILES)
+sim/gpu/builtin_workloads_data.cpp: $(top_srcdir)/core/util/embed-files.sh $(WORKLOAD_FILES)
 	$(AM_V_GEN)$(MKDIR_P) sim/gpu && \
-	  sh $(top_srcdir)/sim/gpu/embed-workloads.sh $(WORKLOAD_FILES) > $@.tmp && mv $@.tmp $@
+	  $(EMBED_FILES) sim/gpu/fitted_workload.h pacml::sim builtin_workload_files $(WORKLOAD_FILES) > $@.tmp && mv $@.tmp $@
 
 pacml_SOURCES += \
 	sim/cli/cmd_simulate.cpp \
@@ -50,6 +50,6 @@ pacml_SOURCES += \
 	sim/cli/cmd_bench_physical.cpp \
 	sim/cli/cmd_workload.cpp
 
-EXTRA_DIST += sim/gpu/embed-workloads.sh sim/README.md contrib/experiments/paper.yaml contrib/experiments/default.yaml \
+EXTRA_DIST += sim/README.md contrib/experiments/paper.yaml contrib/experiments/default.yaml \
 	contrib/experiments/paper-zoo.yaml contrib/experiments/heldout-zoo.yaml contrib/experiments/heldout-pipedream.yaml contrib/experiments/heldout.sh \
 	contrib/slurm/evaluate-array.sbatch contrib/workloads

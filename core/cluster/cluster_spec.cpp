@@ -217,7 +217,7 @@ ClusterSpec load_cluster(const std::string& arg, const std::string& where) {
 
 std::vector<std::string> cluster_preset_names() {
   std::vector<std::string> names;
-  for (const ClusterPreset& preset : cluster_presets()) names.push_back(preset.name);
+  for (const EmbeddedFile& preset : cluster_presets()) names.push_back(preset.name);
   return names;
 }
 
@@ -226,9 +226,7 @@ const char* cluster_preset_text(const std::string& name) {
   // "dgx-a100-16x8.yaml" names the preset too, as the file in contrib/clusters/.
   if (ends_with(key, ".yaml") && key.size() > 5 && key.find('/') == std::string::npos)
     key.resize(key.size() - 5);
-  for (const ClusterPreset& preset : cluster_presets())
-    if (key == preset.name) return preset.yaml;
-  return nullptr;
+  return find_embedded(cluster_presets(), key);
 }
 
 DeviceModel load_device(const std::string& name_or_path, const std::string& where) {

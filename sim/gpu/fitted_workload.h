@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "core/util/embedded_files.h"
 #include "sim/engine/beta_distribution.h"
 #include "sim/gpu/gpu_replay.h"
 #include "sim/gpu/gpu_trace.h"
@@ -67,9 +68,13 @@ void write_workload(std::ostream& out, const FittedWorkload& workload);
 FittedWorkload load_workload(std::istream& in, const std::string& source);
 FittedWorkload load_workload_file(const std::string& path);
 
-// The workloads of contrib/workloads compiled in, by file name without .yaml
-// (null for another name), so an experiment can name one from anywhere.
-const char* builtin_workload_text(const std::string& name);
+// The workloads of contrib/workloads compiled in (core/util/embed-files.sh),
+// by file name without .yaml, so an experiment can name one from anywhere.
+const EmbeddedFiles& builtin_workload_files();
+// A built-in workload's text, or null for another name.
+inline const char* builtin_workload_text(const std::string& name) {
+  return find_embedded(builtin_workload_files(), name);
+}
 inline bool is_builtin_workload(const std::string& name) {
   return builtin_workload_text(name) != nullptr;
 }
