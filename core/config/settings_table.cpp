@@ -145,10 +145,13 @@ std::string setting_range_text(const SettingKey& k) {
     for (const std::string& c : k.choices) out += (out.empty() ? "`" : ", `") + c + "`";
     return out;
   }
-  if (k.type != SettingType::kInteger && k.type != SettingType::kNumber) return k.unit;
+  const bool scalar = k.type == SettingType::kInteger || k.type == SettingType::kNumber;
+  const bool ranged = std::isfinite(k.min) || std::isfinite(k.max);
+  // A list or mapping of numbers shows the range of each value.
+  if (!scalar && !ranged) return k.unit;
   const std::string lo = std::isfinite(k.min) ? exact_number_text(k.min) : "−∞";
   const std::string hi = std::isfinite(k.max) ? exact_number_text(k.max) : "∞";
-  return lo + " – " + hi + (k.unit.empty() ? "" : " " + k.unit);
+  return (scalar ? "" : "each ") + lo + " – " + hi + (k.unit.empty() ? "" : " " + k.unit);
 }
 
 std::string SettingsTable::markdown() const {

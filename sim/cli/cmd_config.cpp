@@ -16,6 +16,7 @@
 #include "sim/cli/command.h"
 #include "sim/cli/table.h"
 #include "sim/experiment/experiment_keys.h"
+#include "sim/gpu/fitted_workload.h"
 
 namespace pacml::cli {
 namespace {
@@ -31,6 +32,10 @@ const std::map<std::string, std::function<const SettingsTable&()>>& formats() {
       {"workload.synthetic", sim::synthetic_workload_settings},
       {"workload.trace", sim::trace_workload_settings},
       {"workload.fitted", sim::fitted_workload_settings},
+      {"workload.params", sim::fitted_params_settings},
+      {"workload.params.model", sim::fitted_model_settings},
+      {"workload.params.iterations", sim::fitted_iterations_settings},
+      {"workload.params.slack", sim::fitted_slack_settings},
   };
   return all;
 }

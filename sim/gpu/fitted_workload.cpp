@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/config/settings_table.h"
 #include "core/policy/policy.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
@@ -78,16 +79,16 @@ void fit_slack(const std::vector<const TraceRecord*>& jobs, FittedWorkload& w) {
 
 // ---- reading -------------------------------------------------------------------
 
-int optional_size(const YAML::Node& m, const char* key, const std::string& source) {
-  return m[key] ? static_cast<int>(yaml_number(m[key], source, key, 1, 1 << 20)) : 0;
-}
+using T = SettingType;
 
 // A resized transformer must build: the zoo's message (hidden not a multiple
 // of heads, a model that is not a transformer) at the entry's line.
 void read_shape(const YAML::Node& m, const std::string& source, ModelShare& share) {
-  share.shape.layers = optional_size(m, "layers", source);
-  share.shape.hidden = optional_size(m, "hidden", source);
-  share.shape.heads = optional_size(m, "heads", source);
+  const SettingsTable& keys = fitted_model_settings();
+  for (auto [name, size] :
+       {std::pair{"layers", &share.shape.layers}, std::pair{"hidden", &share.shape.hidden},
+        std::pair{"heads", &share.shape.heads}})
+    *size = m[name] ? static_cast<int>(keys.integer(m, source, name)) : 0;
   if (!share.shape.layers && !share.shape.hidden && !share.shape.heads) return;
   try {
     JobKinds().get(share.model, share.batch, share.shape);
@@ -98,16 +99,16 @@ void read_shape(const YAML::Node& m, const std::string& source, ModelShare& shar
 
 // A profiled graph entry: the file must load (its error at the entry's line).
 void read_graph(const YAML::Node& m, const std::string& source, ModelShare& share) {
+  const SettingsTable& keys = fitted_model_settings();
   if (m["layers"] || m["hidden"] || m["heads"])
     throw InputError(yaml_where(source, m), "layers/hidden/heads resize zoo models, not graphs");
   const std::string where = yaml_where(source, m["graph"]);
-  std::string path = expand_variables(yaml_scalar(m["graph"], source, "graph"), where);
+  std::string path = expand_variables(keys.text(m, source, "graph"), where);
   if (!path.empty() && path[0] != '/') path = directory_of(source) + "/" + path;
   share.graph = path;
-  share.model = m["model"] ? yaml_scalar(m["model"], source, "model") : path;
+  share.model = m["model"] ? keys.text(m, source, "model") : path;
   if (m["profiled_batch"])
-    share.profiled_batch =
-        static_cast<int>(yaml_number(m["profiled_batch"], source, "profiled_batch", 1, 1 << 24));
+    share.profiled_batch = static_cast<int>(keys.integer(m, source, "profiled_batch"));
   try {
     JobKinds().get_graph(share.graph, share.profiled_batch, share.batch);
   } catch (const InputError& e) {
@@ -120,41 +121,44 @@ void require_shares(double total, const std::string& where, const std::string& w
     throw InputError(where, what + " shares must add up to 1, got " + std::to_string(total));
 }
 
-FittedWorkload from_yaml(const YAML::Node& root, const std::string& source) {
-  yaml_check_keys(root,
-                  {"pacml_workload", "source", "jobs_fitted", "arrivals_per_hour", "models",
-                   "iterations", "gpus", "slack"},
-                  source, "workload");
-  if (!root["pacml_workload"] ||
-      yaml_integer(root["pacml_workload"], source, "pacml_workload", 1, 1000) != kFormatVersion)
-    throw InputError(source, "missing or unsupported 'pacml_workload: 1'");
-  FittedWorkload w;
-  if (root["source"]) w.source = yaml_scalar(root["source"], source, "source");
+// Each element of the list map[name], a number in the key's declared range.
+std::vector<double> number_list(const SettingsTable& keys, const YAML::Node& map,
+                                const std::string& source, const std::string& name) {
+  const SettingKey& key = keys.key(name);
+  const YAML::Node list = map[name];
+  if (!list || !list.IsSequence())
+    throw InputError(yaml_where(source, list ? list : map), "'" + name + "' must be a list");
+  std::vector<double> values;
+  for (const YAML::Node& item : list)
+    values.push_back(yaml_number(item, source, name, key.min, key.max));
+  return values;
+}
+
+void read_arrivals(const YAML::Node& root, const std::string& source, FittedWorkload& w) {
   const YAML::Node rates = root["arrivals_per_hour"];
   if (!rates || !rates.IsSequence() || rates.size() != 24)
     throw InputError(yaml_where(source, rates ? rates : root),
                      "arrivals_per_hour must list 24 rates (jobs per hour, by hour of day)");
-  double any = 0;
-  for (const YAML::Node& r : rates) {
-    w.arrivals_per_hour.push_back(yaml_number(r, source, "arrivals_per_hour", 0, 1e7));
-    any += w.arrivals_per_hour.back();
-  }
-  if (any <= 0) throw InputError(yaml_where(source, rates), "every arrival rate is 0");
+  w.arrivals_per_hour = number_list(fitted_params_settings(), root, source, "arrivals_per_hour");
+  if (*std::max_element(w.arrivals_per_hour.begin(), w.arrivals_per_hour.end()) <= 0)
+    throw InputError(yaml_where(source, rates), "every arrival rate is 0");
+}
+
+void read_models(const YAML::Node& root, const std::string& source, FittedWorkload& w) {
+  const SettingsTable& keys = fitted_model_settings();
   const YAML::Node models = root["models"];
   if (!models || !models.IsSequence() || models.size() == 0)
     throw InputError(yaml_where(source, models ? models : root), "models must list the mix");
   double total = 0;
   for (const YAML::Node& m : models) {
-    yaml_check_keys(
-        m, {"model", "graph", "profiled_batch", "batch", "share", "layers", "hidden", "heads"},
-        source, "model");
+    keys.check_known(m, source);
     ModelShare share;
-    share.batch = static_cast<int>(yaml_number(m["batch"], source, "batch", 1, 1 << 24));
-    share.share = yaml_number(m["share"], source, "share", 0, 1);
+    share.batch = static_cast<int>(keys.integer(m, source, "batch"));
+    share.share = keys.number(m, source, "share");
     if (m["graph"]) {
       read_graph(m, source, share);
     } else {
-      share.model = yaml_scalar(m["model"], source, "model");
+      share.model = keys.text(m, source, "model");
       if (!is_known_trace_model(share.model))
         throw InputError(yaml_where(source, m["model"]), "unknown model '" + share.model + "'");
       read_shape(m, source, share);
@@ -163,35 +167,127 @@ FittedWorkload from_yaml(const YAML::Node& root, const std::string& source) {
     w.models.push_back(share);
   }
   require_shares(total, yaml_where(source, models), "model");
-  const YAML::Node it = root["iterations"];
-  if (!it) throw InputError(source, "missing 'iterations'");
-  yaml_check_keys(it, {"log_mean", "log_sd", "min", "max"}, source, "iterations");
-  w.log_iterations_mean = yaml_number(it["log_mean"], source, "log_mean", 0, 40);
-  w.log_iterations_sd = yaml_number(it["log_sd"], source, "log_sd", 0, 10);
-  w.min_iterations = yaml_integer(it["min"], source, "iterations min", 1, kMaxIterations);
-  w.max_iterations = yaml_integer(it["max"], source, "iterations max", 1, kMaxIterations);
+}
+
+void read_iterations(const YAML::Node& root, const std::string& source, FittedWorkload& w) {
+  const SettingsTable& keys = fitted_iterations_settings();
+  const YAML::Node it = fitted_params_settings().mapping(root, source, "iterations");
+  keys.check_known(it, source);
+  w.log_iterations_mean = keys.number(it, source, "log_mean");
+  w.log_iterations_sd = keys.number(it, source, "log_sd");
+  w.min_iterations = keys.integer(it, source, "min");
+  w.max_iterations = keys.integer(it, source, "max");
   if (w.max_iterations < w.min_iterations)
     throw InputError(yaml_where(source, it), "iterations max is below min");
-  const YAML::Node gpus = root["gpus"];
-  if (!gpus) throw InputError(source, "missing 'gpus'");
-  if (!gpus.IsMap()) throw InputError(yaml_where(source, gpus), "gpus must map counts to shares");
-  total = 0;
+}
+
+void read_gpus(const YAML::Node& root, const std::string& source, FittedWorkload& w) {
+  const SettingKey& key = fitted_params_settings().key("gpus");
+  const YAML::Node gpus = fitted_params_settings().mapping(root, source, "gpus");
+  double total = 0;
   for (const auto& kv : gpus) {
     const int g = static_cast<int>(
         parse_integer(kv.first.Scalar(), 1, 1 << 20, yaml_where(source, kv.first), "GPU count"));
-    w.gpus[g] = yaml_number(kv.second, source, "gpus share", 0, 1);
+    w.gpus[g] = yaml_number(kv.second, source, "gpus share", key.min, key.max);
     total += w.gpus[g];
   }
   require_shares(total, yaml_where(source, gpus), "gpus");
-  if (const YAML::Node slack = root["slack"]) {
-    yaml_check_keys(slack, {"min", "max"}, source, "slack");
-    w.slack_min = yaml_number(slack["min"], source, "slack min", 0.01, 1000);
-    w.slack_max = yaml_number(slack["max"], source, "slack max", w.slack_min, 1000);
-  }
-  if (root["jobs_fitted"])
-    w.jobs_fitted = yaml_integer(root["jobs_fitted"], source, "jobs_fitted", 0, kMaxIterations);
+}
+
+void read_slack(const YAML::Node& root, const std::string& source, FittedWorkload& w) {
+  const SettingsTable& keys = fitted_slack_settings();
+  const YAML::Node slack = fitted_params_settings().mapping(root, source, "slack");
+  keys.check_known(slack, source);
+  w.slack_min = keys.number(slack, source, "min");
+  w.slack_max = keys.number(slack, source, "max");
+  if (w.slack_max < w.slack_min)
+    throw InputError(yaml_where(source, slack["max"]), "slack max is below min");
+}
+
+FittedWorkload from_yaml(const YAML::Node& root, const std::string& source) {
+  const SettingsTable& keys = fitted_params_settings();
+  keys.check_known(root, source);
+  if (!root["pacml_workload"] || keys.integer(root, source, "pacml_workload") != kFormatVersion)
+    throw InputError(source, "missing or unsupported 'pacml_workload: 1'");
+  FittedWorkload w;
+  if (root["source"]) w.source = keys.text(root, source, "source");
+  read_arrivals(root, source, w);
+  read_models(root, source, w);
+  read_iterations(root, source, w);
+  read_gpus(root, source, w);
+  if (root["slack"]) read_slack(root, source, w);
+  if (root["jobs_fitted"]) w.jobs_fitted = keys.integer(root, source, "jobs_fitted");
   return w;
 }
+
+}  // namespace
+
+const SettingsTable& fitted_params_settings() {
+  static const SettingsTable table(
+      "fitted workload file key",
+      {SettingKey("pacml_workload", T::kInteger, "format version: 1 (required)").range(1, 1000),
+       SettingKey("source", T::kText, "the traces it was fitted to (free text)"),
+       SettingKey("jobs_fitted", T::kInteger, "how many trace jobs the fit saw")
+           .range(0, kMaxIterations),
+       SettingKey("arrivals_per_hour", T::kList,
+                  "24 arrival rates, one per hour of the day, from 00:00 (required)")
+           .range(0, 1e7, "jobs/hour"),
+       SettingKey("models", T::kList,
+                  "the model mix: entries of the table `workload.params.model` (required)"),
+       SettingKey("iterations", T::kMapping,
+                  "training length: table `workload.params.iterations` (required)"),
+       SettingKey("gpus", T::kMapping,
+                  "the requested GPU counts: count: share, shares adding up to 1 (required)")
+           .range(0, 1),
+       SettingKey("slack", T::kMapping,
+                  "deadline = submission + slack x duration on the requested GPUs, slack "
+                  "uniform in [min, max]: table `workload.params.slack`")
+           .defaults_to("[0.5, 1.5]")});
+  return table;
+}
+
+const SettingsTable& fitted_model_settings() {
+  static const SettingsTable table(
+      "model entry key",
+      {SettingKey("model", T::kText,
+                  "a zoo or ElasticFlow model name (required unless graph; with graph, its "
+                  "name in tables)"),
+       SettingKey("graph", T::kText,
+                  "a profiled graph file (PipeDream or native) instead of a zoo model; relative "
+                  "to this file, ${VAR} expanded"),
+       SettingKey("profiled_batch", T::kInteger, "with graph: the batch it was profiled at")
+           .range(1, 1 << 24)
+           .defaults_to("batch"),
+       SettingKey("batch", T::kInteger, "global batch (required)").range(1, 1 << 24),
+       SettingKey("share", T::kNumber, "share of jobs (the shares add up to 1; required)")
+           .range(0, 1),
+       SettingKey("layers", T::kInteger, "zoo transformers: number of blocks").range(1, 1 << 20),
+       SettingKey("hidden", T::kInteger, "zoo transformers: hidden size").range(1, 1 << 20),
+       SettingKey("heads", T::kInteger, "zoo transformers: attention heads").range(1, 1 << 20)});
+  return table;
+}
+
+const SettingsTable& fitted_iterations_settings() {
+  static const SettingsTable table(
+      "iterations key",
+      {SettingKey("log_mean", T::kNumber, "mean of ln(iterations) (required)").range(0, 40),
+       SettingKey("log_sd", T::kNumber, "standard deviation of ln(iterations) (required)")
+           .range(0, 10),
+       SettingKey("min", T::kInteger, "fewest iterations drawn (required)")
+           .range(1, kMaxIterations),
+       SettingKey("max", T::kInteger, "most iterations drawn (required)")
+           .range(1, kMaxIterations)});
+  return table;
+}
+
+const SettingsTable& fitted_slack_settings() {
+  static const SettingsTable table(
+      "slack key", {SettingKey("min", T::kNumber, "lowest slack (required)").range(0.01, 1000),
+                    SettingKey("max", T::kNumber, "highest slack (required)").range(0.01, 1000)});
+  return table;
+}
+
+namespace {
 
 // ---- drawing ---------------------------------------------------------------------
 

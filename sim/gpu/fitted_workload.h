@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "core/config/settings_table.h"
 #include "core/util/embedded_files.h"
 #include "sim/engine/beta_distribution.h"
 #include "sim/gpu/gpu_replay.h"
@@ -66,6 +67,12 @@ void write_workload(std::ostream& out, const FittedWorkload& workload);
 // Every error names file:line: unknown keys, shares that are not
 // probabilities, 24 rates, iterations bounds, slack bounds.
 FittedWorkload load_workload(std::istream& in, const std::string& source);
+// The keys of a fitted workload file (`pacml config keys workload.params`), of
+// each entry of its `models`, of `iterations` and of `slack`.
+const SettingsTable& fitted_params_settings();
+const SettingsTable& fitted_model_settings();
+const SettingsTable& fitted_iterations_settings();
+const SettingsTable& fitted_slack_settings();
 FittedWorkload load_workload_file(const std::string& path);
 
 // The workloads of contrib/workloads compiled in (core/util/embed-files.sh),

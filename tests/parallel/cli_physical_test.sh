@@ -64,7 +64,7 @@ grep -q "pacml_workload: 1" "$tmp/w.yaml" || fail "workload file: $(cat "$tmp/w.
 expect_ok "workload run" "$PACML" workload run "$SRC/contrib/workloads/elasticflow-01-05.yaml" --cluster ramp-a100-16x8 --jobs 200 --seeds 2 --json
 [ "$(json_get "$tmp/out" "(len(d), all(0 <= r['deadline_met_rate_mean'] <= 1 and 'unservable_rate_ci95' in r for r in d))")" = "(6, True)" ] || fail "workload run: $(cat "$tmp/out")"
 printf 'pacml_workload: 1\nbursts: 3\n' >"$tmp/bad-w.yaml"
-expect_input_error "bad workload" "bad-w.yaml:2: unknown key 'bursts' in workload" "$PACML" workload run "$tmp/bad-w.yaml" --cluster dgx-a100-4x8
+expect_input_error "bad workload" "bad-w.yaml:2: unknown fitted workload file key 'bursts'" "$PACML" workload run "$tmp/bad-w.yaml" --cluster dgx-a100-4x8
 
 # bad input: exit 2 naming the file, line or option
 printf 'pacml_cluster: 1\nnetwork: fabric\nservers: 4\nserver_bandwidth: 200\n' >"$tmp/units.yaml"

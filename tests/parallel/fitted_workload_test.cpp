@@ -117,7 +117,7 @@ TEST(FittedWorkload, RefusesBadFilesNamingTheLine) {
       "models:\n  - {model: resnet50, batch: 64, share: 1}\n"
       "iterations: {log_mean: 8, log_sd: 1, min: 1, max: 100}\ngpus: {1: 1}\n";
   EXPECT_EQ(error_of(ok), "(no error)");
-  EXPECT_NE(error_of(ok + "burst: 3\n").find("w.yaml:7: unknown key 'burst' in workload"),
+  EXPECT_NE(error_of(ok + "burst: 3\n").find("w.yaml:7: unknown fitted workload file key 'burst'"),
             std::string::npos);
   std::string bad = ok;
   bad.replace(bad.find("share: 1"), 8, "share: 0.5");
