@@ -21,6 +21,7 @@
 #include "core/parallel/physical_estimator.h"
 #include "core/util/error.h"
 #include "core/util/yaml_input.h"
+#include "model/train_config_keys.h"
 #include "model/trainer.h"
 #include "sim/engine/workload.h"
 #include "sim/experiment/evaluation.h"
@@ -83,36 +84,17 @@ nlohmann::json GpuTrainConfig::to_json() const {
 
 namespace {
 
-std::vector<double> yaml_numbers(const YAML::Node& n, const std::string& source,
-                                 const std::string& what, double lo, double hi) {
-  if (!n.IsSequence() || n.size() == 0)
-    throw InputError(yaml_where(source, n), what + " must be a non-empty list");
-  std::vector<double> out;
-  for (const auto& v : n) out.push_back(yaml_number(v, source, what + " entry", lo, hi));
-  return out;
-}
-
-std::vector<std::uint64_t> yaml_seeds(const YAML::Node& n, const std::string& source,
-                                      const std::string& what) {
-  if (!n.IsSequence() || n.size() == 0)
-    throw InputError(yaml_where(source, n), what + " must be a non-empty list");
-  std::vector<std::uint64_t> out;
-  for (const auto& v : n)
-    out.push_back(
-        static_cast<std::uint64_t>(yaml_integer(v, source, what + " entry", 0, 1L << 53)));
-  return out;
-}
-
 // A cap is a positive number of cluster-hours or inf (no cap: min_feasible).
 std::vector<double> yaml_caps(const YAML::Node& n, const std::string& source) {
   if (!n.IsSequence() || n.size() == 0)
     throw InputError(yaml_where(source, n), "teacher_caps must be a non-empty list");
+  const SettingKey& key = gpu_train_settings().key("teacher_caps");
   std::vector<double> out;
   for (const auto& v : n) {
     const std::string text = yaml_scalar(v, source, "teacher_caps entry");
     out.push_back(text == "inf" || text == ".inf"
                       ? INFINITY
-                      : yaml_number(v, source, "teacher_caps entry", 1e-9, 1e9));
+                      : yaml_number(v, source, "teacher_caps entry", key.min, key.max));
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -133,94 +115,81 @@ std::string resolve_cluster(const std::string& entry, const std::string& source)
   return sim::directory_of(source) + "/" + entry;
 }
 
-void parse_grid(const YAML::Node& g, const std::string& source, const std::string& what,
-                GpuScenarioGrid& out) {
-  yaml_check_keys(g, {"clusters", "loads", "admissions", "seeds", "jobs"}, source, what);
+void parse_grid(const YAML::Node& g, const std::string& source, GpuScenarioGrid& out) {
+  const SettingsTable& keys = gpu_train_scenario_settings();
+  keys.check_known(g, source);
   if (g["clusters"]) {
     out.clusters.clear();
-    for (const auto& c : yaml_list(g["clusters"], source, what + ".clusters")) {
+    for (const auto& c : yaml_list(g["clusters"], source, "clusters")) {
       const std::string path = resolve_cluster(c, source);
       load_cluster(path, yaml_where(source, g["clusters"]));  // validates it now
       out.clusters.push_back(path);
     }
   }
-  if (g["loads"]) out.loads = yaml_numbers(g["loads"], source, what + ".loads", 1e-6, 1e6);
+  if (g["loads"]) out.loads = keys.numbers(g, source, "loads");
   if (g["admissions"]) {
-    out.admissions = yaml_list(g["admissions"], source, what + ".admissions");
+    out.admissions = yaml_list(g["admissions"], source, "admissions");
     for (const auto& a : out.admissions)
       sim::parse_admission(a, yaml_where(source, g["admissions"]));
   }
-  if (g["seeds"]) out.seeds = yaml_seeds(g["seeds"], source, what + ".seeds");
-  if (g["jobs"]) out.jobs = yaml_integer(g["jobs"], source, what + ".jobs", 1, 10000000);
+  if (g["seeds"]) {
+    out.seeds.clear();
+    for (long seed : keys.integers(g, source, "seeds"))
+      out.seeds.push_back(static_cast<std::uint64_t>(seed));
+  }
+  if (g["jobs"]) out.jobs = keys.integer(g, source, "jobs");
 }
 
 void parse_optimiser(const YAML::Node& o, const std::string& source, GpuTrainParams& p) {
-  yaml_check_keys(o, {"lr", "minibatch", "epochs", "value_coef", "grad_clip"}, source, "optimiser");
-  if (o["lr"]) p.lr = yaml_number(o["lr"], source, "optimiser.lr", 1e-12, 1);
-  if (o["minibatch"])
-    p.minibatch =
-        static_cast<int>(yaml_integer(o["minibatch"], source, "optimiser.minibatch", 1, 1 << 24));
-  if (o["epochs"])
-    p.epochs = static_cast<int>(yaml_integer(o["epochs"], source, "optimiser.epochs", 1, 1000));
-  if (o["value_coef"])
-    p.value_coef = yaml_number(o["value_coef"], source, "optimiser.value_coef", 0, 1e6);
-  if (o["grad_clip"])
-    p.grad_clip = yaml_number(o["grad_clip"], source, "optimiser.grad_clip", 0, 1e6);
+  const SettingsTable& keys = gpu_train_optimiser_settings();
+  keys.check_known(o, source);
+  if (o["lr"]) p.lr = keys.number(o, source, "lr");
+  if (o["minibatch"]) p.minibatch = static_cast<int>(keys.integer(o, source, "minibatch"));
+  if (o["epochs"]) p.epochs = static_cast<int>(keys.integer(o, source, "epochs"));
+  if (o["value_coef"]) p.value_coef = keys.number(o, source, "value_coef");
+  if (o["grad_clip"]) p.grad_clip = keys.number(o, source, "grad_clip");
 }
 
 void parse_network(const YAML::Node& n, const std::string& source, inference::GpuArchitecture& a) {
-  yaml_check_keys(n, {"module_width", "layers", "hidden"}, source, "network");
+  const SettingsTable& keys = gpu_train_network_settings();
+  keys.check_known(n, source);
   if (n["module_width"])
-    a.graph.module_width =
-        static_cast<int>(yaml_integer(n["module_width"], source, "network.module_width", 1, 4096));
+    a.graph.module_width = static_cast<int>(keys.integer(n, source, "module_width"));
   if (n["layers"]) {
     a.graph.layers.clear();
-    for (double d : yaml_numbers(n["layers"], source, "network.layers", 1, 4096))
-      a.graph.layers.push_back(static_cast<int>(d));
+    for (long width : keys.integers(n, source, "layers"))
+      a.graph.layers.push_back(static_cast<int>(width));
   }
-  if (n["hidden"])
-    a.hidden = static_cast<int>(yaml_integer(n["hidden"], source, "network.hidden", 1, 4096));
+  if (n["hidden"]) a.hidden = static_cast<int>(keys.integer(n, source, "hidden"));
 }
 
 // The top-level keys other than the grids, optimiser and network.
 void parse_scalars(const YAML::Node& r, const std::string& source, GpuTrainConfig& c) {
-  if (r["name"]) c.name = yaml_scalar(r["name"], source, "name");
+  const SettingsTable& keys = gpu_train_settings();
+  if (r["name"]) c.name = keys.text(r, source, "name");
   if (r["workload"]) {
-    c.workload = yaml_scalar(r["workload"], source, "workload");
+    c.workload = keys.text(r, source, "workload");
     if (!sim::is_builtin_workload(c.workload) && c.workload.front() != '/')
       c.workload = sim::directory_of(source) + "/" + c.workload;
   }
   if (r["load_reference_gpus"])
-    c.load_reference_gpus = static_cast<int>(
-        yaml_integer(r["load_reference_gpus"], source, "load_reference_gpus", 0, 1 << 24));
-  if (r["order"]) {
-    c.order = yaml_scalar(r["order"], source, "order");
-    sim::parse_queue_order(c.order, yaml_where(source, r["order"]));
-  }
+    c.load_reference_gpus = static_cast<int>(keys.integer(r, source, "load_reference_gpus"));
+  if (r["order"]) c.order = keys.choice(r, source, "order");
   if (r["teacher_caps"]) c.teacher_caps = yaml_caps(r["teacher_caps"], source);
-  if (r["iterations"])
-    c.iterations = yaml_integer(r["iterations"], source, "iterations", 1, 100000);
-  if (r["dagger_sample"]) c.dagger_sample = yaml_bool(r["dagger_sample"], source, "dagger_sample");
-  if (r["record_retries"])
-    c.record_retries = yaml_bool(r["record_retries"], source, "record_retries");
-  if (r["episode_decisions"])
-    c.episode_decisions =
-        yaml_integer(r["episode_decisions"], source, "episode_decisions", 1, 1L << 32);
-  if (r["dataset_max"])
-    c.dataset_max = yaml_integer(r["dataset_max"], source, "dataset_max", 1, 1L << 32);
-  if (r["seed"])
-    c.seed = static_cast<std::uint64_t>(yaml_integer(r["seed"], source, "seed", 0, 1L << 53));
-  if (r["time_limit_minutes"])
-    c.time_limit_minutes =
-        yaml_number(r["time_limit_minutes"], source, "time_limit_minutes", 0, 1e7);
-  if (r["workers"])
-    c.workers = static_cast<int>(yaml_integer(r["workers"], source, "workers", 1, 256));
+  if (r["iterations"]) c.iterations = keys.integer(r, source, "iterations");
+  if (r["dagger_sample"]) c.dagger_sample = keys.boolean(r, source, "dagger_sample");
+  if (r["record_retries"]) c.record_retries = keys.boolean(r, source, "record_retries");
+  if (r["episode_decisions"]) c.episode_decisions = keys.integer(r, source, "episode_decisions");
+  if (r["dataset_max"]) c.dataset_max = keys.integer(r, source, "dataset_max");
+  if (r["seed"]) c.seed = static_cast<std::uint64_t>(keys.integer(r, source, "seed"));
+  if (r["time_limit_minutes"]) c.time_limit_minutes = keys.number(r, source, "time_limit_minutes");
+  if (r["workers"]) c.workers = static_cast<int>(keys.integer(r, source, "workers"));
 }
 
 void check_header(const YAML::Node& r, const std::string& source) {
   if (!r["pacml_train"])
     throw InputError(source, "not a pacml training config (missing 'pacml_train: 1')");
-  if (yaml_integer(r["pacml_train"], source, "pacml_train", 1, 1000) != 1)
+  if (gpu_train_settings().integer(r, source, "pacml_train") != 1)
     throw InputError(yaml_where(source, r["pacml_train"]),
                      "unsupported training config version (this pacml reads 1)");
 }
@@ -254,20 +223,15 @@ GpuTrainConfig parse_gpu_train_config(const std::string& yaml_text, const std::s
     GpuTrainConfig c;
     c.source = source;
     c.train = {{"ramp-a100-16x8"}, {1}, {"immediate", "queue"}, {1}, 2000};
-    yaml_check_keys(r,
-                    {"pacml_train", "world", "name", "workload", "load_reference_gpus", "order",
-                     "train", "validation", "teacher_caps", "iterations", "dagger_sample",
-                     "record_retries", "episode_decisions", "dataset_max", "seed",
-                     "time_limit_minutes", "workers", "optimiser", "network"},
-                    source, "the GPU training config");
+    gpu_train_settings().check_known(r, source);
     check_header(r, source);
     if (train_config_world(yaml_text, source) != "gpu")
       throw InputError(source, "a GPU training config needs 'world: gpu'");
     parse_scalars(r, source, c);
-    if (r["train"]) parse_grid(r["train"], source, "train", c.train);
+    if (r["train"]) parse_grid(r["train"], source, c.train);
     c.validation = c.train;
     c.validation.seeds = {1001, 1002};
-    if (r["validation"]) parse_grid(r["validation"], source, "validation", c.validation);
+    if (r["validation"]) parse_grid(r["validation"], source, c.validation);
     check_seeds_disjoint(c, r["validation"] ? r["validation"] : r);
     if (r["optimiser"]) parse_optimiser(r["optimiser"], source, c.optimiser);
     if (r["network"]) parse_network(r["network"], source, c.architecture);

@@ -13,6 +13,12 @@ models_DATA = contrib/models/reference.pacw contrib/models/reference-A.pacw \
 	contrib/models/reference-B.pacw contrib/models/physical.pacw contrib/models/physical-D.pacw \
 	contrib/models/paper-zoo.pacw contrib/models/default.pacw
 
+# The trainers' config keys (model/train_config_keys.h): no LibTorch, so the
+# pacml command lists them (`pacml config keys train…`) without linking it.
+noinst_LTLIBRARIES += libpacml_train_keys.la
+libpacml_train_keys_la_SOURCES = model/train_config_keys.h model/train_config_keys.cpp
+libpacml_train_keys_la_LIBADD = libpacml_core.la
+
 if HAVE_TORCH
 noinst_LTLIBRARIES += libpacml_model.la
 libpacml_model_la_SOURCES = \
@@ -22,12 +28,12 @@ libpacml_model_la_SOURCES = \
 	model/gpu_torch_network.h model/gpu_torch_network.cpp \
 	model/gpu_trainer.h model/gpu_trainer.cpp
 libpacml_model_la_CPPFLAGS = $(AM_CPPFLAGS) $(TORCH_CPPFLAGS)
-libpacml_model_la_LIBADD = libpacml_sim.la libpacml_core.la
+libpacml_model_la_LIBADD = libpacml_train_keys.la libpacml_sim.la libpacml_core.la
 
 bin_PROGRAMS += pacml-train
 pacml_train_SOURCES = model/train_main.cpp
 pacml_train_CPPFLAGS = $(AM_CPPFLAGS)
-pacml_train_LDADD = libpacml_model.la libpacml_args.la libpacml_sim.la libpacml_core.la \
+pacml_train_LDADD = libpacml_model.la libpacml_train_keys.la libpacml_args.la libpacml_sim.la libpacml_core.la \
 	$(YAML_CPP_LIBS) $(HWLOC_LIBS) $(TORCH_LIBS)
 pacml_train_LDFLAGS = $(TORCH_LDFLAGS)
 endif

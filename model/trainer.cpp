@@ -17,6 +17,7 @@
 #include "core/policy/baselines.h"
 #include "core/util/error.h"
 #include "core/util/yaml_input.h"
+#include "model/train_config_keys.h"
 #include "sim/engine/episode.h"
 #include "sim/engine/policy_factory.h"
 #include "sim/experiment/evaluation.h"
@@ -71,176 +72,140 @@ nlohmann::json TrainConfig::to_json() const {
           {"checkpoint_every", checkpoint_every}};
 }
 
+namespace {
+
+void check_version(const YAML::Node& r, const std::string& source) {
+  if (!r["pacml_train"])
+    throw InputError(source, "not a pacml training config (missing 'pacml_train: 1')");
+  if (train_settings().integer(r, source, "pacml_train") != 1)
+    throw InputError(yaml_where(source, r["pacml_train"]),
+                     "unsupported training config version (this pacml reads 1)");
+  if (r["world"] && yaml_scalar(r["world"], source, "world") != "paper")
+    throw InputError(yaml_where(source, r["world"]),
+                     "this is the PAC-ML (paper-world) trainer's config; 'world: gpu' configs "
+                     "are read by the GPU trainer (model/gpu_trainer.h)");
+}
+
+// The experiment and its overrides.
+void parse_episodes(const YAML::Node& r, const std::string& source, TrainConfig& c) {
+  const SettingsTable& keys = train_settings();
+  if (r["name"]) c.name = keys.text(r, source, "name");
+  if (r["experiment"]) {
+    c.experiment = keys.text(r, source, "experiment");
+    if (c.experiment != "default" && c.experiment.front() != '/')
+      c.experiment = sim::directory_of(source) + "/" + c.experiment;
+  }
+  if (r["profile"]) c.profile = keys.choice(r, source, "profile");
+  if (r["horizon"]) c.horizon = keys.number(r, source, "horizon");
+  if (r["interarrival"]) c.interarrival = keys.number(r, source, "interarrival");
+  if (r["graphs"]) c.graphs = keys.list(r, source, "graphs");
+  if (r["betas"]) {
+    c.betas = keys.list(r, source, "betas");
+    if (c.betas.empty()) throw InputError(yaml_where(source, r["betas"]), "betas is empty");
+    for (const auto& b : c.betas) sim::BetaSpec::parse(b, yaml_where(source, r["betas"]));
+  }
+}
+
+void parse_schedule(const YAML::Node& r, const std::string& source, TrainConfig& c) {
+  const SettingsTable& keys = train_settings();
+  if (r["seed"]) c.seed = static_cast<std::uint64_t>(keys.integer(r, source, "seed"));
+  if (r["time_limit_minutes"]) c.time_limit_minutes = keys.number(r, source, "time_limit_minutes");
+  if (r["max_updates"]) c.max_updates = keys.integer(r, source, "max_updates");
+  if (r["episodes_per_update"])
+    c.episodes_per_update = static_cast<int>(keys.integer(r, source, "episodes_per_update"));
+  if (r["workers"]) c.workers = static_cast<int>(keys.integer(r, source, "workers"));
+  if (r["gamma"]) c.gamma = keys.number(r, source, "gamma");
+  if (r["lambda"]) c.lambda = keys.number(r, source, "lambda");
+  if (r["reward_scale"]) c.reward_scale = keys.number(r, source, "reward_scale");
+  if (r["lr_final"]) c.lr_final = keys.number(r, source, "lr_final");
+  if (r["checkpoint_every"])
+    c.checkpoint_every = static_cast<int>(keys.integer(r, source, "checkpoint_every"));
+}
+
+void parse_ppo(const YAML::Node& p, const std::string& source, PpoParams& ppo) {
+  const SettingsTable& keys = train_ppo_settings();
+  keys.check_known(p, source);
+  for (auto [name, value] :
+       {std::pair{"lr", &ppo.lr}, std::pair{"clip", &ppo.clip},
+        std::pair{"value_coef", &ppo.value_coef}, std::pair{"value_clip", &ppo.value_clip},
+        std::pair{"entropy_coef", &ppo.entropy_coef}, std::pair{"grad_clip", &ppo.grad_clip}})
+    if (p[name]) *value = keys.number(p, source, name);
+  if (p["minibatch"]) ppo.minibatch = static_cast<int>(keys.integer(p, source, "minibatch"));
+  if (p["epochs"]) ppo.epochs = static_cast<int>(keys.integer(p, source, "epochs"));
+  if (p["normalise_advantages"])
+    ppo.normalise_advantages = keys.boolean(p, source, "normalise_advantages");
+}
+
+void parse_search(const YAML::Node& q, const std::string& source, sim::RolloutSearchConfig& s) {
+  const SettingsTable& keys = train_search_settings();
+  keys.check_known(q, source);
+  if (q["margin"]) s.margin = keys.number(q, source, "margin");
+  if (q["lookahead"]) s.lookahead = static_cast<int>(keys.integer(q, source, "lookahead"));
+  if (q["samples"]) s.samples = static_cast<int>(keys.integer(q, source, "samples"));
+  if (s.lookahead == 0) s.lookahead = 20;
+}
+
+void parse_warm_start(const YAML::Node& w, const std::string& source, TrainConfig& c) {
+  const SettingsTable& keys = train_warm_start_settings();
+  keys.check_known(w, source);
+  if (w["objective"]) c.imitate_values = keys.choice(w, source, "objective") == "values";
+  if (w["temperature"]) c.ppo.value_temperature = keys.number(w, source, "temperature");
+  if (w["dagger_from"]) c.dagger_from = keys.integer(w, source, "dagger_from");
+  if (w["search"]) parse_search(w["search"], source, c.search);
+  if (w["smoothing"]) c.ppo.imitation_smoothing = keys.number(w, source, "smoothing");
+  if (!w["teacher"] || !w["updates"])
+    throw InputError(yaml_where(source, w), "warm_start needs 'teacher' and 'updates'");
+  c.teacher = keys.text(w, source, "teacher");
+  make_baseline_policy(c.teacher, yaml_where(source, w["teacher"]));  // validates the name
+  c.teacher_updates = keys.integer(w, source, "updates");
+  if (c.imitate_values && c.search.lookahead <= 0)
+    throw InputError(yaml_where(source, w["objective"]),
+                     "warm_start.objective 'values' needs a warm_start.search to estimate "
+                     "the action values");
+}
+
+void parse_network(const YAML::Node& n, const std::string& source, inference::Architecture& a) {
+  const SettingsTable& keys = train_network_settings();
+  keys.check_known(n, source);
+  if (n["graph_norm"]) a.graph_norm = keys.boolean(n, source, "graph_norm");
+  if (n["module_width"]) a.module_width = static_cast<int>(keys.integer(n, source, "module_width"));
+  if (n["layers"]) {
+    a.layers.clear();
+    for (long width : keys.integers(n, source, "layers"))
+      a.layers.push_back(static_cast<int>(width));
+  }
+  if (n["graph_out"]) a.graph_out = static_cast<int>(keys.integer(n, source, "graph_out"));
+  if (n["head_hidden"]) a.head_hidden = static_cast<int>(keys.integer(n, source, "head_hidden"));
+}
+
+void parse_eval(const YAML::Node& e, const std::string& source, TrainConfig& c) {
+  const SettingsTable& keys = train_eval_settings();
+  keys.check_known(e, source);
+  if (e["every"]) c.eval_every = static_cast<int>(keys.integer(e, source, "every"));
+  if (e["seeds"]) {
+    c.eval_seeds.clear();
+    for (long seed : keys.integers(e, source, "seeds"))
+      c.eval_seeds.push_back(static_cast<std::uint64_t>(seed));
+  }
+  if (e["baselines"]) c.eval_baselines = keys.list(e, source, "baselines");
+}
+
+}  // namespace
+
 TrainConfig parse_train_config(const std::string& yaml_text, const std::string& source) {
   std::istringstream in(yaml_text);
   const YAML::Node root = parse_yaml(in, source);
   return convert_yaml(root, source, [&](const YAML::Node& r) {
     TrainConfig c;
     c.source = source;
-    yaml_check_keys(r, {"pacml_train", "name",
-                        "experiment",  "profile",
-                        "horizon",     "interarrival",
-                        "graphs",      "betas",
-                        "seed",        "time_limit_minutes",
-                        "max_updates", "episodes_per_update",
-                        "workers",     "gamma",
-                        "lambda",      "reward_scale",
-                        "lr_final",    "ppo",
-                        "warm_start",  "network",
-                        "eval",        "checkpoint_every",
-                        "world"},
-                    source, "the training config");
-    if (!r["pacml_train"])
-      throw InputError(source, "not a pacml training config (missing 'pacml_train: 1')");
-    if (yaml_integer(r["pacml_train"], source, "pacml_train", 1, 1000) != 1)
-      throw InputError(yaml_where(source, r["pacml_train"]),
-                       "unsupported training config version (this pacml reads 1)");
-    if (r["world"] && yaml_scalar(r["world"], source, "world") != "paper")
-      throw InputError(yaml_where(source, r["world"]),
-                       "this is the PAC-ML (paper-world) trainer's config; 'world: gpu' configs "
-                       "are read by the GPU trainer (model/gpu_trainer.h)");
-    if (r["name"]) c.name = yaml_scalar(r["name"], source, "name");
-    if (r["experiment"]) {
-      c.experiment = yaml_scalar(r["experiment"], source, "experiment");
-      if (c.experiment != "default" && c.experiment.front() != '/')
-        c.experiment = sim::directory_of(source) + "/" + c.experiment;
-    }
-    if (r["profile"]) {
-      c.profile = yaml_scalar(r["profile"], source, "profile");
-      Profile::by_name(c.profile, yaml_where(source, r["profile"]));
-    }
-    if (r["horizon"]) c.horizon = yaml_number(r["horizon"], source, "horizon", 1e-9, 1e300);
-    if (r["interarrival"])
-      c.interarrival = yaml_number(r["interarrival"], source, "interarrival", 1e-12, 1e300);
-    if (r["graphs"]) c.graphs = yaml_strings(r["graphs"], source, "graphs");
-    if (r["betas"]) {
-      c.betas = yaml_strings(r["betas"], source, "betas");
-      if (c.betas.empty()) throw InputError(yaml_where(source, r["betas"]), "betas is empty");
-      for (const auto& b : c.betas) sim::BetaSpec::parse(b, yaml_where(source, r["betas"]));
-    }
-    if (r["seed"])
-      c.seed = static_cast<std::uint64_t>(yaml_integer(r["seed"], source, "seed", 0, 1L << 53));
-    if (r["time_limit_minutes"])
-      c.time_limit_minutes =
-          yaml_number(r["time_limit_minutes"], source, "time_limit_minutes", 0, 1e7);
-    if (r["max_updates"])
-      c.max_updates = yaml_integer(r["max_updates"], source, "max_updates", 0, 1L << 40);
-    if (r["episodes_per_update"])
-      c.episodes_per_update = static_cast<int>(
-          yaml_integer(r["episodes_per_update"], source, "episodes_per_update", 1, 4096));
-    if (r["workers"])
-      c.workers = static_cast<int>(yaml_integer(r["workers"], source, "workers", 1, 256));
-    if (r["gamma"]) c.gamma = yaml_number(r["gamma"], source, "gamma", 0, 1);
-    if (r["lambda"]) c.lambda = yaml_number(r["lambda"], source, "lambda", 0, 1);
-    if (r["reward_scale"])
-      c.reward_scale = yaml_number(r["reward_scale"], source, "reward_scale", 1e-9, 1e9);
-    if (r["lr_final"]) c.lr_final = yaml_number(r["lr_final"], source, "lr_final", 0, 1);
-    if (const YAML::Node p = r["ppo"]) {
-      yaml_check_keys(p,
-                      {"lr", "clip", "value_coef", "value_clip", "entropy_coef", "grad_clip",
-                       "minibatch", "epochs", "normalise_advantages"},
-                      source, "ppo");
-      if (p["lr"]) c.ppo.lr = yaml_number(p["lr"], source, "ppo.lr", 1e-12, 1);
-      if (p["clip"]) c.ppo.clip = yaml_number(p["clip"], source, "ppo.clip", 0, 10);
-      if (p["value_coef"])
-        c.ppo.value_coef = yaml_number(p["value_coef"], source, "ppo.value_coef", 0, 1e6);
-      if (p["value_clip"])
-        c.ppo.value_clip = yaml_number(p["value_clip"], source, "ppo.value_clip", 0, 1e6);
-      if (p["entropy_coef"])
-        c.ppo.entropy_coef = yaml_number(p["entropy_coef"], source, "ppo.entropy_coef", 0, 1e6);
-      if (p["grad_clip"])
-        c.ppo.grad_clip = yaml_number(p["grad_clip"], source, "ppo.grad_clip", 0, 1e6);
-      if (p["minibatch"])
-        c.ppo.minibatch =
-            static_cast<int>(yaml_integer(p["minibatch"], source, "ppo.minibatch", 1, 1 << 24));
-      if (p["epochs"])
-        c.ppo.epochs = static_cast<int>(yaml_integer(p["epochs"], source, "ppo.epochs", 1, 1000));
-      if (p["normalise_advantages"])
-        c.ppo.normalise_advantages =
-            yaml_bool(p["normalise_advantages"], source, "ppo.normalise_advantages");
-    }
-    if (const YAML::Node w = r["warm_start"]) {
-      yaml_check_keys(
-          w,
-          {"teacher", "updates", "smoothing", "search", "dagger_from", "objective", "temperature"},
-          source, "warm_start");
-      if (const YAML::Node o = w["objective"]) {
-        const std::string v = yaml_scalar(o, source, "warm_start.objective");
-        if (v != "actions" && v != "values")
-          throw InputError(yaml_where(source, o),
-                           "warm_start.objective must be 'actions' or 'values', not '" + v + "'");
-        c.imitate_values = v == "values";
-      }
-      if (w["temperature"])
-        c.ppo.value_temperature =
-            yaml_number(w["temperature"], source, "warm_start.temperature", 1e-3, 1e3);
-      if (w["dagger_from"])
-        c.dagger_from =
-            yaml_integer(w["dagger_from"], source, "warm_start.dagger_from", 0, 1L << 40);
-      if (const YAML::Node q = w["search"]) {
-        yaml_check_keys(q, {"lookahead", "samples", "margin"}, source, "warm_start.search");
-        if (q["margin"])
-          c.search.margin = yaml_number(q["margin"], source, "warm_start.search.margin", 0, 1e6);
-        if (q["lookahead"])
-          c.search.lookahead = static_cast<int>(
-              yaml_integer(q["lookahead"], source, "warm_start.search.lookahead", 1, 100000));
-        if (q["samples"])
-          c.search.samples = static_cast<int>(
-              yaml_integer(q["samples"], source, "warm_start.search.samples", 1, 1000));
-        if (c.search.lookahead == 0) c.search.lookahead = 20;
-      }
-      if (w["smoothing"])
-        c.ppo.imitation_smoothing =
-            yaml_number(w["smoothing"], source, "warm_start.smoothing", 0, 1);
-      if (!w["teacher"] || !w["updates"])
-        throw InputError(yaml_where(source, w), "warm_start needs 'teacher' and 'updates'");
-      c.teacher = yaml_scalar(w["teacher"], source, "warm_start.teacher");
-      make_baseline_policy(c.teacher, yaml_where(source, w["teacher"]));  // validates the name
-      c.teacher_updates = yaml_integer(w["updates"], source, "warm_start.updates", 0, 1L << 40);
-      if (c.imitate_values && c.search.lookahead <= 0)
-        throw InputError(yaml_where(source, w["objective"]),
-                         "warm_start.objective 'values' needs a warm_start.search to estimate "
-                         "the action values");
-    }
-    if (const YAML::Node n = r["network"]) {
-      yaml_check_keys(n, {"module_width", "layers", "graph_out", "graph_norm", "head_hidden"},
-                      source, "network");
-      if (n["graph_norm"])
-        c.architecture.graph_norm = yaml_bool(n["graph_norm"], source, "network.graph_norm");
-      if (n["module_width"])
-        c.architecture.module_width = static_cast<int>(
-            yaml_integer(n["module_width"], source, "network.module_width", 1, 4096));
-      if (n["layers"]) {
-        c.architecture.layers.clear();
-        if (!n["layers"].IsSequence() || n["layers"].size() == 0)
-          throw InputError(yaml_where(source, n["layers"]),
-                           "network.layers must be a non-empty list");
-        for (const auto& d : n["layers"])
-          c.architecture.layers.push_back(
-              static_cast<int>(yaml_integer(d, source, "network.layers entry", 1, 4096)));
-      }
-      if (n["graph_out"])
-        c.architecture.graph_out =
-            static_cast<int>(yaml_integer(n["graph_out"], source, "network.graph_out", 1, 4096));
-      if (n["head_hidden"])
-        c.architecture.head_hidden = static_cast<int>(
-            yaml_integer(n["head_hidden"], source, "network.head_hidden", 1, 4096));
-    }
-    if (const YAML::Node e = r["eval"]) {
-      yaml_check_keys(e, {"every", "seeds", "baselines"}, source, "eval");
-      if (e["every"])
-        c.eval_every = static_cast<int>(yaml_integer(e["every"], source, "eval.every", 0, 1 << 30));
-      if (e["seeds"]) {
-        c.eval_seeds.clear();
-        for (const auto& s : e["seeds"])
-          c.eval_seeds.push_back(
-              static_cast<std::uint64_t>(yaml_integer(s, source, "eval seed", 0, 1L << 53)));
-      }
-      if (e["baselines"]) c.eval_baselines = yaml_strings(e["baselines"], source, "eval.baselines");
-    }
-    if (r["checkpoint_every"])
-      c.checkpoint_every = static_cast<int>(
-          yaml_integer(r["checkpoint_every"], source, "checkpoint_every", 1, 1 << 30));
+    train_settings().check_known(r, source);
+    check_version(r, source);
+    parse_episodes(r, source, c);
+    parse_schedule(r, source, c);
+    if (r["ppo"]) parse_ppo(r["ppo"], source, c.ppo);
+    if (r["warm_start"]) parse_warm_start(r["warm_start"], source, c);
+    if (r["network"]) parse_network(r["network"], source, c.architecture);
+    if (r["eval"]) parse_eval(r["eval"], source, c);
     return c;
   });
 }

@@ -110,6 +110,37 @@ std::vector<std::string> SettingsTable::list(const YAML::Node& map, const std::s
   return yaml_strings(present(map, source, key(name)), source, name);
 }
 
+namespace {
+
+YAML::Node non_empty_list(const YAML::Node& node, const std::string& source,
+                          const std::string& name) {
+  if (!node.IsSequence() || node.size() == 0)
+    throw InputError(yaml_where(source, node), name + " must be a non-empty list");
+  return node;
+}
+
+}  // namespace
+
+std::vector<double> SettingsTable::numbers(const YAML::Node& map, const std::string& source,
+                                           const std::string& name) const {
+  const SettingKey& k = key(name);
+  std::vector<double> out;
+  for (const YAML::Node& item : non_empty_list(present(map, source, k), source, name))
+    out.push_back(yaml_number(item, source, name + " entry", k.min, k.max));
+  return out;
+}
+
+std::vector<long> SettingsTable::integers(const YAML::Node& map, const std::string& source,
+                                          const std::string& name) const {
+  const SettingKey& k = key(name);
+  const double lo = std::isfinite(k.min) ? k.min : -1e18, hi = std::isfinite(k.max) ? k.max : 1e18;
+  std::vector<long> out;
+  for (const YAML::Node& item : non_empty_list(present(map, source, k), source, name))
+    out.push_back(
+        yaml_integer(item, source, name + " entry", static_cast<long>(lo), static_cast<long>(hi)));
+  return out;
+}
+
 YAML::Node SettingsTable::mapping(const YAML::Node& map, const std::string& source,
                                   const std::string& name) const {
   const YAML::Node node = present(map, source, key(name));

@@ -85,6 +85,11 @@ class SettingsTable {
   bool boolean(const YAML::Node& map, const std::string& source, const std::string& name) const;
   std::vector<std::string> list(const YAML::Node& map, const std::string& source,
                                 const std::string& name) const;
+  // A non-empty list of numbers (integers), each in the declared range.
+  std::vector<double> numbers(const YAML::Node& map, const std::string& source,
+                              const std::string& name) const;
+  std::vector<long> integers(const YAML::Node& map, const std::string& source,
+                             const std::string& name) const;
   // The nested mapping map[name] (missing or not a mapping: an error).
   YAML::Node mapping(const YAML::Node& map, const std::string& source,
                      const std::string& name) const;

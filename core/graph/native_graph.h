@@ -1,5 +1,5 @@
 // pacml's native graph format: YAML a person can write by hand for a model
-// that has no PipeDream profile. See contrib/graphs/README.md for the format.
+// that has no PipeDream profile (doc/MODEL.md §1.1; example contrib/graphs/example-cnn.yaml).
 //
 //   pacml_graph: 1            # format version
 //   name: tiny-mlp

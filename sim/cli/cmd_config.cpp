@@ -11,6 +11,7 @@
 #include "core/config/settings_table.h"
 #include "core/util/error.h"
 #include "core/zoo/device_model.h"
+#include "model/train_config_keys.h"
 #include "plugin/config.h"
 #include "sim/cli/args.h"
 #include "sim/cli/command.h"
@@ -36,6 +37,16 @@ const std::map<std::string, std::function<const SettingsTable&()>>& formats() {
       {"workload.params.model", sim::fitted_model_settings},
       {"workload.params.iterations", sim::fitted_iterations_settings},
       {"workload.params.slack", sim::fitted_slack_settings},
+      {"train", model::train_settings},
+      {"train.ppo", model::train_ppo_settings},
+      {"train.warm_start", model::train_warm_start_settings},
+      {"train.warm_start.search", model::train_search_settings},
+      {"train.network", model::train_network_settings},
+      {"train.eval", model::train_eval_settings},
+      {"train.gpu", model::gpu_train_settings},
+      {"train.gpu.scenarios", model::gpu_train_scenario_settings},
+      {"train.gpu.optimiser", model::gpu_train_optimiser_settings},
+      {"train.gpu.network", model::gpu_train_network_settings},
   };
   return all;
 }

@@ -121,25 +121,12 @@ void require_shares(double total, const std::string& where, const std::string& w
     throw InputError(where, what + " shares must add up to 1, got " + std::to_string(total));
 }
 
-// Each element of the list map[name], a number in the key's declared range.
-std::vector<double> number_list(const SettingsTable& keys, const YAML::Node& map,
-                                const std::string& source, const std::string& name) {
-  const SettingKey& key = keys.key(name);
-  const YAML::Node list = map[name];
-  if (!list || !list.IsSequence())
-    throw InputError(yaml_where(source, list ? list : map), "'" + name + "' must be a list");
-  std::vector<double> values;
-  for (const YAML::Node& item : list)
-    values.push_back(yaml_number(item, source, name, key.min, key.max));
-  return values;
-}
-
 void read_arrivals(const YAML::Node& root, const std::string& source, FittedWorkload& w) {
   const YAML::Node rates = root["arrivals_per_hour"];
   if (!rates || !rates.IsSequence() || rates.size() != 24)
     throw InputError(yaml_where(source, rates ? rates : root),
                      "arrivals_per_hour must list 24 rates (jobs per hour, by hour of day)");
-  w.arrivals_per_hour = number_list(fitted_params_settings(), root, source, "arrivals_per_hour");
+  w.arrivals_per_hour = fitted_params_settings().numbers(root, source, "arrivals_per_hour");
   if (*std::max_element(w.arrivals_per_hour.begin(), w.arrivals_per_hour.end()) <= 0)
     throw InputError(yaml_where(source, rates), "every arrival rate is 0");
 }

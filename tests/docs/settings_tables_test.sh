@@ -17,7 +17,7 @@ passed=0 failed=0
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 for doc in $(grep -rl --include='*.md' '<!-- pacml config keys ' . | grep -v '^./build'); do
-  for format in $(sed -n 's/^<!-- pacml config keys \([a-z.]*\) --markdown -->$/\1/p' "$doc"); do
+  for format in $(sed -n 's/^<!-- pacml config keys \([a-z._]*\) --markdown -->$/\1/p' "$doc"); do
     awk -v start="<!-- pacml config keys $format --markdown -->" '
       $0 == start { inside = 1; next }
       inside && $0 == "<!-- end of generated table -->" { exit }

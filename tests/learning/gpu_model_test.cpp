@@ -7,6 +7,7 @@
 // names file:line.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -283,4 +284,38 @@ TEST(GpuTrainer, ConfigErrorsNameFileAndLine) {
 }
 
 }  // namespace
+
+// The shipped configs, read through their key tables (model/train_config_keys.h),
+// still say what the shipped models were trained with: each setting the
+// model's metadata records equals what parsing its config gives today.
+void expect_config_matches_model(const nlohmann::json& parsed, const std::string& model,
+                                 const std::vector<std::string>& resolved_elsewhere) {
+  const std::string dir = std::string(PACML_SOURCE_DIR) + "/contrib/models/";
+  const nlohmann::json trained =
+      inference::read_weights_file(dir + model + ".pacw").metadata.at("training");
+  int compared = 0;
+  for (const auto& [key, value] : parsed.items()) {
+    // source and name are labels (paper-zoo was trained as "default", then renamed).
+    if (!trained.contains(key) || key == "source" || key == "name" ||
+        std::count(resolved_elsewhere.begin(), resolved_elsewhere.end(), key))
+      continue;
+    EXPECT_EQ(trained[key], value) << model << ": " << key;
+    ++compared;
+  }
+  EXPECT_GE(compared, 10) << model;
+}
+
+TEST(TrainConfigs, ShippedConfigsParseToWhatTheirModelsWereTrainedWith) {
+  const std::string dir = std::string(PACML_SOURCE_DIR) + "/contrib/train/";
+  // The experiment's own values (horizon, graphs, ...) are resolved when training starts.
+  const std::vector<std::string> from_experiment = {"experiment", "graphs", "horizon",
+                                                    "interarrival", "profile"};
+  for (const std::string name :
+       {"reference", "reference-A", "reference-B", "physical", "physical-D", "paper-zoo"})
+    expect_config_matches_model(model::load_train_config(dir + name + ".yaml").to_json(), name,
+                                from_experiment);
+  expect_config_matches_model(model::load_gpu_train_config(dir + "gpu-default.yaml").to_json(),
+                              "default", {"train", "validation", "workload"});
+}
+
 }  // namespace pacml

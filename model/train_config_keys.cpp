@@ -1,0 +1,292 @@
+#include "model/train_config_keys.h"
+
+namespace pacml::model {
+namespace {
+
+using T = SettingType;
+
+// Keys both trainers share, with the same meaning and range.
+SettingKey version_key() {
+  return SettingKey("pacml_train", T::kInteger, "format version: 1 (required)").range(1, 1000);
+}
+// `world` picks the trainer (model/gpu_trainer.h train_config_world).
+SettingKey paper_world_key() {
+  return SettingKey("world", T::kChoice, "this trainer; `gpu` files are read by the GPU trainer")
+      .one_of({"paper"})
+      .defaults_to("paper");
+}
+SettingKey gpu_world_key() {
+  return SettingKey("world", T::kChoice, "this trainer (required)").one_of({"gpu"});
+}
+SettingKey seed_key() {
+  return SettingKey("seed", T::kInteger, "everything random derives from it")
+      .range(0, 1L << 53)
+      .defaults_to("1");
+}
+SettingKey time_limit_key(const char* minutes) {
+  return SettingKey("time_limit_minutes", T::kNumber,
+                    "stop after this much training wall time (resumed runs count)")
+      .range(0, 1e7, "minutes")
+      .defaults_to(minutes);
+}
+SettingKey workers_key() {
+  return SettingKey("workers", T::kInteger, "rollout threads (the weights do not depend on it)")
+      .range(1, 256)
+      .defaults_to("2");
+}
+SettingKey module_width_key() {
+  return SettingKey("module_width", T::kInteger, "W: width of the node and edge modules")
+      .range(1, 4096)
+      .defaults_to("16");
+}
+
+}  // namespace
+
+const SettingsTable& train_settings() {
+  static const SettingsTable table(
+      "training config key",
+      {version_key(),
+       paper_world_key(),
+       SettingKey("name", T::kText, "label in logs and plots").defaults_to("pacml"),
+       SettingKey("experiment", T::kText,
+                  "experiment YAML (relative to this file) or `default` (built in): profile, "
+                  "topology, N, horizon, graphs")
+           .defaults_to("default"),
+       SettingKey("profile", T::kChoice, "overrides the experiment's JCT model")
+           .one_of({"physical", "reference"}),
+       SettingKey("horizon", T::kNumber, "overrides the experiment's episode length")
+           .range(1e-9, 1e300),
+       SettingKey("interarrival", T::kNumber, "overrides the experiment's time between arrivals")
+           .range(1e-12, 1e300),
+       SettingKey("graphs", T::kList, "overrides the experiment's job graphs"),
+       SettingKey(
+           "betas", T::kList,
+           "episode k uses betas[k mod len], so one model learns them all (beta is an input)")
+           .defaults_to("[A, B, C, D]"),
+       seed_key(),
+       time_limit_key("55"),
+       SettingKey("max_updates", T::kInteger, "PPO updates at most")
+           .range(0, 1L << 40)
+           .defaults_to("100000"),
+       SettingKey("episodes_per_update", T::kInteger, "whole episodes per update")
+           .range(1, 4096)
+           .defaults_to("4"),
+       workers_key(),
+       SettingKey("gamma", T::kNumber, "discount of the rewards").range(0, 1).defaults_to("0.997"),
+       SettingKey("lambda", T::kNumber, "GAE lambda").range(0, 1).defaults_to("0.95"),
+       SettingKey("reward_scale", T::kNumber,
+                  "rewards of +-1 are scaled by this (keeps value targets O(1))")
+           .range(1e-9, 1e9)
+           .defaults_to("0.01"),
+       SettingKey("lr_final", T::kNumber,
+                  "linear decay of ppo.lr to this over max_updates (absent: constant)")
+           .range(0, 1),
+       SettingKey("ppo", T::kMapping, "PPO's settings: table `train.ppo`"),
+       SettingKey("warm_start", T::kMapping,
+                  "imitation of a teacher before PPO: table `train.warm_start`"),
+       SettingKey("network", T::kMapping, "the network's sizes: table `train.network`"),
+       SettingKey("eval", T::kMapping, "evaluation during training: table `train.eval`"),
+       SettingKey("checkpoint_every", T::kInteger, "updates between checkpoints")
+           .range(1, 1 << 30)
+           .defaults_to("10")});
+  return table;
+}
+
+const SettingsTable& train_ppo_settings() {
+  static const SettingsTable table(
+      "ppo key",
+      {SettingKey("lr", T::kNumber, "Adam's learning rate").range(1e-12, 1).defaults_to("2.785e-4"),
+       SettingKey("clip", T::kNumber, "the surrogate's clip range")
+           .range(0, 10)
+           .defaults_to("0.18"),
+       SettingKey("value_coef", T::kNumber, "weight of the value loss")
+           .range(0, 1e6)
+           .defaults_to("0.5"),
+       SettingKey("value_clip", T::kNumber, "value clipping (0: none)")
+           .range(0, 1e6)
+           .defaults_to("0"),
+       SettingKey("entropy_coef", T::kNumber, "weight of the entropy bonus")
+           .range(0, 1e6)
+           .defaults_to("0.003"),
+       SettingKey("grad_clip", T::kNumber, "gradient norm clip").range(0, 1e6).defaults_to("1.5"),
+       SettingKey("minibatch", T::kInteger, "decisions per gradient step")
+           .range(1, 1 << 24)
+           .defaults_to("128"),
+       SettingKey("epochs", T::kInteger, "passes over each update's decisions")
+           .range(1, 1000)
+           .defaults_to("4"),
+       SettingKey("normalise_advantages", T::kBoolean, "advantages scaled to unit variance")
+           .defaults_to("true")});
+  return table;
+}
+
+const SettingsTable& train_warm_start_settings() {
+  static const SettingsTable table(
+      "warm_start key",
+      {SettingKey("teacher", T::kText,
+                  "the baseline imitated (behaviour cloning) first (required)"),
+       SettingKey("updates", T::kInteger, "imitation updates, then PPO (required)")
+           .range(0, 1L << 40),
+       SettingKey("smoothing", T::kNumber,
+                  "share of the target spread over the feasible actions (keeps exploring)")
+           .range(0, 1)
+           .defaults_to("0.2"),
+       SettingKey("search", T::kMapping,
+                  "the teacher is a rollout search over the baseline: table "
+                  "`train.warm_start.search`"),
+       SettingKey("dagger_from", T::kInteger,
+                  "from this update on the network acts and the teacher labels (DAgger)")
+           .range(0, 1L << 40),
+       SettingKey("objective", T::kChoice,
+                  "`actions` clones the teacher's choices; `values` regresses the searched action "
+                  "values (needs search), so the network departs where a departure pays")
+           .one_of({"actions", "values"})
+           .defaults_to("actions"),
+       SettingKey("temperature", T::kNumber,
+                  "`values` only: reward units per logit unit (smaller: greedier sampling)")
+           .range(1e-3, 1e3)
+           .defaults_to("1")});
+  return table;
+}
+
+const SettingsTable& train_search_settings() {
+  static const SettingsTable table(
+      "warm_start.search key",
+      {SettingKey("lookahead", T::kInteger,
+                  "arrivals followed by the baseline after each tried action")
+           .range(1, 100000)
+           .defaults_to("20"),
+       SettingKey("samples", T::kInteger, "sampled futures per candidate")
+           .range(1, 1000)
+           .defaults_to("2"),
+       SettingKey("margin", T::kNumber,
+                  "another action than the baseline's must win by more than this (one job = 2)")
+           .range(0, 1e6)
+           .defaults_to("0")});
+  return table;
+}
+
+const SettingsTable& train_network_settings() {
+  static const SettingsTable table(
+      "network key", {module_width_key(),
+                      SettingKey("layers", T::kList, "output width of each message-passing layer")
+                          .range(1, 4096)
+                          .defaults_to("[64, 16]"),
+                      SettingKey("graph_out", T::kInteger, "G: width of the graph module")
+                          .range(1, 4096)
+                          .defaults_to("8"),
+                      SettingKey("graph_norm", T::kBoolean, "LayerNorm before the graph module")
+                          .defaults_to("true"),
+                      SettingKey("head_hidden", T::kInteger, "width of the policy and value heads")
+                          .range(1, 4096)
+                          .defaults_to("17")});
+  return table;
+}
+
+const SettingsTable& train_eval_settings() {
+  static const SettingsTable table(
+      "eval key", {SettingKey("every", T::kInteger, "updates between evaluations (0: never)")
+                       .range(0, 1 << 30)
+                       .defaults_to("10"),
+                   SettingKey("seeds", T::kList, "greedy evaluation seeds, never trained on")
+                       .range(0, 1L << 53)
+                       .defaults_to("[100000, 100001]"),
+                   SettingKey("baselines", T::kList, "policies evaluated next to the network")
+                       .defaults_to("para_max, para_min, random, fixed:1 … fixed:16")});
+  return table;
+}
+
+const SettingsTable& gpu_train_settings() {
+  static const SettingsTable table(
+      "GPU training config key",
+      {version_key(), gpu_world_key(),
+       SettingKey("name", T::kText, "label in logs and plots").defaults_to("gpu"),
+       SettingKey("workload", T::kText, "a built-in fitted workload or a file relative to this one")
+           .defaults_to("elasticflow-01-05"),
+       SettingKey("load_reference_gpus", T::kInteger,
+                  "the generator runs at load x cluster GPUs / this (0: loads as given)")
+           .range(0, 1 << 24)
+           .defaults_to("128"),
+       SettingKey("order", T::kChoice, "queue order")
+           .one_of({"edf", "submission"})
+           .defaults_to("edf"),
+       SettingKey("train", T::kMapping, "training scenarios: table `train.gpu.scenarios`"),
+       SettingKey("validation", T::kMapping,
+                  "validation scenarios: table `train.gpu.scenarios`; seeds must differ")
+           .defaults_to("train's, seeds [1001, 1002]"),
+       SettingKey("teacher_caps", T::kList,
+                  "caps (cluster-hours) searched per episode for the capped:X teacher; inf = none")
+           .range(1e-9, 1e9)
+           .defaults_to("[0.01 … 2, inf]"),
+       SettingKey("iterations", T::kInteger,
+                  "round 0 follows the teacher, the others the network (DAgger)")
+           .range(1, 100000)
+           .defaults_to("6"),
+       SettingKey("dagger_sample", T::kBoolean,
+                  "DAgger rounds sample the network's choice instead of its arg-max")
+           .defaults_to("false"),
+       SettingKey("record_retries", T::kBoolean,
+                  "record every retry of a queued job (false: only when an answer changes)")
+           .defaults_to("true"),
+       SettingKey("episode_decisions", T::kInteger,
+                  "decisions kept per episode and round (a seeded sample)")
+           .range(1, 1L << 32)
+           .defaults_to("5000"),
+       SettingKey("dataset_max", T::kInteger,
+                  "decisions kept in the aggregate, an equal share per round")
+           .range(1, 1L << 32)
+           .defaults_to("300000"),
+       seed_key(), time_limit_key("30"), workers_key(),
+       SettingKey("optimiser", T::kMapping, "table `train.gpu.optimiser`"),
+       SettingKey("network", T::kMapping, "table `train.gpu.network`")});
+  return table;
+}
+
+const SettingsTable& gpu_train_scenario_settings() {
+  static const SettingsTable table(
+      "scenario key",
+      {SettingKey("clusters", T::kList, "cluster presets or files (relative to the config)")
+           .defaults_to("[ramp-a100-16x8]"),
+       SettingKey("loads", T::kList, "loads (see load_reference_gpus)")
+           .range(1e-6, 1e6)
+           .defaults_to("[1]"),
+       SettingKey("admissions", T::kList, "immediate and/or queue")
+           .defaults_to("[immediate, queue]"),
+       SettingKey("seeds", T::kList,
+                  "job-drawing seeds; one episode per (cluster, load, admission, seed)")
+           .range(0, 1L << 53)
+           .defaults_to("[1]"),
+       SettingKey("jobs", T::kInteger, "jobs per episode").range(1, 10000000).defaults_to("2000")});
+  return table;
+}
+
+const SettingsTable& gpu_train_optimiser_settings() {
+  static const SettingsTable table(
+      "optimiser key",
+      {SettingKey("lr", T::kNumber, "Adam's learning rate").range(1e-12, 1).defaults_to("1e-3"),
+       SettingKey("minibatch", T::kInteger, "decisions per gradient step")
+           .range(1, 1 << 24)
+           .defaults_to("256"),
+       SettingKey("epochs", T::kInteger, "passes over the aggregate per round")
+           .range(1, 1000)
+           .defaults_to("2"),
+       SettingKey("value_coef", T::kNumber, "weight of the value loss")
+           .range(0, 1e6)
+           .defaults_to("0.1"),
+       SettingKey("grad_clip", T::kNumber, "gradient norm clip").range(0, 1e6).defaults_to("1")});
+  return table;
+}
+
+const SettingsTable& gpu_train_network_settings() {
+  static const SettingsTable table(
+      "network key", {module_width_key(),
+                      SettingKey("layers", T::kList, "output width of each message-passing layer")
+                          .range(1, 4096)
+                          .defaults_to("[32, 16]"),
+                      SettingKey("hidden", T::kInteger, "H: width of the candidate scorer")
+                          .range(1, 4096)
+                          .defaults_to("32")});
+  return table;
+}
+
+}  // namespace pacml::model

@@ -1,0 +1,26 @@
+// The keys of the two trainers' config files (`pacml train --config FILE`),
+// declared once (core/config/settings_table.h): the parsers in
+// model/trainer.cpp and model/gpu_trainer.cpp read them through these tables,
+// `pacml config keys train…` prints them and model/README.md's tables are
+// generated from them. No LibTorch here, so the pacml command links it.
+#pragma once
+
+#include "core/config/settings_table.h"
+
+namespace pacml::model {
+
+// The PAC-ML (paper-world, PPO) trainer: `world: paper` or no world.
+const SettingsTable& train_settings();             // top level
+const SettingsTable& train_ppo_settings();         // ppo:
+const SettingsTable& train_warm_start_settings();  // warm_start:
+const SettingsTable& train_search_settings();      // warm_start.search:
+const SettingsTable& train_network_settings();     // network:
+const SettingsTable& train_eval_settings();        // eval:
+
+// The GPU-policy trainer: `world: gpu`.
+const SettingsTable& gpu_train_settings();            // top level
+const SettingsTable& gpu_train_scenario_settings();   // train: and validation:
+const SettingsTable& gpu_train_optimiser_settings();  // optimiser:
+const SettingsTable& gpu_train_network_settings();    // network:
+
+}  // namespace pacml::model
