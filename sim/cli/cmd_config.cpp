@@ -30,6 +30,7 @@ const std::map<std::string, std::function<const SettingsTable&()>>& formats() {
       {"pacml.conf", plugin::plugin_config_settings},
       {"topology", ramp_topology_settings},
       {"experiment", sim::experiment_settings},
+      {"experiment.seeds", sim::seed_range_settings},
       {"workload.synthetic", sim::synthetic_workload_settings},
       {"workload.trace", sim::trace_workload_settings},
       {"workload.fitted", sim::fitted_workload_settings},

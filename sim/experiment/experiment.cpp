@@ -95,11 +95,10 @@ void parse_seeds(const YAML::Node& root, const std::string& source, ExperimentSp
         spec.seeds.push_back(
             static_cast<std::uint64_t>(yaml_integer(item, source, "seed", 0, 1L << 62)));
     } else {
-      yaml_check_keys(s, {"first", "count"}, source, "seeds");
-      const long first =
-          s["first"] ? yaml_integer(s["first"], source, "seeds.first", 0, 1L << 62) : 0;
-      const long count =
-          s["count"] ? yaml_integer(s["count"], source, "seeds.count", 1, 1000000) : 1;
+      const SettingsTable& keys = seed_range_settings();
+      keys.check_known(s, source);
+      const long first = s["first"] ? keys.integer(s, source, "first") : 0;
+      const long count = s["count"] ? keys.integer(s, source, "count") : 1;
       for (long i = 0; i < count; ++i) spec.seeds.push_back(static_cast<std::uint64_t>(first + i));
     }
   } else {

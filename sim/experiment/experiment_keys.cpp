@@ -32,7 +32,7 @@ const SettingsTable& experiment_settings() {
            .defaults_to("para_max; fitted: requested, min_feasible, para_max"),
        SettingKey("seeds", T::kText,
                   "N (seeds 0..N-1), \"3,5,8\", \"10..19\", a list or "
-                  "{first, count}")
+                  "{first, count} (table `experiment.seeds`)")
            .defaults_to("one seed, 0"),
        paper(SettingKey("profile", T::kChoice, "the JCT model")
                  .one_of({"physical", "reference"})
@@ -138,6 +138,16 @@ const SettingsTable& fitted_workload_settings() {
            .defaults_to("slack"),
        SettingKey("beta", T::kText, "with deadline: beta, the beta distribution")
            .defaults_to("A")});
+  return table;
+}
+
+const SettingsTable& seed_range_settings() {
+  static const SettingsTable table(
+      "seeds key",
+      {SettingKey("first", T::kInteger, "the first seed").range(0, 1L << 62).defaults_to("0"),
+       SettingKey("count", T::kInteger, "how many consecutive seeds")
+           .range(1, 1000000)
+           .defaults_to("1")});
   return table;
 }
 

@@ -16,5 +16,7 @@ const SettingsTable& experiment_settings();
 const SettingsTable& synthetic_workload_settings();
 const SettingsTable& trace_workload_settings();
 const SettingsTable& fitted_workload_settings();
+// `seeds: {first, count}`.
+const SettingsTable& seed_range_settings();
 
 }  // namespace pacml::sim
