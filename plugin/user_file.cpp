@@ -261,9 +261,10 @@ bool enter_user_ids(const UserIdentity& user, const std::vector<gid_t>& groups, 
 
 void leave_user_ids(const Ids& root) {
   std::lock_guard<std::mutex> lock(g_ids_mutex);
-  // If root cannot be taken back this thread still holds only the user's
-  // rights; it reads through the open descriptor and ends.
-  restore_ids(root);
+  // If root cannot be taken back (the kernel out of memory), this thread
+  // still holds only the user's rights: it reads through the open
+  // descriptor and ends, and slurmctld stays not dumpable for good.
+  if (!restore_ids(root)) return;
   if (--g_switched == 0 && g_dumpable > 0) ::prctl(PR_SET_DUMPABLE, g_dumpable);
 }
 
