@@ -131,6 +131,23 @@ sa_out=$(timeout 30 salloc --pacml-model=resnet50 --pacml-beta=1 srun -n 2 bash 
 printf '%s\n' "$sa_out" | sed 's/^/    salloc: /'
 check "salloc + srun -n 2: both ranks see PACML_GPUS=2" \
   [ "$(printf '%s\n' "$sa_out" | awk '$2 == 2' | wc -l)" = 2 ]
+# Without a batch script (plugin/README.md, "Without a batch script"): srun
+# fixes its task count before pacml decides, and SPANK has no hook to change
+# it, nor one that reaches salloc's shell; the README's recipe for salloc
+write_gpu_conf fixed:6
+cat > "$LAB/in_salloc.sh" <<'EOS'
+echo "shell ${PACML_GPUS:-unset}"
+n=$(scontrol show job "$SLURM_JOB_ID" | sed -n 's/.*NumTasks=\([0-9]*\).*/\1/p')
+srun -n "$n" bash -c 'echo "rank $SLURM_PROCID $PACML_GPUS"'
+EOS
+sa_out=$(timeout 30 salloc --pacml-model=resnet50 --pacml-beta=1 bash "$LAB/in_salloc.sh" 2> "$LAB/err")
+check "salloc with 6 GPUs: its shell has no PACML_* ($(printf '%s\n' "$sa_out" | grep '^shell'))" \
+  [ "$(printf '%s\n' "$sa_out" | grep -c '^shell unset$')" = 1 ]
+check "   srun -n <the job's NumTasks> in it starts 6 ranks that see PACML_GPUS=6" \
+  [ "$(printf '%s\n' "$sa_out" | awk '/^rank / && $3 == 6' | wc -l)" = 6 ]
+s_out=$(timeout 30 srun --pacml-model=resnet50 --pacml-beta=1 bash -c 'echo "rank $SLURM_PROCID $PACML_GPUS"' 2> "$LAB/err")
+check "a standalone srun without -n starts one rank per node (2 of 6), each sees PACML_GPUS=6" \
+  [ "$(printf '%s\n' "$s_out" | awk '/^rank / && $3 == 6' | wc -l)" = 2 ]
 j=$(PACML_DRY_RUN=1 run fixed:6 -o "$LAB/out/%j.out" "$src/contrib/slurm/examples/torchrun.sbatch" train.py)
 o=$(out_of "$j")
 printf '%s\n' "$o" | sed 's/^/    /'
