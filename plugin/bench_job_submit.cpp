@@ -6,8 +6,12 @@
 // call per model (graph build, lookahead cache fill) is reported separately;
 // the distribution is over the following calls (graph parse cached).
 //
-//   pacml-plugin-bench [--so PATH] [--model NAME] [--policy P] [--beta F]
-//                      [--profile P] [--iterations N] [--json]
+//   pacml-plugin-bench [--so PATH] [--model NAME | --graph FILE] [--policy P]
+//                      [--beta F] [--profile P] [--iterations N] [--uid U]
+//                      [--json]
+// --uid submits as that user (and its primary group), so a --graph file is
+// read with that user's rights, as for any job in slurmctld.
+#include <pwd.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -39,6 +43,7 @@ int main(int argc, char** argv) {
   std::string so = PACML_JOB_SUBMIT_SO, model = "gnmt", graph, policy = "min_feasible",
               beta = "0.5", profile = "physical";
   int iterations = 2000;
+  long uid = -1;  // -1: this process's
   bool json = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -63,6 +68,8 @@ int main(int argc, char** argv) {
       profile = value();
     else if (a == "--iterations")
       iterations = std::atoi(value().c_str());
+    else if (a == "--uid")
+      uid = std::atol(value().c_str());
     else if (a == "--json")
       json = true;
     else {
@@ -70,7 +77,7 @@ int main(int argc, char** argv) {
           stderr,
           "usage: pacml-plugin-bench [--so PATH] [--model NAME | --graph FILE] [--policy P] "
           "[--beta F] "
-          "[--profile physical|reference] [--iterations N] [--json]\n");
+          "[--profile physical|reference] [--iterations N] [--uid U] [--json]\n");
       return a == "--help" ? 0 : 2;
     }
   }
@@ -99,6 +106,11 @@ int main(int argc, char** argv) {
   int placed = 0, rejected = 0;
   for (int i = 0; i <= iterations; ++i) {
     JobDesc job("bench");
+    if (uid >= 0) {
+      job.d.user_id = static_cast<uint32_t>(uid);
+      const struct passwd* pw = getpwuid(static_cast<uid_t>(uid));
+      job.d.group_id = pw ? pw->pw_gid : static_cast<uint32_t>(uid);
+    }
     job.spank({graph.empty() ? "_SLURM_SPANK_OPTION_pacml_pacml_model=" + model
                              : "_SLURM_SPANK_OPTION_pacml_pacml_graph=" + graph,
                "_SLURM_SPANK_OPTION_pacml_pacml_beta=" + beta});

@@ -25,6 +25,7 @@
 #include "core/profile.h"
 #include "core/slurm/slurm_syntax.h"
 #include "core/util/error.h"
+#include "core/util/lru_cache.h"
 #include "core/zoo/model_zoo.h"
 #include "plugin/messages.h"
 #include "plugin/request.h"
@@ -61,6 +62,14 @@ struct Engine::Active {
   std::optional<ClusterSpec> cluster;
   std::optional<GpuPolicy> gpu_policy;
   std::map<std::string, std::shared_ptr<const ParallelJob>> jobs;
+  // Users' graph files as jobs, by the graph's serial fingerprint (one per
+  // distinct text, GraphSource): bounded in bytes, since every user's file
+  // adds one. A job holds its profile and the graph at each per-GPU batch it
+  // was costed at (at most ~16 for the profiled batch of 64).
+  static constexpr std::size_t kGraphJobCacheBytes = 64u << 20;
+  static constexpr std::size_t kLayerBytes = 512;  // a layer, its label and edges
+  static constexpr std::size_t kBatchesKept = 17;  // the profile and ~16 batches
+  LruCache<std::shared_ptr<const ParallelJob>> graph_jobs;
   std::map<std::pair<int, int>, std::unique_ptr<DurationModel>> durations;
   explicit Active(PluginConfig c)
       : cfg(std::move(c)),
@@ -68,7 +77,8 @@ struct Engine::Active {
         profile(Profile::by_name(cfg.profile, cfg.source)),
         policy(cfg.cluster.empty() ? make_policy(cfg.policy, cfg.source) : nullptr),
         cache(kLookaheadCacheBytes),
-        rng(static_cast<std::uint64_t>(cfg.seed)) {
+        rng(static_cast<std::uint64_t>(cfg.seed)),
+        graph_jobs(kGraphJobCacheBytes) {
     if (cfg.cluster.empty()) return;
     cluster = load_cluster(cfg.cluster, cfg.source + ": cluster");
     gpu_policy = GpuPolicy::parse(cfg.policy, cfg.source + ": policy");
@@ -502,7 +512,9 @@ std::optional<SubmitResult> set_time_limit(Engine::Decision& d) {
 
 }  // namespace
 
-std::optional<SubmitResult> Engine::load_graph(Decision& d) {
+// The job's graph: a zoo model, or a graph file read with the user's rights
+// (GraphSource: graph_dirs, user_graph_files, the size and layer limits).
+std::optional<SubmitResult> Engine::read_graph(Decision& d) {
   const JobRequest& req = d.req;
   try {
     if (!req.model.empty()) {
@@ -523,7 +535,12 @@ std::optional<SubmitResult> Engine::load_graph(Decision& d) {
         RejectKind::kBadRequest,
         "pacml: " + user_facing(e, req.model.empty() ? "--pacml-graph" : "--pacml-model"));
   }
-  d.steps = req.steps.value_or(d.cfg.default_steps);
+  return std::nullopt;
+}
+
+std::optional<SubmitResult> Engine::load_graph(Decision& d) {
+  if (auto done = read_graph(d)) return *done;
+  d.steps = d.req.steps.value_or(d.cfg.default_steps);
   d.estimator.emplace(d.a.topology, d.a.profile, static_cast<int>(d.steps));
   d.unit = d.a.profile.time_unit == "ms" ? 1e-3 : 1.0;
   d.seq_s = d.estimator->sequential_jct(*d.graph) * d.unit;
@@ -899,10 +916,8 @@ void set_slurm_deadline(const Engine::Decision& d, SubmitResult& r) {
 
 }  // namespace
 
-std::optional<SubmitResult> Engine::load_gpu_job(Decision& d) {
-  if (d.req.model.empty()) return rejection(RejectKind::kBadRequest, messages::gpu_needs_model());
-  if (d.names.empty())
-    return rejection(RejectKind::kUnmanagedPartition, messages::no_nodes(d.partition));
+// A zoo model as the physical model costs it on the cluster's device.
+std::optional<SubmitResult> Engine::zoo_gpu_job(Decision& d) {
   std::shared_ptr<const ParallelJob>& job = d.a.jobs[d.req.model];
   if (!job) {
     try {
@@ -915,6 +930,37 @@ std::optional<SubmitResult> Engine::load_gpu_job(Decision& d) {
     }
   }
   d.gpu_job = job;
+  return std::nullopt;
+}
+
+// A graph file (PipeDream or native), read as on a RAMP cluster, costed as
+// `pacml estimate --cluster --graph` does: its op times were measured at
+// kProfiledBatch samples per step and the job runs at that batch.
+std::optional<SubmitResult> Engine::graph_gpu_job(Decision& d) {
+  if (auto done = read_graph(d)) return *done;
+  const std::string key = "graph#" + std::to_string(d.graph->fingerprint());
+  if (const auto* job = d.a.graph_jobs.find(key)) {
+    d.gpu_job = *job;
+    return std::nullopt;
+  }
+  try {
+    d.gpu_job = ParallelJob::from_graph(d.graph->layers(), kProfiledBatch, 0);
+  } catch (const InputError& e) {
+    return rejection(RejectKind::kBadRequest,
+                     "pacml: " + d.graph_path + ": cannot plan it on GPUs: " + e.what());
+  }
+  const std::size_t layers = d.graph->layers().layers.size();
+  d.a.graph_jobs.insert(key, d.gpu_job, Active::kBatchesKept * Active::kLayerBytes * layers);
+  return std::nullopt;
+}
+
+std::optional<SubmitResult> Engine::load_gpu_job(Decision& d) {
+  if (d.req.model.empty() && d.req.graph.empty())
+    return rejection(RejectKind::kBadRequest, messages::missing_graph());
+  if (d.names.empty())
+    return rejection(RejectKind::kUnmanagedPartition, messages::no_nodes(d.partition));
+  if (auto done = d.req.graph.empty() ? zoo_gpu_job(d) : graph_gpu_job(d)) return *done;
+  const std::shared_ptr<const ParallelJob>& job = d.gpu_job;
   d.gpus_per_node = gpus_per_node(d, d.a.cluster->gpus_per_server);
   d.durations = &d.a.durations_for(static_cast<int>(d.names.size()), d.gpus_per_node);
   d.steps = d.req.steps.value_or(d.cfg.default_steps);

@@ -185,6 +185,7 @@ class Engine {
   SubmitResult decide(const SubmitInput& input, const SlurmView& view, Active& active);
   // The steps of decide() that need the engine's state; a returned result
   // ends the decision.
+  std::optional<SubmitResult> read_graph(Decision& d);
   std::optional<SubmitResult> load_graph(Decision& d);
   void read_cluster(Decision& d);
   std::optional<SubmitResult> choose_placement(Decision& d);
@@ -193,6 +194,11 @@ class Engine {
   // A GPU cluster's decision (engine.cpp, "GPU cluster").
   SubmitResult decide_gpus(Decision& d);
   std::optional<SubmitResult> load_gpu_job(Decision& d);
+  std::optional<SubmitResult> zoo_gpu_job(Decision& d);
+  std::optional<SubmitResult> graph_gpu_job(Decision& d);
+  // The batch a user's graph file was profiled at, and runs at, on a GPU
+  // cluster (`pacml estimate --cluster --graph`'s default).
+  static constexpr int kProfiledBatch = 64;
   void read_gpu_cluster(Decision& d);
   double count_offered(const Decision& d);
   std::optional<SubmitResult> choose_gpu_count(Decision& d);

@@ -1,17 +1,9 @@
 #include "plugin/graph_source.h"
 
-#include <fcntl.h>
-#include <grp.h>
-#include <poll.h>
-#include <pwd.h>
-#include <signal.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
-#include <chrono>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -26,85 +18,9 @@
 namespace pacml::plugin {
 namespace {
 
-// Child status codes written before the file contents.
-constexpr int kNotRegular = -1;
-constexpr int kTooLarge = -2;
-
-std::vector<gid_t> user_groups(uid_t uid, gid_t gid) {
-  std::vector<gid_t> groups{gid};
-  std::vector<char> buf(16384);
-  struct passwd pw {};
-  struct passwd* result = nullptr;
-  if (getpwuid_r(uid, &pw, buf.data(), buf.size(), &result) != 0 || result == nullptr)
-    return groups;
-  int n = 64;
-  groups.resize(n);
-  if (getgrouplist(pw.pw_name, gid, groups.data(), &n) < 0) {
-    groups.resize(n);
-    if (getgrouplist(pw.pw_name, gid, groups.data(), &n) < 0) return {gid};
-  }
-  groups.resize(n);
-  return groups;
-}
-
-bool write_all(int fd, const void* data, size_t size) {
-  const char* p = static_cast<const char*>(data);
-  while (size > 0) {
-    const ssize_t w = ::write(fd, p, size);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    p += w, size -= static_cast<size_t>(w);
-  }
-  return true;
-}
-
-// Runs in the forked child: only async-signal-safe calls, no allocation.
-[[noreturn]] void child_read(int out, const char* path, uid_t uid, gid_t gid, const gid_t* groups,
-                             size_t ngroups, long max_bytes) {
-  int status = 0;
-  if (::setgroups(ngroups, groups) != 0 || ::setgid(gid) != 0 || ::setuid(uid) != 0 ||
-      (uid != 0 && ::setuid(0) == 0)) {
-    status = EPERM;
-    write_all(out, &status, sizeof status);
-    _exit(1);
-  }
-  const int fd = ::open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0) {
-    status = errno;
-    write_all(out, &status, sizeof status);
-    _exit(1);
-  }
-  struct stat st;
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    status = kNotRegular;
-    write_all(out, &status, sizeof status);
-    _exit(1);
-  }
-  if (st.st_size > max_bytes) {
-    status = kTooLarge;
-    write_all(out, &status, sizeof status);
-    _exit(1);
-  }
-  write_all(out, &status, sizeof status);
-  char buf[8192];
-  long total = 0;
-  for (;;) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    total += n;
-    if (total > max_bytes) break;  // grew while reading: the parent notices
-    if (!write_all(out, buf, static_cast<size_t>(n))) break;
-  }
-  _exit(0);
-}
-
-std::string describe_status(int status, long max_bytes) {
-  if (status == kNotRegular) return "not a regular file";
-  if (status == kTooLarge)
-    return "larger than the site's limit of " + std::to_string(max_bytes) +
-           " bytes (max_graph_bytes)";
-  return std::strerror(status);
+std::string too_large(long max_bytes) {
+  return "larger than the site's limit of " + std::to_string(max_bytes) +
+         " bytes (max_graph_bytes)";
 }
 
 bool safe_bare_name(const std::string& name) {
@@ -171,71 +87,6 @@ LayerGraph parse_graph_text(const std::string& text, const std::string& path, lo
 
 }  // namespace
 
-std::string read_file_as_user(const std::string& path, const UserIdentity& user, long max_bytes,
-                              double timeout) {
-  if (::geteuid() != 0 && user.uid != ::geteuid())
-    throw InputError(path,
-                     "this site does not read users' own graph files (slurmctld cannot "
-                     "switch to the user); use a name from the admin's graph directories "
-                     "or --pacml-model");
-  const std::vector<gid_t> groups = user_groups(user.uid, user.gid);
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0)
-    throw InputError(path, std::string("cannot read: pipe: ") + std::strerror(errno));
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    const int err = errno;
-    ::close(fds[0]), ::close(fds[1]);
-    throw InputError(path, std::string("cannot read: fork: ") + std::strerror(err));
-  }
-  if (pid == 0) {
-    ::close(fds[0]);
-    child_read(fds[1], path.c_str(), user.uid, user.gid, groups.data(), groups.size(), max_bytes);
-  }
-  ::close(fds[1]);
-  std::string data;
-  bool timed_out = false;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout);
-  char buf[8192];
-  for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                          deadline - std::chrono::steady_clock::now())
-                          .count();
-    if (left <= 0) {
-      timed_out = true;
-      break;
-    }
-    struct pollfd p {
-      fds[0], POLLIN, 0
-    };
-    const int ready = ::poll(&p, 1, static_cast<int>(left));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) {
-      timed_out = ready == 0;
-      break;
-    }
-    const ssize_t n = ::read(fds[0], buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    data.append(buf, static_cast<size_t>(n));
-    if (static_cast<long>(data.size()) > max_bytes + static_cast<long>(sizeof(int))) break;
-  }
-  ::close(fds[0]);
-  if (timed_out) ::kill(pid, SIGKILL);
-  int wstatus = 0;
-  while (::waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
-  }
-  if (timed_out) throw InputError(path, "cannot read: timed out");
-  if (data.size() < sizeof(int)) throw InputError(path, "cannot read: the reader failed");
-  int status = 0;
-  std::memcpy(&status, data.data(), sizeof status);
-  if (status != 0) throw InputError(path, "cannot read: " + describe_status(status, max_bytes));
-  data.erase(0, sizeof status);
-  if (static_cast<long>(data.size()) > max_bytes)
-    throw InputError(path, "cannot read: " + describe_status(kTooLarge, max_bytes));
-  return data;
-}
-
 JobGraphPtr GraphSource::lookup(const std::string& key) {
   std::lock_guard<std::mutex> lock(mutex_);
   const JobGraphPtr* g = cache_.find(key);
@@ -286,8 +137,7 @@ JobGraphPtr GraphSource::graph_file(const std::string& name, const UserIdentity&
       struct stat st;
       if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
         if (st.st_size > options.max_bytes)
-          throw InputError(candidate,
-                           "cannot read: " + describe_status(kTooLarge, options.max_bytes));
+          throw InputError(candidate, "cannot read: " + too_large(options.max_bytes));
         path = candidate;
         break;
       }

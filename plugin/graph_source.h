@@ -2,10 +2,11 @@
 // own graph files read with the user's rights.
 //
 // Security (slurmctld is privileged, users are not):
-//  * A path a user names is opened in a forked child that has switched to the
-//    user's uid, gid and supplementary groups, so the plugin can read exactly
-//    what the user could. If slurmctld is not root (it cannot switch users),
-//    users' own files are refused and only graph_dirs are used.
+//  * A path a user names is opened with the user's uid, gid and
+//    supplementary groups (plugin/user_file.h: a thread that takes them for
+//    itself, or a forked child), so the plugin can read exactly what the
+//    user could. If slurmctld is not root (it cannot switch users), users'
+//    own files are refused and only graph_dirs are used.
 //  * Only regular files, at most max_graph_bytes, opened non-blocking (no
 //    FIFOs or devices that could hang slurmctld), with a read timeout.
 //  * Bare names ("resnet18.txt") are looked up in the admin's graph_dirs;
@@ -28,6 +29,7 @@
 
 #include "core/graph/job_graph.h"
 #include "core/util/lru_cache.h"
+#include "plugin/user_file.h"
 
 namespace pacml::plugin {
 
@@ -38,18 +40,6 @@ struct GraphSourceOptions {
   long max_ops = 2000;      // layers (forward ops)
   double read_timeout = 5;  // seconds
 };
-
-// Whose rights a user file is read with.
-struct UserIdentity {
-  uid_t uid = 0;
-  gid_t gid = 0;
-  std::string work_dir;  // for relative paths ("" = none)
-};
-
-// Reads `path` as `user` (see above); throws InputError(path, reason) on any
-// failure (permission, not a regular file, too large, timeout).
-std::string read_file_as_user(const std::string& path, const UserIdentity& user, long max_bytes,
-                              double timeout);
 
 class GraphSource {
  public:

@@ -512,9 +512,10 @@ extern "C" int init(void) {
     g_state->engine->set_sched_params(slurm_conf.sched_params ? slurm_conf.sched_params : "");
     g_state->engine->refresh_config();
     if (inside_slurmctld()) g_state->poller = std::thread(poll_loop, g_state);
-    slurm_info("pacml: job_submit/pacml loaded (config %s%s)",
+    slurm_info("pacml: job_submit/pacml loaded (config %s%s); %s",
                g_state->engine->config_path().c_str(),
-               inside_slurmctld() ? "" : ", outside slurmctld");
+               inside_slurmctld() ? "" : ", outside slurmctld",
+               pacml::plugin::describe_user_file_reader().c_str());
   } catch (const std::exception& e) {
     slurm_error("pacml: init failed: %s; jobs pass through unchanged", e.what());
   } catch (...) {
@@ -533,6 +534,10 @@ extern "C" int fini(void) {
     g_state->wake.notify_all();
     if (g_state->poller.joinable()) g_state->poller.join();
     if (g_state->engine) g_state->engine->decision_log().flush(now_seconds(), true);
+    // Readers whose submissions gave up on a hung file system run this
+    // library's code until they return: Slurm unloads it after fini().
+    if (!pacml::plugin::wait_for_user_file_readers(10))
+      slurm_error("pacml: fini: a read of a user's graph file still hangs");
     delete g_state;
     g_state = nullptr;
   } catch (...) {

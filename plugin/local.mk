@@ -12,6 +12,7 @@ noinst_LTLIBRARIES += libpacml_plugin.la
 libpacml_plugin_la_SOURCES = \
 	plugin/config.h plugin/config.cpp \
 	plugin/request.h plugin/request.cpp \
+	plugin/user_file.h plugin/user_file.cpp \
 	plugin/graph_source.h plugin/graph_source.cpp \
 	plugin/decision_log.h plugin/decision_log.cpp \
 	plugin/messages.h plugin/messages.cpp \

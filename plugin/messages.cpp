@@ -142,11 +142,6 @@ std::string ramp_count_outside(int count, int degree, int min_nodes, int max_nod
          "; drop or widen -N, or change the requirement";
 }
 
-std::string gpu_needs_model() {
-  return "pacml: on this GPU cluster pacml plans built-in models only: give --pacml-model=NAME "
-         "(`pacml graph zoo` lists them); --pacml-graph is not supported here yet";
-}
-
 std::string no_nodes(const std::string& partition) {
   return "pacml: partition " + partition + " has no nodes pacml knows of";
 }

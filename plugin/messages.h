@@ -43,7 +43,6 @@ std::string ramp_refuses_node_list();
 std::string ramp_count_outside(int count, int degree, int min_nodes, int max_nodes);
 
 // A GPU cluster (plugin/README.md, "GPU cluster").
-std::string gpu_needs_model();
 std::string no_nodes(const std::string& partition);
 // " within -N 2-4 and the 3 node(s) of -w" (the user's limits, for a blocked
 // job; 0 = not given).

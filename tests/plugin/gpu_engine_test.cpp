@@ -2,8 +2,11 @@
 // the physical model, asked of Slurm as counts; the plan the job sees.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <cmath>
 #include <fstream>
+#include <sstream>
 
 #include "core/parallel/parallel_job.h"
 #include "plugin/engine.h"
@@ -202,7 +205,7 @@ TEST(GpuEngine, UserNodeLimitsAreHonouredOrRefusedWithAMessage) {
   EXPECT_NE(none.user_message.find("0 of 32 GPUs free"), std::string::npos) << none.user_message;
 }
 
-TEST(GpuEngine, GpuPoliciesOnlyAndModelsOnly) {
+TEST(GpuEngine, GpuPoliciesOnlyAndKnownModelsOnly) {
   GpuFixture bad("policy: para_min");
   const SubmitResult r = bad.submit({opt("model", "resnet50"), opt("beta", "1")});
   EXPECT_EQ(r.outcome, Outcome::kPassThrough);  // no valid configuration
@@ -211,12 +214,76 @@ TEST(GpuEngine, GpuPoliciesOnlyAndModelsOnly) {
     named |= l.find("unknown GPU policy 'para_min'") != std::string::npos;
   EXPECT_TRUE(named);
   GpuFixture f;
-  const SubmitResult graph = f.submit({opt("graph", "/tmp/g.txt"), opt("beta", "1")});
-  EXPECT_EQ(graph.outcome, Outcome::kRejected);
-  EXPECT_NE(graph.user_message.find("--pacml-model"), std::string::npos);
   const SubmitResult unknown = f.submit({opt("model", "nosuch"), opt("beta", "1")});
   EXPECT_EQ(unknown.outcome, Outcome::kRejected);
   EXPECT_NE(unknown.user_message.find("--pacml-model"), std::string::npos) << unknown.user_message;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream all;
+  all << in.rdbuf();
+  return all.str();
+}
+
+// Graph files on a GPU cluster: read with the same rules as on a RAMP
+// cluster (the user's rights, the limits, the caches), costed by the
+// physical model at the profiled batch.
+TEST(GpuEngine, GraphFilesArePlannedWithTheSameReadingRules) {
+  GpuFixture f("policy: fixed:4\nmax_graph_ops: 20\n");
+  TempDir user;
+  ::chmod(user.path().c_str(), 0755);
+  const std::string src = PACML_SOURCE_DIR;
+  const std::string cnn =
+      user.write("example-cnn.yaml", read_text(src + "/contrib/graphs/example-cnn.yaml"));
+  const std::string tiny = user.write("tiny.txt", read_text(src + "/tests/fixtures/tiny.txt"));
+  SubmitInput in;
+  in.work_dir = user.path();
+  const SubmitResult r = f.submit({opt("graph", "example-cnn.yaml"), opt("beta", "1")}, 0, in);
+  ASSERT_EQ(r.outcome, Outcome::kPlaced) << r.user_message << r.log_message;
+  EXPECT_EQ(r.shape.gpus, 4);
+  EXPECT_EQ(r.shape.nodes, 1);
+  EXPECT_NE(r.log_message.find("model example-cnn"), std::string::npos) << r.log_message;
+  EXPECT_NE(r.annotation.find("pacml-plan:gpus=4"), std::string::npos) << r.annotation;
+  EXPECT_NE(r.request_comment.find("graph=" + cnn), std::string::npos) << r.request_comment;
+  const std::string log = read_text(f.dir.file("decisions.jsonl"));
+  EXPECT_NE(log.find("\"graph\":\"" + cnn + "\""), std::string::npos) << log;
+  // known: the same graph and job, from the caches
+  const SubmitResult again = f.submit({opt("graph", cnn), opt("beta", "1")});
+  ASSERT_EQ(again.outcome, Outcome::kPlaced) << again.user_message;
+  EXPECT_EQ(again.shape.gpus, r.shape.gpus);
+  EXPECT_EQ(again.job_env.size(), r.job_env.size());
+  EXPECT_EQ(f.engine->graphs().size(), 1u);
+  const SubmitResult pipedream = f.submit({opt("graph", tiny), opt("beta", "1")});
+  EXPECT_EQ(pipedream.outcome, Outcome::kPlaced) << pipedream.user_message;
+  // the limits
+  TempDir deep_dir;
+  ::chmod(deep_dir.path().c_str(), 0755);
+  std::string chain;
+  for (int i = 1; i <= 21; ++i)
+    chain += "node" + std::to_string(i) +
+             " -- Linear -- forward_compute_time=1, backward_compute_time=1, "
+             "activation_size=1024, parameter_size=1024\n" +
+             (i > 1 ? "\tnode" + std::to_string(i - 1) + " -- node" + std::to_string(i) + "\n"
+                    : std::string());
+  const std::string deep = deep_dir.write("deep.txt", chain);
+  const SubmitResult too_deep = f.submit({opt("graph", deep), opt("beta", "1")});
+  EXPECT_EQ(too_deep.outcome, Outcome::kRejected);
+  EXPECT_NE(too_deep.user_message.find("21 layers, more than the site's limit of 20"),
+            std::string::npos)
+      << too_deep.user_message;
+  // the user's rights (uid 1000 here)
+  if (::geteuid() == 0) {
+    const std::string secret = user.write("secret.yaml", read_text(cnn), 0600);
+    const SubmitResult refused = f.submit({opt("graph", secret), opt("beta", "1")});
+    EXPECT_EQ(refused.outcome, Outcome::kRejected);
+    EXPECT_NE(refused.user_message.find(secret + ": cannot read: Permission denied"),
+              std::string::npos)
+        << refused.user_message;
+  }
+  // neither a model nor a graph
+  const SubmitResult nothing = f.submit({opt("beta", "1")});
+  EXPECT_EQ(nothing.outcome, Outcome::kRejected);
 }
 
 TEST(GpuEngine, TheUsersGpuCountIsKeptByRequestedAndOtherwiseReplacedAloud) {

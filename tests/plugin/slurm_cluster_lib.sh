@@ -13,6 +13,7 @@
 #                                 fake device files), no RAMP topology
 #   lab_start                     munged, slurmctld, $lab_nodes slurmd; waits until idle
 #   lab_set_sched_params [TOKENS] SchedulerParameters=<lab's>,TOKENS + scontrol reconfigure
+#   lab_stop                      stops the daemons (the EXIT trap does it too)
 #
 # The NodeName line is generated, not hand-written: `pacml topology
 # --slurm-nodes --host-attrs` gives every node this machine's CPUs, sockets,
@@ -77,6 +78,16 @@ lab_init() { # lab_init NAME BUILD_DIR
 lab_cleanup() {
   local rc=$?
   set +e
+  lab_stop
+  if [ "$rc" -ne 0 ] || [ "$fail" -ne 0 ]; then
+    echo "---- slurmctld.log (pacml lines, last 40) ----"
+    grep -i pacml "$LAB/log/slurmctld.log" 2>/dev/null | tail -40
+  fi
+  if [ "${PACML_KEEP_LAB:-0}" = 1 ]; then echo "lab kept in $LAB"; else rm -rf "$LAB"; fi
+  exit "$rc"
+}
+
+lab_stop() { # stops every daemon lab_start started (again: nothing to do)
   [ -f "$LAB/run/ctld.pid" ] && timeout 5 scancel --quiet -u root 2>/dev/null
   [ -f "$LAB/run/ctld.pid" ] && timeout 5 scancel --quiet -u nobody 2>/dev/null
   local pids="" p alive=""
@@ -91,12 +102,7 @@ lab_cleanup() {
     sleep 0.1
   done
   for p in $alive; do kill -KILL "$p" 2>/dev/null; done
-  if [ "$rc" -ne 0 ] || [ "$fail" -ne 0 ]; then
-    echo "---- slurmctld.log (pacml lines, last 40) ----"
-    grep -i pacml "$LAB/log/slurmctld.log" 2>/dev/null | tail -40
-  fi
-  if [ "${PACML_KEEP_LAB:-0}" = 1 ]; then echo "lab kept in $LAB"; else rm -rf "$LAB"; fi
-  exit "$rc"
+  rm -f "$LAB/run/slurmd.pids" "$LAB/run/ctld.pid" "$LAB/munge/munged.pid"
 }
 
 lab_write_pacml_conf() { # lab_write_pacml_conf ON_BLOCK [EXTRA]

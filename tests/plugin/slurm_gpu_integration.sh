@@ -4,7 +4,10 @@
 # (GRES gpu on fake device files) and pacml.conf's `cluster:`. pacml chooses
 # k GPUs and asks Slurm for counts (plugin/README.md, "GPU cluster"): whole
 # nodes for k a multiple of 4, a shared node below 4; the job sees its plan
-# as PACML_* variables; --pacml-deadline becomes Slurm's deadline.
+# as PACML_* variables; --pacml-deadline becomes Slurm's deadline; users'
+# graph files are planned too; the test's squeue --json history replays
+# through `pacml replay`; and a short soak (slurm_soak.sh --short --gpu) runs
+# on a fresh cluster at the end.
 #
 #   tests/plugin/slurm_gpu_integration.sh [BUILD_DIR]     (default: ./build)
 #
@@ -128,6 +131,23 @@ sa_out=$(timeout 30 salloc --pacml-model=resnet50 --pacml-beta=1 srun -n 2 bash 
 printf '%s\n' "$sa_out" | sed 's/^/    salloc: /'
 check "salloc + srun -n 2: both ranks see PACML_GPUS=2" \
   [ "$(printf '%s\n' "$sa_out" | awk '$2 == 2' | wc -l)" = 2 ]
+# Without a batch script (plugin/README.md, "Without a batch script"): srun
+# fixes its task count before pacml decides, and SPANK has no hook to change
+# it, nor one that reaches salloc's shell; the README's recipe for salloc
+write_gpu_conf fixed:6
+cat > "$LAB/in_salloc.sh" <<'EOS'
+echo "shell ${PACML_GPUS:-unset}"
+n=$(scontrol show job "$SLURM_JOB_ID" | sed -n 's/.*NumTasks=\([0-9]*\).*/\1/p')
+srun -n "$n" bash -c 'echo "rank $SLURM_PROCID $PACML_GPUS"'
+EOS
+sa_out=$(timeout 30 salloc --pacml-model=resnet50 --pacml-beta=1 bash "$LAB/in_salloc.sh" 2> "$LAB/err")
+check "salloc with 6 GPUs: its shell has no PACML_* ($(printf '%s\n' "$sa_out" | grep '^shell'))" \
+  [ "$(printf '%s\n' "$sa_out" | grep -c '^shell unset$')" = 1 ]
+check "   srun -n <the job's NumTasks> in it starts 6 ranks that see PACML_GPUS=6" \
+  [ "$(printf '%s\n' "$sa_out" | awk '/^rank / && $3 == 6' | wc -l)" = 6 ]
+s_out=$(timeout 30 srun --pacml-model=resnet50 --pacml-beta=1 bash -c 'echo "rank $SLURM_PROCID $PACML_GPUS"' 2> "$LAB/err")
+check "a standalone srun without -n starts one rank per node (2 of 6), each sees PACML_GPUS=6" \
+  [ "$(printf '%s\n' "$s_out" | awk '/^rank / && $3 == 6' | wc -l)" = 2 ]
 j=$(PACML_DRY_RUN=1 run fixed:6 -o "$LAB/out/%j.out" "$src/contrib/slurm/examples/torchrun.sbatch" train.py)
 o=$(out_of "$j")
 printf '%s\n' "$o" | sed 's/^/    /'
@@ -212,6 +232,89 @@ check "   on n2 ($(field "$q" NodeList))" [ "$(field "$q" NodeList)" = n2 ]
 timeout 5 scancel -u root
 timeout 5 scontrol update NodeName=n1 State=RESUME
 check "slurmctld answers" ping_ok
+
+say "6. graph files on the GPU cluster, read with the user's rights"
+as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups env SLURM_CONF="$SLURM_CONF" "$@"; }
+check "users' files are read by a thread with the user's ids (logged at load)" \
+  grep -q "users' graph files are read by a thread with the user's ids" "$LAB/log/slurmctld.log"
+write_gpu_conf min_feasible
+cp "$src/contrib/graphs/example-cnn.yaml" "$LAB/user/cnn.yaml" && chmod 644 "$LAB/user/cnn.yaml"
+cp "$LAB/user/cnn.yaml" "$LAB/secret.yaml" && chmod 600 "$LAB/secret.yaml"
+g=$(cd "$LAB/user" && as_nobody timeout 20 sbatch --parsable -o /dev/null --chdir=/tmp \
+  --pacml-graph=cnn.yaml --pacml-steps=200000 --pacml-deadline=2:00:00 --wrap true 2> "$LAB/err")
+check "nobody's graph file, relative to the submit directory, is decided ($(head -c 160 "$LAB/err"))" [ -n "$g" ]
+line=$(decision_of "$g")
+k=$(json "$line" "['gpus']")
+say "   example-cnn, 200000 steps, deadline 2 h -> $k GPUs, predicted $(json "$line" "['jct']") s"
+check "   the decision names the file; Slurm has the job at its $k GPUs ($(tres "$g"))" \
+  [ "$(json "$line" "['graph']"):$(gpus_of "$g")" = "$LAB/user/cnn.yaml:$k" ]
+check "   the job runs to completion" wait_state "$g" COMPLETED 30
+j=$(as_nobody timeout 20 sbatch --parsable -o /dev/null --chdir=/tmp \
+  --pacml-graph="$LAB/secret.yaml" --pacml-beta=1 --wrap true 2> "$LAB/err")
+check "nobody pointing --pacml-graph at a root-only file is refused ($(head -c 160 "$LAB/err"))" \
+  grep -q "secret.yaml: cannot read: Permission denied" "$LAB/err"
+lat=()
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+  j=$(cd "$LAB/user" && as_nobody timeout 20 sbatch --parsable --hold -o /dev/null --chdir=/tmp \
+    --pacml-graph=cnn.yaml --pacml-beta=1 --wrap true 2> /dev/null)
+  [ -n "$j" ] && lat+=("$(decision_of "$j" | python3 -c 'import json, sys; print(json.loads(sys.stdin.read())["latency_ms"])')")
+done
+say "   the known graph again, 10 times as nobody: decision latency inside slurmctld ${lat[*]} ms"
+check "   all 10 decided, within 50 ms each (a gross bound: the machine may be loaded)" \
+  python3 -c "import sys; v = [float(x) for x in sys.argv[1:]]; sys.exit(0 if len(v) == 10 and max(v) <= 50 else 1)" "${lat[@]}"
+timeout 5 scancel -u nobody
+
+say "7. the test's own history replays (squeue --json -> pacml replay)"
+sleep 1 # the decision log's last job ids
+timeout 10 squeue --json -t all > "$LAB/squeue.json" 2> /dev/null
+# the GPU count each job's history gives against the count pacml decided:
+# Slurm keeps pacml's request as GRES per node (k a multiple of G) or per
+# task (tres_per_node, tres_per_task); without slurmdbd its TRES strings
+# count no GPUs
+python3 - "$LAB/squeue.json" "$LAB/log/decisions.jsonl" > "$LAB/history" <<'EOP'
+import json, re, sys
+jobs = json.load(open(sys.argv[1]))["jobs"]
+decided = {}
+for line in open(sys.argv[2]):
+    d = json.loads(line)
+    if d.get("job_id") is not None and "gpus" in d: decided[d["job_id"]] = d["gpus"]
+def number(v):
+    return v.get("number") if isinstance(v, dict) else v
+def history_gpus(j):
+    for key, times in (("tres_per_job", 1), ("tres_per_node", number(j.get("node_count"))),
+                       ("tres_per_task", number(j.get("tasks")))):
+        m = re.search(r"gpu:(\d+)$", j.get(key) or "")
+        if m and times: return int(m.group(1)) * int(times)
+    return None
+pacml = [j for j in jobs if "pacml:" in (j.get("comment") or "")]
+same = [j for j in pacml if decided.get(j["job_id"]) == history_gpus(j)]
+for j in pacml:
+    if j not in same:
+        fields = {k: j.get(k) for k in ("node_count", "tasks", "tres_per_job", "tres_per_node", "tres_per_task", "tres_req_str")}
+        print(f"mismatch: job {j['job_id']} decided {decided.get(j['job_id'])}, history {history_gpus(j)}: {fields}")
+print(f"jobs {len(jobs)} pacml {len(pacml)} same_gpus {len(same)}")
+EOP
+read -r _ n_jobs _ n_pacml _ n_same < <(tail -1 "$LAB/history")
+say "   $(tail -1 "$LAB/history")"
+grep '^mismatch' "$LAB/history" | head -5 | sed 's/^/    /'
+check "every job of the test is a pacml job with its request in its comment ($n_pacml of $n_jobs)" \
+  [ "$n_pacml" -ge 25 -a "$n_pacml" = "$n_jobs" ]
+check "   and its history holds the GPU count pacml decided, as GRES per node or per task ($n_same of $n_pacml)" \
+  [ "$n_same" = "$n_pacml" ]
+"${pacml_env[@]}" "$pacml" replay "$LAB/squeue.json" --format squeue-json --policies min_feasible \
+  --no-plots --json > "$LAB/replay.json" 2> "$LAB/replay.err"
+replayed=$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(r["trace"]["records"], r["trace"]["skipped"], r["mapping"]["jobs"], r["mapping"]["skipped"])' "$LAB/replay.json" 2>/dev/null)
+say "   pacml replay: records, skipped lines, jobs replayed, jobs skipped: ${replayed:-none ($(head -c 200 "$LAB/replay.err"))}"
+check "pacml replay --format squeue-json replays all $n_pacml pacml jobs, none skipped" \
+  [ "$replayed" = "$n_jobs 0 $n_pacml 0" ]
+
+say "8. a short soak on a fresh GPU cluster (slurm_soak.sh --short --gpu)"
+lab_stop # one cluster at a time on the machine
+bash "$src/tests/plugin/slurm_soak.sh" --short --gpu "$build" > "$LAB/soak.out" 2>&1
+soak_rc=$?
+grep -E 'jobs submitted|decisions|rejections|unaccounted|PROBLEM|decision latency|by request|sbatch end|slurmctld RSS|passed, ' \
+  "$LAB/soak.out" | sed 's/^ */    /'
+check "short soak: every submission accounted for; RSS growth and decision p99 within bounds" [ "$soak_rc" = 0 ]
 
 t_end=$(date +%s.%N)
 say "$pass passed, $fail failed in $(python3 -c "print(round($t_end - $t_start, 1))") s"
