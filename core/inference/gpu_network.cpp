@@ -1,6 +1,7 @@
 #include "core/inference/gpu_network.h"
 
 #include <algorithm>
+#include <atomic>
 #include <vector>
 
 #if defined(__SSE2__)
@@ -281,14 +282,17 @@ __attribute__((target("avx"))) void rows_avx(const float* lanes, const float* x,
 }
 #endif
 
+std::atomic<bool> portable_kernels{false};
+
 const Kernels& kernels() {
-  static const Kernels k = [] {
+  static const Kernels portable{prefix_packets, rows_packets};
+  static const Kernels fastest = [] {
 #ifdef PACML_AVX_KERNELS
     if (__builtin_cpu_supports("avx")) return Kernels{prefix_avx, rows_avx};
 #endif
-    return Kernels{prefix_packets, rows_packets};
+    return portable;
   }();
-  return k;
+  return portable_kernels.load(std::memory_order_relaxed) ? portable : fastest;
 }
 
 // Per-thread buffers, so that a warm decision allocates nothing; the network
@@ -298,6 +302,10 @@ struct Scratch {
 };
 
 }  // namespace
+
+void GpuNetwork::use_portable_kernels(bool portable) {
+  portable_kernels.store(portable, std::memory_order_relaxed);
+}
 
 void GpuNetwork::score(const std::vector<float>& embedding, const features::GpuDecisionFeatures& d,
                        std::vector<float>& logits, float* value) const {

@@ -255,43 +255,47 @@ TEST(GpuNetwork, GivesTheBitsOfTheEigenProductsItReplaced) {
   GpuArchitecture wide;  // a state of 40, 12 hidden units
   wide.graph.layers = {16, 24};
   wide.hidden = 12;
-  for (const GpuArchitecture& arch : {GpuArchitecture{}, odd, wide}) {
-    const WeightsFile w = random_gpu_weights(17, arch);
-    const inference::GpuNetwork network(arch, w, "test");
-    const EigenHeads reference(arch, w);
-    Rng rng(5);
-    auto draw = [&](size_t n, bool zeros) {
-      std::vector<float> v(n);
-      for (float& x : v) x = zeros && rng.uniform() < 0.3 ? 0.f : static_cast<float>(rng.uniform());
-      return v;
-    };
-    for (int trial = 0; trial < 300; ++trial) {
-      GpuDecisionFeatures d;
-      d.gpus.assign(1 + rng.below(features::kMaxStartActions + 1), 1);
-      d.job = draw(features::kGpuJobScalars, true);
-      d.context = draw(features::kGpuContextScalars, true);
-      d.actions = draw(d.gpus.size() * features::kGpuActionScalars, true);
-      std::vector<float> embedding = draw(static_cast<size_t>(arch.graph.embedding()), false);
-      for (float& x : embedding) x = 4 * x - 2;
-      std::vector<float> logits, expected;
-      float value = 0, expected_value = 0;
-      network.score(embedding, d, logits, &value);
-      reference.score(embedding, d, expected, &expected_value);
-      ASSERT_EQ(logits.size(), expected.size());
-      for (size_t a = 0; a < logits.size(); ++a) {
+  for (bool portable : {false, true})
+    for (const GpuArchitecture& arch : {GpuArchitecture{}, odd, wide}) {
+      inference::GpuNetwork::use_portable_kernels(portable);
+      const WeightsFile w = random_gpu_weights(17, arch);
+      const inference::GpuNetwork network(arch, w, "test");
+      const EigenHeads reference(arch, w);
+      Rng rng(5);
+      auto draw = [&](size_t n, bool zeros) {
+        std::vector<float> v(n);
+        for (float& x : v)
+          x = zeros && rng.uniform() < 0.3 ? 0.f : static_cast<float>(rng.uniform());
+        return v;
+      };
+      for (int trial = 0; trial < 300; ++trial) {
+        GpuDecisionFeatures d;
+        d.gpus.assign(1 + rng.below(features::kMaxStartActions + 1), 1);
+        d.job = draw(features::kGpuJobScalars, true);
+        d.context = draw(features::kGpuContextScalars, true);
+        d.actions = draw(d.gpus.size() * features::kGpuActionScalars, true);
+        std::vector<float> embedding = draw(static_cast<size_t>(arch.graph.embedding()), false);
+        for (float& x : embedding) x = 4 * x - 2;
+        std::vector<float> logits, expected;
+        float value = 0, expected_value = 0;
+        network.score(embedding, d, logits, &value);
+        reference.score(embedding, d, expected, &expected_value);
+        ASSERT_EQ(logits.size(), expected.size());
+        for (size_t a = 0; a < logits.size(); ++a) {
+          if (exact)
+            ASSERT_EQ(0, std::memcmp(&logits[a], &expected[a], sizeof(float)))
+                << (portable ? "portable " : "") << "hidden " << arch.hidden << " trial " << trial
+                << " action " << a << ": " << logits[a] << " vs " << expected[a];
+          else
+            ASSERT_NEAR(logits[a], expected[a], 1e-5);
+        }
         if (exact)
-          ASSERT_EQ(0, std::memcmp(&logits[a], &expected[a], sizeof(float)))
-              << "hidden " << arch.hidden << " trial " << trial << " action " << a << ": "
-              << logits[a] << " vs " << expected[a];
+          ASSERT_EQ(0, std::memcmp(&value, &expected_value, sizeof(float))) << value;
         else
-          ASSERT_NEAR(logits[a], expected[a], 1e-5);
+          ASSERT_NEAR(value, expected_value, 1e-5);
       }
-      if (exact)
-        ASSERT_EQ(0, std::memcmp(&value, &expected_value, sizeof(float))) << value;
-      else
-        ASSERT_NEAR(value, expected_value, 1e-5);
     }
-  }
+  inference::GpuNetwork::use_portable_kernels(false);
 }
 
 TEST(GpuLearnedPolicy, ChoosesWhatDecideDoesAndDrawsTheSameNumbers) {
