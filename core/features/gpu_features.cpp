@@ -62,29 +62,108 @@ float cost_log(double gpu_seconds, int cluster_gpus) {
   return clip01((std::log10(gpu_seconds / (cluster_gpus * 3600.0)) + 4) / 5);
 }
 
-bool meets(const GpuDecisionInput& in, int k) {
-  const double s = in.seconds(k);
-  return std::isfinite(s) && in.now + s <= in.deadline;
-}
+// What in.seconds and in.startable answer, each asked once per GPU count in
+// a decision: the search asks again for the same counts (the fewest, the
+// fastest, twice the fewest, each candidate's features), and every answer
+// is a call into the caller's duration model or placement. Slots are
+// stamped with the decision, so a decision starts empty without clearing
+// them; per thread, so that a warm decision allocates nothing.
+class Answers {
+ public:
+  explicit Answers(const GpuDecisionInput& in) : in_(in), table_(table()) {
+    if (++table_.stamp == 0) {  // wrapped: stale stamps could match again
+      table_.slots.assign(table_.slots.size(), Slot{});
+      table_.stamp = 1;
+    }
+  }
+  Answers(const Answers&) = delete;
+  Answers& operator=(const Answers&) = delete;
 
-int fewest_meeting(const GpuDecisionInput& in) {
-  for (int k = 1; k <= in.free_gpus; ++k)
-    if (meets(in, k) && in.startable(k)) return k;
+  const GpuDecisionInput& input() const { return in_; }
+  double seconds(int k) {
+    Slot* s = slot(k);
+    if (!s) return in_.seconds(k);
+    if (s->seconds_stamp != table_.stamp)
+      s->seconds = in_.seconds(k), s->seconds_stamp = table_.stamp;
+    return s->seconds;
+  }
+  bool startable(int k) {
+    Slot* s = slot(k);
+    if (!s) return in_.startable(k);
+    if (s->startable_stamp != table_.stamp)
+      s->startable = in_.startable(k), s->startable_stamp = table_.stamp;
+    return s->startable;
+  }
+  bool meets(int k) {
+    const double s = seconds(k);
+    return std::isfinite(s) && in_.now + s <= in_.deadline;
+  }
+  // A count met while searching, with its run and its place in the search.
+  struct Count {
+    double seconds;
+    int position, k;
+  };
+  // A buffer for the search's counts, reused by every decision of the thread.
+  std::vector<Count>& counts() { return table_.counts; }
+
+ private:
+  struct Slot {
+    unsigned seconds_stamp = 0, startable_stamp = 0;
+    double seconds = 0;
+    bool startable = false;
+  };
+  struct Table {
+    unsigned stamp = 0;
+    std::vector<Slot> slots;
+    std::vector<Count> counts;
+  };
+  // Counts above it (a cluster larger than any built) are asked every time.
+  static constexpr int kMaxSlot = 1 << 16;
+  static Table& table() {
+    thread_local Table t;
+    return t;
+  }
+  Slot* slot(int k) {
+    if (k < 0 || k > kMaxSlot) return nullptr;
+    if (static_cast<size_t>(k) >= table_.slots.size()) table_.slots.resize(k + 1);
+    return &table_.slots[static_cast<size_t>(k)];
+  }
+  const GpuDecisionInput& in_;
+  Table& table_;
+};
+
+int fewest_meeting(Answers& a) {
+  for (int k = 1; k <= a.input().free_gpus; ++k)
+    if (a.meets(k) && a.startable(k)) return k;
   return 0;
 }
 
 // Among powers of two and whole servers (where the fastest count lies in
-// practice), so that a decision costs tens of estimates, not one per GPU.
-int fastest_meeting(const GpuDecisionInput& in, int per_server) {
-  int best = 0;
-  double best_seconds = INFINITY;
+// practice), so that a decision costs tens of estimates, not one per GPU:
+// of the counts that meet the deadline and can start, the one with the
+// shortest run, the first in that order (powers of two, then whole servers)
+// on a tie. Whether a count can start is a placement search, so it is asked
+// from the fastest count down rather than of every count.
+int fastest_meeting(Answers& a, int per_server) {
+  std::vector<Answers::Count>& meeting = a.counts();
+  meeting.clear();
+  const int free_gpus = a.input().free_gpus;
   auto consider = [&](int k) {
-    const double s = in.seconds(k);
-    if (s < best_seconds && meets(in, k) && in.startable(k)) best = k, best_seconds = s;
+    if (a.meets(k)) meeting.push_back({a.seconds(k), static_cast<int>(meeting.size()), k});
   };
-  for (int k = 1; k <= in.free_gpus; k *= 2) consider(k);
-  for (int k = per_server; k <= in.free_gpus; k += per_server) consider(k);
-  return best;
+  for (int k = 1; k <= free_gpus; k *= 2) consider(k);
+  for (int k = per_server; k <= free_gpus; k += per_server) consider(k);
+  if (meeting.empty()) return 0;
+  auto before = [](const Answers::Count& x, const Answers::Count& y) {
+    return x.seconds < y.seconds || (x.seconds == y.seconds && x.position < y.position);
+  };
+  // The fastest count can usually start; only when it cannot are the rest ordered.
+  const auto fastest = std::min_element(meeting.begin(), meeting.end(), before);
+  if (a.startable(fastest->k)) return fastest->k;
+  std::sort(meeting.begin(), meeting.end(), before);
+  for (const Answers::Count& c : meeting)
+    if (a.startable(c.k)) return c.k;
+  return 0;
 }
 
 int next_power_of_two(int k) {
@@ -94,26 +173,26 @@ int next_power_of_two(int k) {
 }
 
 // The candidate counts, fewest first (doc/LEARNING.md §7).
-std::vector<int> candidate_gpus(const GpuDecisionInput& in, int fewest, int per_server) {
-  std::vector<int> gpus{0};
-  if (fewest == 0) return gpus;
+void candidate_gpus(Answers& a, int fewest, int per_server, std::vector<int>& gpus) {
+  gpus.assign(1, 0);
+  if (fewest == 0) return;
   const int whole_servers = (fewest + per_server - 1) / per_server * per_server;
   for (int k : {fewest, next_power_of_two(fewest), whole_servers, 2 * fewest,
-                fastest_meeting(in, per_server)}) {
+                fastest_meeting(a, per_server)}) {
     if (static_cast<int>(gpus.size()) > kMaxStartActions) break;
-    if (k < 1 || k > in.free_gpus || std::count(gpus.begin(), gpus.end(), k)) continue;
-    if (meets(in, k) && in.startable(k)) gpus.push_back(k);
+    if (k < 1 || k > a.input().free_gpus || std::count(gpus.begin(), gpus.end(), k)) continue;
+    if (a.meets(k) && a.startable(k)) gpus.push_back(k);
   }
-  return gpus;
 }
 
-std::vector<float> job_scalars(const GpuDecisionInput& in, int fewest, int cluster_gpus) {
-  std::vector<float> x(kGpuJobScalars, 0.f);
+void job_scalars(Answers& a, int fewest, int cluster_gpus, std::vector<float>& x) {
+  const GpuDecisionInput& in = a.input();
+  x.assign(kGpuJobScalars, 0.f);
   if (fewest > 0) {
-    const double run = in.seconds(fewest);
+    const double run = a.seconds(fewest);
     x[0] = clip01((std::log10(run / 3600) + 3) / 6);
     x[1] = clip01(std::log2((in.deadline - in.now) / run) / 4);
-    const double doubled = in.seconds(2 * fewest);
+    const double doubled = a.seconds(2 * fewest);
     x[2] = std::isfinite(doubled) && doubled > 0 ? clip01(run / (2 * doubled)) : 0.f;
     x[3] = clip01(static_cast<double>(fewest) / cluster_gpus);
     x[4] = cost_log(fewest * run, cluster_gpus);
@@ -124,27 +203,28 @@ std::vector<float> job_scalars(const GpuDecisionInput& in, int fewest, int clust
     x[6] = f == ModelFamily::kCnn, x[7] = f == ModelFamily::kTransformer,
     x[8] = f == ModelFamily::kRnn;
   }
-  return x;
 }
 
-std::vector<float> context_scalars(const GpuDecisionInput& in, int cluster_gpus, int per_server) {
+void context_scalars(const GpuDecisionInput& in, int cluster_gpus, int per_server,
+                     std::vector<float>& x) {
   const double servers = std::max(1, cluster_gpus / per_server);
-  return {clip01(static_cast<double>(in.free_gpus) / cluster_gpus),
-          clip01(in.free_servers / servers),
-          clip01(std::log10(1.0 + in.queued_jobs) / 3),
-          clip01(in.queued_gpus / cluster_gpus / 4),
-          clip01(in.recent_load / 3),
-          in.queue_admission ? 1.f : 0.f,
-          clip01(std::log2(static_cast<double>(cluster_gpus)) / 12)};
+  x = {clip01(static_cast<double>(in.free_gpus) / cluster_gpus),
+       clip01(in.free_servers / servers),
+       clip01(std::log10(1.0 + in.queued_jobs) / 3),
+       clip01(in.queued_gpus / cluster_gpus / 4),
+       clip01(in.recent_load / 3),
+       in.queue_admission ? 1.f : 0.f,
+       clip01(std::log2(static_cast<double>(cluster_gpus)) / 12)};
 }
 
-void append_action_scalars(const GpuDecisionInput& in, int k, int fewest, int cluster_gpus,
-                           int per_server, std::vector<float>& out) {
+void append_action_scalars(Answers& a, int k, int fewest, int cluster_gpus, int per_server,
+                           std::vector<float>& out) {
   if (k == 0) {
     out.insert(out.end(), kGpuActionScalars, 0.f);
     return;
   }
-  const double run = in.seconds(k), least = fewest * in.seconds(fewest);
+  const GpuDecisionInput& in = a.input();
+  const double run = a.seconds(k), least = fewest * a.seconds(fewest);
   const double left = in.deadline - in.now;
   out.push_back(1.f);
   out.push_back(clip01(static_cast<double>(k) / cluster_gpus));
@@ -169,15 +249,21 @@ int gpus_for_action(const GpuDecisionFeatures& decision, int action) {
 }
 
 GpuDecisionFeatures gpu_decision_features(const GpuDecisionInput& in) {
+  GpuDecisionFeatures f;
+  gpu_decision_features(in, f);
+  return f;
+}
+
+void gpu_decision_features(const GpuDecisionInput& in, GpuDecisionFeatures& f) {
   const int cluster_gpus = std::max(1, in.cluster_gpus > 0 ? in.cluster_gpus : in.free_gpus);
   const int per_server = in.gpus_per_server > 0 ? in.gpus_per_server : cluster_gpus;
-  GpuDecisionFeatures f;
-  f.fewest = fewest_meeting(in);
-  f.gpus = candidate_gpus(in, f.fewest, per_server);
-  f.job = job_scalars(in, f.fewest, cluster_gpus);
-  f.context = context_scalars(in, cluster_gpus, per_server);
-  for (int k : f.gpus) append_action_scalars(in, k, f.fewest, cluster_gpus, per_server, f.actions);
-  return f;
+  Answers a(in);
+  f.fewest = fewest_meeting(a);
+  candidate_gpus(a, f.fewest, per_server, f.gpus);
+  job_scalars(a, f.fewest, cluster_gpus, f.job);
+  context_scalars(in, cluster_gpus, per_server, f.context);
+  f.actions.clear();
+  for (int k : f.gpus) append_action_scalars(a, k, f.fewest, cluster_gpus, per_server, f.actions);
 }
 
 }  // namespace pacml::features

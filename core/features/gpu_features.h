@@ -60,5 +60,8 @@ JobFeatures gpu_job_features(const ParallelJob& job);
 // and `startable`; the context fields of GpuDecisionInput fill the context
 // scalars (zeros where the caller leaves them unset).
 GpuDecisionFeatures gpu_decision_features(const GpuDecisionInput& input);
+// The same into `out`, reusing its vectors' memory (a caller deciding job
+// after job allocates nothing once warm).
+void gpu_decision_features(const GpuDecisionInput& input, GpuDecisionFeatures& out);
 
 }  // namespace pacml::features

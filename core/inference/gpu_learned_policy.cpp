@@ -72,13 +72,38 @@ GpuLearnedPolicy::GpuLearnedPolicy(std::shared_ptr<const GpuLearnedModel> model,
 
 const std::vector<float>& GpuLearnedPolicy::embedding(const ParallelJob* job) {
   if (!job) return zeros_;
-  if (const std::vector<float>* hit = cache_.find(job->key())) return *hit;
-  const features::JobFeatures f = features::gpu_job_features(*job);
-  std::vector<float> e = model_->network().embed(f);
-  const std::size_t bytes = e.size() * sizeof(float);
-  if (const std::vector<float>* kept = cache_.insert(job->key(), e, bytes)) return *kept;
-  oversized_ = std::move(e);  // larger than the cache: valid until the next call
-  return oversized_;
+  // The same object with the same key (another job may since live at that
+  // address): compared whole, so one graph never answers for another.
+  if (last_ && last_job_ == job && last_key_ == job->key()) return *last_;
+  last_ = cache_.find(job->key());
+  if (!last_) {
+    const features::JobFeatures f = features::gpu_job_features(*job);
+    std::vector<float> e = model_->network().embed(f);
+    const std::size_t bytes = e.size() * sizeof(float);
+    last_ = cache_.insert(job->key(), e, bytes);
+    if (!last_) {
+      oversized_ = std::move(e);  // larger than the cache: valid until the next call
+      return oversized_;
+    }
+  }
+  last_job_ = job;
+  last_key_.assign(job->key());
+  return *last_;
+}
+
+int GpuLearnedPolicy::pick(const std::vector<float>& logits, Rng& rng) const {
+  const std::vector<bool> all(logits.size(), true);
+  int action = greedy_action(logits.data(), all);
+  if (sample_) {
+    const std::vector<double> p = masked_softmax(logits.data(), all);
+    double u = rng.uniform(), acc = 0;
+    for (size_t a = 0; a < p.size(); ++a)
+      if (u < (acc += p[a])) {
+        action = static_cast<int>(a);
+        break;
+      }
+  }
+  return action;
 }
 
 GpuDecision GpuLearnedPolicy::decide(const GpuDecisionInput& input, Rng& rng) {
@@ -86,18 +111,25 @@ GpuDecision GpuLearnedPolicy::decide(const GpuDecisionInput& input, Rng& rng) {
   d.features = features::gpu_decision_features(input);
   d.embedding = embedding(input.job);
   model_->network().score(d.embedding, d.features, d.logits, &d.value);
-  const std::vector<bool> all(d.logits.size(), true);
-  d.action = greedy_action(d.logits.data(), all);
-  if (sample_) {
-    const std::vector<double> p = masked_softmax(d.logits.data(), all);
-    double u = rng.uniform(), acc = 0;
-    for (size_t a = 0; a < p.size(); ++a)
-      if (u < (acc += p[a])) {
-        d.action = static_cast<int>(a);
-        break;
-      }
-  }
+  d.action = pick(d.logits, rng);
   return d;
+}
+
+int GpuLearnedPolicy::choose(const GpuDecisionInput& input, Rng& rng) {
+  features::gpu_decision_features(input, features_);
+  // With "do not start" the only candidate, the answer is 0 whatever the
+  // logit; a sampling policy still scores and draws, to keep its RNG stream.
+  if (features_.gpus.size() == 1 && !sample_) return features::gpus_for_action(features_, 0);
+  model_->network().score(embedding(input.job), features_, logits_, nullptr);
+  int action = 0;
+  if (sample_) {
+    action = pick(logits_, rng);
+  } else {
+    // greedy_action without its mask: the first of the highest logits.
+    for (int a = 1; a < static_cast<int>(logits_.size()); ++a)
+      if (logits_[a] > logits_[action]) action = a;
+  }
+  return features::gpus_for_action(features_, action);
 }
 
 namespace {
@@ -138,7 +170,7 @@ GpuPolicy make_gpu_learned_policy(const std::string& name, const std::string& wh
   p.kind = GpuPolicy::Kind::kChooser;
   p.name = name.rfind("pacml:", 0) == 0 ? name : "pacml:" + name;
   p.chooser = [policy](const GpuDecisionInput& input, Rng& rng) {
-    return policy->decide(input, rng).gpus();
+    return policy->choose(input, rng);
   };
   return p;
 }

@@ -65,8 +65,15 @@ class GpuLearnedPolicy {
   // sample: draw from the softmax over the candidates with the caller's RNG
   // instead of taking the best.
   GpuLearnedPolicy(std::shared_ptr<const GpuLearnedModel> model, bool sample = false);
+  // Not copyable: it remembers an entry of its own cache.
+  GpuLearnedPolicy(const GpuLearnedPolicy&) = delete;
+  GpuLearnedPolicy& operator=(const GpuLearnedPolicy&) = delete;
 
   GpuDecision decide(const GpuDecisionInput& input, Rng& rng);
+  // What decide(input, rng).gpus() returns, drawing the same numbers from
+  // `rng`, without what only a trainer reads (the value, copies of the
+  // inputs): the replay's and the Slurm plugin's path.
+  int choose(const GpuDecisionInput& input, Rng& rng);
   // The job's graph embedding, cached per model (ParallelJob::key) in an LRU
   // of kEmbeddingCacheBytes; zeros when the input names no job. Valid until
   // the next call. Not thread-safe: one policy per thread.
@@ -75,11 +82,23 @@ class GpuLearnedPolicy {
   const GpuLearnedModel& model() const { return *model_; }
 
  private:
+  // The action for `logits`: the best, or a draw from their softmax.
+  int pick(const std::vector<float>& logits, Rng& rng) const;
+
   std::shared_ptr<const GpuLearnedModel> model_;
   bool sample_;
   static constexpr std::size_t kEmbeddingCacheBytes = 16u << 20;
   LruCache<std::vector<float>> cache_{kEmbeddingCacheBytes};
   std::vector<float> zeros_, oversized_;
+  // The embedding found last, the cache's most recently used (valid until
+  // the next insert), kept with its job and key so that a job decided again
+  // is not hashed again.
+  const std::vector<float>* last_ = nullptr;
+  const ParallelJob* last_job_ = nullptr;
+  std::string last_key_;
+  // choose()'s buffers, kept so that a decision reuses their memory.
+  features::GpuDecisionFeatures features_;
+  std::vector<float> logits_;
 };
 
 // "pacml:NAME" → a GpuPolicy (kind kChooser) deciding with the model

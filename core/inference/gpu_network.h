@@ -51,8 +51,12 @@ class GpuNetwork {
   const GpuArchitecture& architecture() const;
   std::vector<float> embed(const features::JobFeatures& job) const;
   // One logit per candidate action of `decision`, and the state's value.
+  // Allocates nothing once warm (per-thread buffers); `value` may be null.
   void score(const std::vector<float>& embedding, const features::GpuDecisionFeatures& decision,
              std::vector<float>& logits, float* value) const;
+  // For tests: score with the portable kernels even on a CPU with AVX (both
+  // must give the same bits).
+  static void use_portable_kernels(bool portable);
 
  private:
   struct Impl;

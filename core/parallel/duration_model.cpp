@@ -11,10 +11,21 @@ DurationModel::DurationModel(std::shared_ptr<const PhysicalEstimator> estimator,
 // The job's entry; a job too large to cache gets a scratch entry, so it is
 // still answered, only planned again next time.
 DurationModel::Entry& DurationModel::entry(const ParallelJob& job) {
-  if (Entry* e = entries_.find(job.key())) return *e;
-  Entry fresh{std::vector<double>(cluster_gpus() + 1, NAN), NAN};
-  const std::size_t bytes = fresh.steps.size() * sizeof(double);
-  if (Entry* e = entries_.insert(job.key(), std::move(fresh), bytes)) return *e;
+  // The same object with the same key (another job may since live at that
+  // address): compared whole, so one graph never answers for another.
+  if (last_ && last_job_ == &job && last_key_ == job.key()) return *last_;
+  last_ = nullptr;
+  Entry* e = entries_.find(job.key());
+  if (!e) {
+    Entry fresh{std::vector<double>(cluster_gpus() + 1, NAN), NAN};
+    const std::size_t bytes = fresh.steps.size() * sizeof(double);
+    e = entries_.insert(job.key(), std::move(fresh), bytes);
+  }
+  if (e) {
+    last_ = e, last_job_ = &job;
+    last_key_.assign(job.key());
+    return *e;
+  }
   if (spare_key_ != job.key()) {
     spare_ = Entry{std::vector<double>(cluster_gpus() + 1, NAN), NAN};
     spare_key_ = job.key();

@@ -24,6 +24,9 @@ class DurationModel {
   static constexpr std::size_t kDefaultCacheBytes = 64u << 20;
   explicit DurationModel(std::shared_ptr<const PhysicalEstimator> estimator,
                          std::size_t cache_bytes = kDefaultCacheBytes);
+  // Not copyable: it remembers an entry of its own cache.
+  DurationModel(const DurationModel&) = delete;
+  DurationModel& operator=(const DurationModel&) = delete;
 
   // Seconds per step on k GPUs (infinite if the job cannot run that way).
   double step_time(const ParallelJob& job, int gpus);
@@ -48,6 +51,13 @@ class DurationModel {
   Entry& entry(const ParallelJob& job);
   std::shared_ptr<const PhysicalEstimator> estimator_;
   LruCache<Entry> entries_;
+  // The entry found last, the cache's most recently used (finding it again
+  // would not reorder the cache), valid until the next insert: one decision
+  // asks about one job dozens of times, and each lookup hashes the job's key
+  // (a profiled graph's spells out every layer).
+  Entry* last_ = nullptr;
+  const ParallelJob* last_job_ = nullptr;
+  std::string last_key_;
   Entry spare_;  // for a job whose key alone exceeds the cache
   std::string spare_key_;
 };

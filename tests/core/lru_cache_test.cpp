@@ -55,5 +55,23 @@ TEST(DurationModel, StaysWithinItsBudgetAndAnswersTheSameAfterEviction) {
   EXPECT_EQ(big.cached_kinds(), jobs.size());
 }
 
+TEST(DurationModel, RemembersTheLastJobOnlyWhileItIsTheSameJob) {
+  auto estimator = std::make_shared<PhysicalEstimator>(load_cluster("dgx-a100-4x8"));
+  DurationModel model(estimator), fresh(estimator);
+  ZooOptions options;
+  options.batch = 64;
+  ParallelJobPtr first = ParallelJob::from_zoo("resnet50", options);
+  const double first_step = model.step_time(*first, 4);
+  EXPECT_EQ(first_step, fresh.step_time(*first, 4));
+  first.reset();
+  // Another job, quite possibly where the first one lived: its own answer.
+  options.batch = 256;
+  const ParallelJobPtr second = ParallelJob::from_zoo("vgg16", options);
+  for (int k : {4, 1, 8, 4})
+    EXPECT_EQ(model.step_time(*second, k), fresh.step_time(*second, k)) << "k=" << k;
+  EXPECT_NE(model.step_time(*second, 4), first_step);
+  EXPECT_EQ(model.cached_kinds(), 2u);
+}
+
 }  // namespace
 }  // namespace pacml
