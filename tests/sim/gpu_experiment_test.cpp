@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -72,10 +73,13 @@ TEST(FittedExperiment, ResolvesFilesFromTheExperimentsDirectory) {
       "pacml_experiment: 1\ncluster: ../clusters/dgx-a100-4x8.yaml\n"
       "workload: {kind: fitted, params: ../workloads/elasticflow-01-05.yaml}\n",
       "e.yaml", std::string(PACML_SOURCE_DIR) + "/contrib/experiments");
-  EXPECT_EQ(s.fitted.cluster,
-            std::string(PACML_SOURCE_DIR) + "/contrib/clusters/dgx-a100-4x8.yaml");
-  EXPECT_EQ(s.fitted.params,
-            std::string(PACML_SOURCE_DIR) + "/contrib/workloads/elasticflow-01-05.yaml");
+  // The same file, however the source directory is spelt (a build configured
+  // with ../configure has PACML_SOURCE_DIR = BUILD/..).
+  namespace fs = std::filesystem;
+  const fs::path top = fs::weakly_canonical(PACML_SOURCE_DIR);
+  EXPECT_EQ(fs::weakly_canonical(s.fitted.cluster), top / "contrib/clusters/dgx-a100-4x8.yaml");
+  EXPECT_EQ(fs::weakly_canonical(s.fitted.params),
+            top / "contrib/workloads/elasticflow-01-05.yaml");
 }
 
 TEST(FittedExperiment, AThroughputTableOverridesTheEstimatorsStepTime) {
