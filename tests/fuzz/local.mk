@@ -47,7 +47,7 @@ TESTS += tests/fuzz/fuzz_regression_test.sh
 dist_noinst_SCRIPTS += tests/fuzz/fuzz_regression_test.sh tests/fuzz/run-fuzz.sh
 
 FUZZ_SECONDS = 60
-FUZZ_SMOKE_SECONDS = 3
+FUZZ_SMOKE_SECONDS = 2
 FUZZ_TARGETS =
 FUZZ_OUT = fuzz-out
 if ENABLE_FUZZING
