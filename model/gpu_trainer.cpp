@@ -186,14 +186,6 @@ void parse_scalars(const YAML::Node& r, const std::string& source, GpuTrainConfi
   if (r["workers"]) c.workers = static_cast<int>(keys.integer(r, source, "workers"));
 }
 
-void check_header(const YAML::Node& r, const std::string& source) {
-  if (!r["pacml_train"])
-    throw InputError(source, "not a pacml training config (missing 'pacml_train: 1')");
-  if (gpu_train_settings().integer(r, source, "pacml_train") != 1)
-    throw InputError(yaml_where(source, r["pacml_train"]),
-                     "unsupported training config version (this pacml reads 1)");
-}
-
 // Validation seeds must not be training seeds: the curve would flatter.
 void check_seeds_disjoint(const GpuTrainConfig& c, const YAML::Node& where) {
   for (auto s : c.validation.seeds)
@@ -224,7 +216,7 @@ GpuTrainConfig parse_gpu_train_config(const std::string& yaml_text, const std::s
     c.source = source;
     c.train = {{"ramp-a100-16x8"}, {1}, {"immediate", "queue"}, {1}, 2000};
     gpu_train_settings().check_known(r, source);
-    check_header(r, source);
+    check_train_config_version(r, source);
     if (train_config_world(yaml_text, source) != "gpu")
       throw InputError(source, "a GPU training config needs 'world: gpu'");
     parse_scalars(r, source, c);

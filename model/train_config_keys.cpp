@@ -1,5 +1,8 @@
 #include "model/train_config_keys.h"
 
+#include "core/util/error.h"
+#include "core/util/yaml_input.h"
+
 namespace pacml::model {
 namespace {
 
@@ -287,6 +290,14 @@ const SettingsTable& gpu_train_network_settings() {
                           .range(1, 4096)
                           .defaults_to("32")});
   return table;
+}
+
+void check_train_config_version(const YAML::Node& root, const std::string& source) {
+  if (!root["pacml_train"])
+    throw InputError(source, "not a pacml training config (missing 'pacml_train: 1')");
+  if (train_settings().integer(root, source, "pacml_train") != 1)
+    throw InputError(yaml_where(source, root["pacml_train"]),
+                     "unsupported training config version (this pacml reads 1)");
 }
 
 }  // namespace pacml::model

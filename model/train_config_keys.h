@@ -5,6 +5,8 @@
 // generated from them. No LibTorch here, so the pacml command links it.
 #pragma once
 
+#include <string>
+
 #include "core/config/settings_table.h"
 
 namespace pacml::model {
@@ -16,6 +18,10 @@ const SettingsTable& train_warm_start_settings();  // warm_start:
 const SettingsTable& train_search_settings();      // warm_start.search:
 const SettingsTable& train_network_settings();     // network:
 const SettingsTable& train_eval_settings();        // eval:
+
+// Both trainers: a config must say `pacml_train: 1` (InputError naming
+// file:line otherwise).
+void check_train_config_version(const YAML::Node& root, const std::string& source);
 
 // The GPU-policy trainer: `world: gpu`.
 const SettingsTable& gpu_train_settings();            // top level

@@ -75,11 +75,7 @@ nlohmann::json TrainConfig::to_json() const {
 namespace {
 
 void check_version(const YAML::Node& r, const std::string& source) {
-  if (!r["pacml_train"])
-    throw InputError(source, "not a pacml training config (missing 'pacml_train: 1')");
-  if (train_settings().integer(r, source, "pacml_train") != 1)
-    throw InputError(yaml_where(source, r["pacml_train"]),
-                     "unsupported training config version (this pacml reads 1)");
+  check_train_config_version(r, source);
   if (r["world"] && yaml_scalar(r["world"], source, "world") != "paper")
     throw InputError(yaml_where(source, r["world"]),
                      "this is the PAC-ML (paper-world) trainer's config; 'world: gpu' configs "
