@@ -86,18 +86,20 @@ const SettingsTable& plugin_config_settings() {
   static const SettingsTable table(
       "pacml.conf key",
       {SettingKey("policy", T::kText,
-                  "with `cluster`: requested, min_feasible, para_max, fixed:K, random, capped:X or "
-                  "pacml:default (the learned GPU policy); else the "
+                  "profile physical: requested, min_feasible, para_max, fixed:K, random, "
+                  "capped:X or pacml:default (the learned GPU policy); reference: the "
                   "paper's baselines or pacml:WEIGHTS. SchedulerParameters: pacml_policy=")
            .defaults_to("min_feasible"),
        SettingKey("cluster", T::kText,
-                  "a GPU cluster (preset or file): pacml decides k GPUs with the physical model "
-                  "(plugin/README.md, GPU cluster); unset: the RAMP cluster below"),
+                  "a GPU cluster (preset or file) pacml decides k GPUs on with the physical "
+                  "model (plugin/README.md, GPU cluster); unset: the paper's cluster of "
+                  "topology")
+           .only_with("profile: physical"),
        SettingKey("throughput_table", T::kText,
                   "absolute directory of measured iterations/s, one MODEL.csv each "
                   "(ElasticFlow's format); where it has the (model, batch, GPUs) it overrides "
                   "the physical model's step time")
-           .only_with("cluster"),
+           .only_with("profile: physical"),
        SettingKey("on_block", T::kChoice,
                   "a job no GPU count serves now: refused, or left to wait in Slurm's queue. "
                   "SchedulerParameters: pacml_on_block=")
@@ -108,11 +110,14 @@ const SettingsTable& plugin_config_settings() {
                   "SchedulerParameters: pacml_margin=")
            .range(0, 10)
            .defaults_to("0"),
-       SettingKey("profile", T::kChoice, "RAMP cluster: seconds, or the paper's simulator units")
+       SettingKey("profile", T::kChoice,
+                  "physical: k GPUs chosen with the physical model (doc/PHYSICAL.md); "
+                  "reference: degrees on RAMP blocks by the paper's simulator, in its units")
            .one_of({"physical", "reference"})
            .defaults_to("physical"),
        SettingKey("topology", T::kText,
-                  "RAMP cluster: CxRxS or a mapping (`pacml config keys topology`)")
+                  "the RAMP cluster without `cluster`: CxRxS or a mapping "
+                  "(`pacml config keys topology`)")
            .defaults_to("4x4x2"),
        SettingKey("nodes", T::kList,
                   "RAMP cluster: the Slurm node of each server (c*R + r)*S + s: a hostlist, a "
@@ -184,6 +189,13 @@ void read_throughput_table(const YAML::Node& r, const std::string& source, Plugi
   }
 }
 
+// The profile a pacml.conf map names (its default, physical, when absent or
+// not a plain string: the key's own check reports that).
+std::string profile_named(const YAML::Node& r) {
+  const YAML::Node p = r["profile"];
+  return p && p.IsScalar() && p.Scalar() == "reference" ? "reference" : "physical";
+}
+
 // The keys of pacml.conf in table order; each read as the table declares it.
 void read_keys(const YAML::Node& r, const std::string& source, PluginConfig& cfg) {
   const SettingsTable& keys = plugin_config_settings();
@@ -236,8 +248,9 @@ PluginConfig parse_plugin_config(std::istream& in, const std::string& source) {
   if (root.IsNull()) return cfg;  // an empty file: all defaults
   if (!root.IsMap()) throw InputError(source, "pacml.conf must be a YAML map of key: value");
   return convert_yaml(root, source, [&](const YAML::Node& r) {
-    // Keys of the GPU cluster only (throughput_table) are refused without it.
-    plugin_config_settings().check_known(r, source, r["cluster"] ? "cluster" : "");
+    // Keys of the physical profile only (cluster, throughput_table) are
+    // refused with the paper's simulator.
+    plugin_config_settings().check_known(r, source, "profile: " + profile_named(r));
     read_keys(r, source, cfg);
     if (r["profile"]) Profile::by_name(cfg.profile, yaml_where(source, r["profile"]));
     check_policy_for(cfg, cfg.policy, r["policy"] ? yaml_where(source, r["policy"]) : source);
@@ -247,10 +260,20 @@ PluginConfig parse_plugin_config(std::istream& in, const std::string& source) {
 
 void check_policy_for(const PluginConfig& cfg, const std::string& policy,
                       const std::string& where) {
-  if (cfg.cluster.empty())
-    check_policy_name(policy, where);
-  else
+  if (cfg.decides_gpus())
     GpuPolicy::parse(policy, where);
+  else
+    check_policy_name(policy, where);
+}
+
+ClusterSpec gpu_cluster_of(const PluginConfig& cfg) {
+  if (!cfg.cluster.empty()) return load_cluster(cfg.cluster, cfg.source + ": cluster");
+  ClusterSpec spec = ClusterSpec::paper(RampTopology(cfg.ramp, cfg.source));
+  // Nodes whose GRES show several GPUs get an A100 server's NVSwitch, as in
+  // the dgx-a100 presets (contrib/clusters/), so that they can be costed.
+  spec.intra_server_bandwidth = 300e9;
+  spec.intra_server_latency = 3e-6;
+  return spec;
 }
 
 PluginConfig load_plugin_config(const std::string& path) {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/cluster/cluster_spec.h"
 #include "core/cluster/ramp_topology.h"
 #include "core/config/settings_table.h"
 #include "core/parallel/throughput_table.h"
@@ -27,14 +28,17 @@ enum class OnBlock { kReject, kQueue };
 struct PluginConfig {
   std::string source;                   // file it came from (for messages)
   std::string policy = "min_feasible";  // baseline name or pacml:WEIGHTS
-  std::string profile = "physical";     // physical (seconds) or reference
-  RampParams ramp;                      // RAMP shape (default 4x4x2)
+  // physical: jobs get k GPUs chosen by a GPU policy (core/policy/gpu_policy.h)
+  // with the physical model (doc/PHYSICAL.md) on `cluster`, else on the
+  // paper's cluster of shape `ramp`; reference: the paper's simulator
+  // (degrees on RAMP blocks, its time units), for parity with the paper.
+  std::string profile = "physical";
+  RampParams ramp;  // RAMP shape (default 4x4x2)
   // A GPU cluster (plugin/README.md, "GPU cluster"): a preset name or a
-  // cluster file (core/cluster/cluster_spec.h). Set: jobs get k GPUs chosen
-  // by a GPU policy (core/policy/gpu_policy.h) with the physical model, and
-  // `topology`, `nodes` and `profile` are not used. "" = the RAMP cluster.
+  // cluster file (core/cluster/cluster_spec.h). Set: `topology` and `nodes`
+  // are not used. "" = the RAMP cluster of `topology`.
   std::string cluster;
-  // With `cluster`: a directory of measured throughput (ElasticFlow's
+  // With the physical profile: a directory of measured throughput (ElasticFlow's
   // MODEL.csv, core/parallel/throughput_table.h) that overrides the analytic
   // step time where it has the (model, batch, GPUs). Read when pacml.conf is,
   // so that a bad cell is reported at load as file:line. "" = none.
@@ -62,10 +66,18 @@ struct PluginConfig {
   bool resolve_job_ids = true;             // look up Slurm job ids for the decision log
 
   int num_servers() const { return ramp.groups * ramp.racks * ramp.servers_per_rack; }
+  // Whether jobs get GPU counts from the physical model (plugin/README.md,
+  // "GPU cluster"), not degrees from the paper's simulator (profile reference).
+  bool decides_gpus() const { return !cluster.empty() || profile != "reference"; }
 };
 
-// Checks a policy name: a GPU policy on a GPU cluster (`cluster` set), a
-// RAMP policy otherwise; throws InputError(where, ...).
+// The cluster a GPU-deciding configuration plans on: `cluster`, else the
+// paper's cluster of `topology` (one A100 per server unless Slurm's GRES
+// says more). Throws InputError naming the source.
+ClusterSpec gpu_cluster_of(const PluginConfig& cfg);
+
+// Checks a policy name: a GPU policy when the configuration decides GPUs
+// (decides_gpus()), the paper simulator's policy otherwise; throws InputError(where, ...).
 void check_policy_for(const PluginConfig& cfg, const std::string& policy, const std::string& where);
 
 // Parses pacml.conf text; throws InputError("source:line", ...) naming the

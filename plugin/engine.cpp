@@ -50,12 +50,12 @@ struct Engine::Active {
   PluginConfig cfg;
   RampTopology topology;
   Profile profile;
-  PolicyPtr policy;  // a RAMP cluster's
+  PolicyPtr policy;  // the paper simulator's (profile reference)
   // Bounded: every distinct user graph adds entries (keys of up to ~34 KB).
   static constexpr std::size_t kLookaheadCacheBytes = 64u << 20;
   LookaheadCache cache;
   Rng rng;
-  // A GPU cluster's (cfg.cluster set): the cluster description, the policy,
+  // The physical profile's (cfg.decides_gpus()): the cluster, the policy,
   // the zoo jobs and their durations by (nodes, GPUs per node) as Slurm
   // shows the partition, which may differ from the description's; measured
   // step times (cfg.throughput) override the analytic ones where they exist.
@@ -75,12 +75,12 @@ struct Engine::Active {
       : cfg(std::move(c)),
         topology(cfg.ramp, cfg.source),
         profile(Profile::by_name(cfg.profile, cfg.source)),
-        policy(cfg.cluster.empty() ? make_policy(cfg.policy, cfg.source) : nullptr),
+        policy(cfg.decides_gpus() ? nullptr : make_policy(cfg.policy, cfg.source)),
         cache(kLookaheadCacheBytes),
         rng(static_cast<std::uint64_t>(cfg.seed)),
         graph_jobs(kGraphJobCacheBytes) {
-    if (cfg.cluster.empty()) return;
-    cluster = load_cluster(cfg.cluster, cfg.source + ": cluster");
+    if (!cfg.decides_gpus()) return;
+    cluster = gpu_cluster_of(cfg);
     gpu_policy = GpuPolicy::parse(cfg.policy, cfg.source + ": policy");
   }
   DurationModel& durations_for(int nodes, int gpus_per_node) {
@@ -215,8 +215,9 @@ bool Engine::refresh_config() {
         "pacml: loaded " + path +
             (sched_.empty() ? std::string() : " with SchedulerParameters " + sched_.text()) +
             ": policy " + c.policy + ", " +
+            "profile " + c.profile + ", " +
             (active_->cluster ? "GPU cluster " + active_->cluster->summary()
-                              : "profile " + c.profile + ", RAMP " + active_->topology.shape()) +
+                              : "RAMP " + active_->topology.shape()) +
             ", nodes " +
             (c.nodes.empty() ? std::string("from the partition")
                              : c.nodes.front() + ".." + c.nodes.back()) +
@@ -320,6 +321,7 @@ struct Engine::Decision {
   std::shared_ptr<const ParallelJob> gpu_job;
   DurationModel* durations = nullptr;
   int gpus_per_node = 0;
+  bool gres_gpus = false;  // the nodes' GRES show GPUs (else the description's G)
   std::vector<int> usable;  // indices into `names` the job may run on
   std::optional<GpuClusterState> gpus_now, gpus_idle;
   // What a learned GPU policy also reads (GpuDecisionInput): this plugin's
@@ -438,7 +440,8 @@ std::optional<SubmitResult> map_servers(Engine::Decision& d) {
                                                     " are not known to pacml yet");
     return r;
   }
-  if (!d.a.cluster) d.names.resize(d.cfg.num_servers());  // a GPU cluster: every node
+  // A cluster file's cluster is the partition's nodes; topology's has its size.
+  if (d.cfg.cluster.empty()) d.names.resize(d.cfg.num_servers());
   return std::nullopt;
 }
 
@@ -961,7 +964,9 @@ std::optional<SubmitResult> Engine::load_gpu_job(Decision& d) {
     return rejection(RejectKind::kUnmanagedPartition, messages::no_nodes(d.partition));
   if (auto done = d.req.graph.empty() ? zoo_gpu_job(d) : graph_gpu_job(d)) return *done;
   const std::shared_ptr<const ParallelJob>& job = d.gpu_job;
-  d.gpus_per_node = gpus_per_node(d, d.a.cluster->gpus_per_server);
+  d.gpus_per_node = gpus_per_node(d, 0);
+  d.gres_gpus = d.gpus_per_node > 0;
+  if (!d.gres_gpus) d.gpus_per_node = d.a.cluster->gpus_per_server;
   d.durations = &d.a.durations_for(static_cast<int>(d.names.size()), d.gpus_per_node);
   d.steps = d.req.steps.value_or(d.cfg.default_steps);
   d.unit = 1;
@@ -1052,6 +1057,7 @@ SubmitResult Engine::accept_gpus(Decision& d) {
   r.outcome = d.outcome;
   r.partition = d.partition_rewrite;
   r.shape = request_shape(d.gpus, d.gpus_per_node);
+  r.gres_gpus = d.gres_gpus;
   r.num_nodes = r.shape.nodes;
   r.time_limit_minutes = d.time_limit;
   r.user_notice = d.notice;
@@ -1176,7 +1182,7 @@ std::vector<std::string> Engine::check_against_slurm(const SlurmCatalog& slurm) 
     checked_generation_ = config_generation_;
     check_partitions(active_->cfg, slurm, warnings);
     check_nodes(active_->cfg, slurm, warnings);
-    if (!active_->cluster)  // a GPU cluster takes the partition as it is
+    if (active_->cfg.cluster.empty())  // a cluster file takes the partition as it is
       check_shape(active_->cfg, active_->topology.shape(), slurm, warnings);
   }
   for (const std::string& w : warnings) log(LogLevel::kWarning, w);

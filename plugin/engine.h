@@ -123,6 +123,10 @@ struct SubmitResult {
   // PACML_* variables for the batch script, and Slurm's deadline for the job
   // (epoch seconds; 0 = none) so that Slurm drops it once it cannot finish.
   RequestShape shape;
+  // Whether the nodes show their GPUs as GRES (gres/gpu); if not, as on a
+  // cluster described by `topology` alone, each node is one GPU and whole
+  // nodes are asked for without GRES.
+  bool gres_gpus = true;
   std::vector<std::pair<std::string, std::string>> job_env;
   long slurm_deadline = 0;
   // With a deadline: the floor Slurm may lower the time limit to so the job

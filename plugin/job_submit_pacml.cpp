@@ -388,7 +388,8 @@ void read_user_limits(const job_desc_msg_t* d, pacml::plugin::SubmitInput& in) {
 
 // A GPU cluster's request as cons_tres expresses it (plugin/README.md, "GPU
 // cluster"): k tasks on exactly ⌈k/G⌉ nodes; whole nodes exclusively with
-// gres:gpu:G per node, otherwise one GPU per task on shared nodes. -w and
+// gres:gpu:G per node, otherwise one GPU per task on shared nodes; nodes
+// without GPU GRES (G from the cluster description) exclusively, no GRES. -w and
 // --exclude stay as the user gave them: Slurm picks the nodes.
 void apply_gpu_request(job_desc_msg_t* d, const pacml::plugin::SubmitResult& r) {
   const pacml::plugin::RequestShape& s = r.shape;
@@ -396,7 +397,12 @@ void apply_gpu_request(job_desc_msg_t* d, const pacml::plugin::SubmitResult& r) 
   d->num_tasks = static_cast<uint32_t>(s.gpus);
   replace_string(&d->tres_per_job, "");
   replace_string(&d->tres_per_socket, "");
-  if (s.whole_nodes) {
+  if (!r.gres_gpus) {  // Slurm cannot count GPUs it does not know: whole nodes, a task per GPU
+    replace_string(&d->tres_per_node, "");
+    replace_string(&d->tres_per_task, "");
+    d->ntasks_per_node = static_cast<uint16_t>(s.gpus_per_node);
+    d->shared = JOB_SHARED_NONE;
+  } else if (s.whole_nodes) {
     replace_string(&d->tres_per_node, "gres:gpu:" + std::to_string(s.gpus_per_node));
     replace_string(&d->tres_per_task, "");
     d->ntasks_per_node = static_cast<uint16_t>(s.gpus_per_node);

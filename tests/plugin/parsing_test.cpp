@@ -128,8 +128,15 @@ TEST(PluginConfig, BadValuesNameFileLineAndKey) {
               parse("on_block: wait\n");
             }).find("on_block must be one of 'reject', 'queue', got 'wait'"),
             std::string::npos);
-  EXPECT_NE(error_of([] { parse("policy: greedy\n"); }).find("unknown policy 'greedy'"),
+  EXPECT_NE(error_of([] { parse("policy: greedy\n"); }).find("unknown GPU policy 'greedy'"),
             std::string::npos);
+  EXPECT_NE(error_of([] {
+              parse("profile: reference\npolicy: greedy\n");
+            }).find("unknown policy 'greedy'"),
+            std::string::npos);
+  // the paper simulator's baselines are not GPU policies
+  EXPECT_EQ(error_of([] { parse("policy: para_min\n"); }).rfind("pacml.conf:1: unknown GPU", 0),
+            0u);
   EXPECT_NE(error_of([] {
               parse("profile: exact\n");
             }).find("profile must be one of 'physical', 'reference', got 'exact'"),
@@ -150,7 +157,9 @@ TEST(PluginConfig, MissingWeightsFileIsAClearError) {
   const std::string msg = error_of([] { parse("policy: pacml:/nonexistent/policy.pacw\n"); });
   EXPECT_EQ(msg.rfind("pacml.conf:1:", 0), 0u) << msg;
   EXPECT_NE(msg.find("/nonexistent/policy.pacw"), std::string::npos) << msg;
-  EXPECT_NE(error_of([] { parse("policy: \"pacml:\"\n"); }).find("needs a weights file"),
+  EXPECT_NE(error_of([] {
+              parse("profile: reference\npolicy: \"pacml:\"\n");
+            }).find("needs a weights file"),
             std::string::npos);
 }
 
@@ -201,10 +210,32 @@ TEST(PluginConfig, ThroughputTableIsReadAtLoadWithTheGpuClusterOnly) {
   EXPECT_NE(
       error_of([] { parse("cluster: dgx-a100-4x8\nthroughput_table: tables\n"); }).find("absolute"),
       std::string::npos);
+  // the paper's cluster of `topology` takes measured tables too; the paper's simulator does not
+  EXPECT_TRUE(parse("throughput_table: " + dir.path() + "\n").throughput);
   EXPECT_NE(error_of([&] {
-              parse("throughput_table: " + dir.path() + "\n");
-            }).find("'throughput_table' applies only with cluster"),
+              parse("profile: reference\nthroughput_table: " + dir.path() + "\n");
+            }).find("pacml.conf:2: 'throughput_table' applies only with profile: physical, not "
+                    "with profile: reference"),
             std::string::npos);
+  EXPECT_NE(error_of([] {
+              parse("cluster: dgx-a100-4x8\nprofile: reference\n");
+            }).find("pacml.conf:1: 'cluster' applies only with profile: physical"),
+            std::string::npos);
+}
+
+TEST(PluginConfig, ThePhysicalProfileDecidesGpusOnTheClusterOrTheTopology) {
+  const PluginConfig plain = parse("");
+  EXPECT_TRUE(plain.decides_gpus());
+  const ClusterSpec paper = gpu_cluster_of(plain);
+  EXPECT_EQ(paper.network, NetworkKind::kRamp);
+  EXPECT_EQ(paper.num_servers(), 32);
+  EXPECT_EQ(paper.gpus_per_server, 1);
+  EXPECT_GT(paper.intra_server_bandwidth, 0);  // nodes with several GRES GPUs can be costed
+  EXPECT_EQ(gpu_cluster_of(parse("topology: 2x2x2\n")).num_servers(), 8);
+  const PluginConfig dgx = parse("cluster: dgx-a100-4x8\n");
+  EXPECT_TRUE(dgx.decides_gpus());
+  EXPECT_EQ(gpu_cluster_of(dgx).gpus_per_server, 8);
+  EXPECT_FALSE(parse("profile: reference\npolicy: para_min\n").decides_gpus());
 }
 
 TEST(SchedParams, PacmlTokensAmongSlurmsOwn) {
@@ -252,7 +283,7 @@ TEST(SchedParams, BadTokensAreNamed) {
 }
 
 TEST(SchedParams, TakePrecedenceOverPacmlConf) {
-  PluginConfig c = parse("policy: para_min\non_block: queue\nmargin: 0.5\n");
+  PluginConfig c = parse("policy: para_max\non_block: queue\nmargin: 0.5\n");
   apply_sched_params(c, parse_sched_params("pacml_policy=fixed:4"));
   EXPECT_EQ(c.policy, "fixed:4");
   EXPECT_EQ(c.on_block, OnBlock::kQueue);  // not given: pacml.conf's value stays

@@ -24,8 +24,10 @@ using pacml::plugin::host::JobDesc;
 using pacml::plugin::host::JobSubmitPlugin;
 using pacml::plugin::host::set_sched_params;
 
+// The paper simulator's RAMP path (profile reference): degrees and node lists.
 const char* const kConf =
-    "topology: 4x4x2\nnodes: n[1-32]\nresolve_job_ids: false\nreservation_ttl: 0\n";
+    "profile: reference\ntopology: 4x4x2\nnodes: n[1-32]\nresolve_job_ids: false\n"
+    "reservation_ttl: 0\n";
 
 class Plugin : public ::testing::Test {
  protected:
@@ -162,7 +164,7 @@ TEST_F(Plugin, AJobWithoutRequirementIsToldWhyItWasLeftAlone) {
 TEST_F(Plugin, RejectionsReachTheUser) {
   JobDesc blocked;
   blocked.spank(
-      {"_SLURM_SPANK_OPTION_pacml_pacml_model=gnmt", "_SLURM_SPANK_OPTION_pacml_pacml_beta=0.1"});
+      {"_SLURM_SPANK_OPTION_pacml_pacml_model=gnmt", "_SLURM_SPANK_OPTION_pacml_pacml_beta=0.05"});
   std::string err;
   EXPECT_EQ(submit(blocked, &err), ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE);
   EXPECT_NE(err.find("cannot meet its requirement"), std::string::npos) << err;
@@ -229,13 +231,13 @@ TEST_F(Plugin, SchedulerParametersFromSlurmConf) {
     ASSERT_EQ(submit(job), SLURM_SUCCESS);
     EXPECT_NE(std::string(job.d.admin_comment).find("policy=fixed:8"), std::string::npos);
   }
-  set_sched_params("pacml_margin=0.5");  // degree 6's 3.17 s × 1.5 misses β 0.45
+  set_sched_params("pacml_margin=9");  // the fastest, degree 16's 0.59 s × 10, misses β 0.45
   {
     JobDesc job;
     job.spank(gnmt);
     std::string err;
     EXPECT_EQ(submit(job, &err), ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE);
-    EXPECT_NE(err.find("with margin 0.5"), std::string::npos) << err;
+    EXPECT_NE(err.find("with margin 9"), std::string::npos) << err;
   }
   set_sched_params("");
   JobDesc job;
@@ -249,6 +251,29 @@ TEST_F(Plugin, SchedulerParametersFromSlurmConf) {
 // (annotation, node list) or rejects with a message, or passes a job without
 // pacml options through untouched. Under --enable-sanitizers,
 // LeakSanitizer checks the whole core path at exit.
+// The physical profile (the default) on nodes whose GPUs Slurm does not
+// count (no gres/gpu): k whole nodes, a task per GPU, no GRES asked for.
+TEST_F(Plugin, ThePhysicalProfileAsksForWholeNodesWithoutGres) {
+  write_conf("topology: 4x4x2\nnodes: n[1-32]\nresolve_job_ids: false\nreservation_ttl: 0\n");
+  JobDesc job;
+  job.spank({"_SLURM_SPANK_OPTION_pacml_pacml_model=gnmt",
+             "_SLURM_SPANK_OPTION_pacml_pacml_deadline=4.2s"});
+  ASSERT_EQ(submit(job), SLURM_SUCCESS);
+  write_conf(kConf);
+  EXPECT_EQ(job.d.min_nodes, 4u);
+  EXPECT_EQ(job.d.max_nodes, 4u);
+  EXPECT_EQ(job.d.num_tasks, 4u);
+  EXPECT_EQ(job.d.ntasks_per_node, 1u);
+  EXPECT_EQ(job.d.req_nodes, nullptr);  // Slurm picks the nodes
+  EXPECT_EQ(job.d.tres_per_node, nullptr);
+  EXPECT_EQ(job.d.tres_per_task, nullptr);
+  EXPECT_EQ(job.d.shared, JOB_SHARED_NONE);
+  ASSERT_NE(job.d.admin_comment, nullptr);
+  EXPECT_EQ(std::string(job.d.admin_comment).rfind("pacml-plan:gpus=4,nodes=4,gpus_per_node=1", 0),
+            0u)
+      << job.d.admin_comment;
+}
+
 TEST_F(Plugin, SoakOfMixedDecisions) {
   const std::string bad_graph = dir_ + "/bad.txt";
   std::ofstream(bad_graph) << "node1 -- Input -- forward_compute_time=x\n";
@@ -271,7 +296,7 @@ TEST_F(Plugin, SoakOfMixedDecisions) {
       {{opt("model", "gnmt"), opt("deadline", "4.2s")}, "", true},
       {{opt("model", "alexnet"), opt("beta", "0.6")}, "", true},
       {{opt("model", "vgg16"), opt("deadline", "1:00:00")}, "", true},
-      {{opt("model", "gnmt"), opt("beta", "0.1")}, "", true},  // blocked: rejected with reasons
+      {{opt("model", "gnmt"), opt("beta", "0.05")}, "", true},  // blocked: rejected with reasons
       {{}, "pacml:model=resnet50,beta=0.8", true},
       {{opt("graph", good_graph), opt("beta", "1")}, "", true},
       {{opt("model", "nosuchnet"), opt("beta", "0.5")}, "", false},

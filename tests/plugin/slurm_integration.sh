@@ -24,7 +24,11 @@ chmod 644 "$LAB/user/mine.txt"
 install -m 600 "$src/tests/fixtures/tiny.txt" "$LAB/secret.txt"   # root only
 printf 'node1 -- Input -- forward_compute_time=SECRETVALUE, backward_compute_time=0\n' > "$LAB/user/bad.txt"
 chmod 644 "$LAB/user/bad.txt"
-write_pacml_conf() { lab_write_pacml_conf "$@"; }
+# The RAMP cluster's degrees, exact node lists and blocks are the paper
+# simulator's (profile reference); the physical profile's GPU counts on this
+# cluster are section 8a's (and the GPU integration test's).
+write_pacml_conf() { lab_write_pacml_conf "$1" "profile: reference
+${2:-}"; }
 write_pacml_conf reject
 lab_write_slurm_conf
 lab_start
@@ -82,7 +86,7 @@ check "the request is kept in the job's Comment for squeue/sacct replays" \
 check "--pacml-steps=50: TimeLimit from the predicted JCT + margin (00:02:00)" [ "$(field "$j" TimeLimit)" = 00:02:00 ]
 check "exclusive nodes (OverSubscribe=NO)" [ "$(field "$j" OverSubscribe)" = NO ]
 check "AdminComment annotates degree, JCT and beta" \
-  bash -c "scontrol -o show job $j | grep -q 'AdminComment=pacml-decision:degree=4,action=4,servers=4,jct=3.90.*beta=0.45'"
+  bash -c "scontrol -o show job $j | grep -q 'AdminComment=pacml-decision:degree=4,action=4,servers=4,jct=2.30.*beta=0.45'"
 first_nodes=$want
 
 say "   #SBATCH lines, a deadline, and srun"
@@ -155,8 +159,8 @@ timeout 10 scancel -u root; wait_idle
 
 # ---- 3. requirement that cannot be met: reject mode ----------------------------
 say "3. reject mode"
-j=$(submit --pacml-model=gnmt --pacml-beta=0.1 --wrap true)
-check "beta 0.1 rejected" [ -z "$j" ]
+j=$(submit --pacml-model=gnmt --pacml-beta=0.05 --wrap true)
+check "beta 0.05 rejected (gnmt's fastest is 15.7x)" [ -z "$j" ]
 check "user sees why: $(head -c 160 "$LAB/err")..." grep -q "cannot meet its requirement" "$LAB/err"
 check "message names the fastest possible placement" grep -q "fastest placement now is degree" "$LAB/err"
 check "comment fallback (--comment=pacml:...) is decided too" \
@@ -346,10 +350,19 @@ check "slurmctld still alive at the end" ping_ok
 say "8a. contrib/slurm/pacml.conf as shipped; pacml.conf names that Slurm does not have"
 timeout 10 scancel -u root; wait_idle
 cp "$src/contrib/slurm/pacml.conf" "$LAB/etc/.pacml.conf" && mv "$LAB/etc/.pacml.conf" "$LAB/etc/pacml.conf"
+# Its profile physical without cluster: GPU counts from the physical model on
+# the paper's cluster of topology 4x4x2; these nodes show no GPU GRES, so each
+# is one GPU, taken whole (plugin/README.md, "GPU cluster").
 j=$(submit --pacml-model=gnmt --pacml-beta=0.45 --wrap true)
-check "shipped pacml.conf: the job is decided and accepted ($(cat "$LAB/err"))" \
-  bash -c "timeout 5 scontrol -o show job '$j' | grep -q 'AdminComment=pacml-decision:degree=4'"
+check "shipped pacml.conf: the job is accepted ($(cat "$LAB/err"))" [ -n "$j" ]
+check "shipped pacml.conf: gnmt beta 0.45 -> 3 GPUs, each a whole node" \
+  [ "$(field "$j" NumNodes | cut -d- -f1)/$(field "$j" AdminComment | cut -d, -f1-4)" = "3/pacml-plan:gpus=3,nodes=3,gpus_per_node=1,strategy=data" ]
 check "shipped pacml.conf: the job runs to completion" wait_state "$j" COMPLETED 20
+j=$(submit --pacml-model=resnet50 --pacml-steps=1000 --pacml-deadline=70s --wrap true)
+check "shipped pacml.conf: resnet50, 1000 steps within 70 s -> 2 GPUs (86 s on one)" \
+  [ "$(field "$j" NumNodes | cut -d- -f1)/$(field "$j" AdminComment | cut -d, -f1)" = "2/pacml-plan:gpus=2" ]
+check "shipped pacml.conf: slurmctld logged the physical profile's cluster" \
+  grep -q "profile physical, GPU cluster ramp 4x4x2 (32 servers) x 1 GPU" "$LAB/log/slurmctld.log"
 check "shipped pacml.conf: no warning about it" bash -c "! grep -q 'pacml: warning' '$LAB/log/slurmctld.log'"
 write_pacml_conf reject "nodes: \"n[1-31],gpu7\""
 sed -i 's/^partitions: \[main\]$/partitions: [ramp]/' "$LAB/etc/pacml.conf"
@@ -376,16 +389,17 @@ degree_of() { # degree_of ARGS... -> the degree= of the decision annotation ("" 
   j=$(submit --hold "$@" --wrap true)
   [ -n "$j" ] && field "$j" AdminComment | sed -n 's/^pacml-decision:degree=\([0-9]*\),.*/\1/p'
 }
-check "pacml.conf alone: gnmt beta 1 -> degree 1 (min_feasible)" [ "$(degree_of --pacml-model=gnmt --pacml-beta=1)" = 1 ]
+check "pacml.conf alone: resnet50 beta 1 -> degree 1 (min_feasible)" [ "$(degree_of --pacml-model=resnet50 --pacml-beta=1)" = 1 ]
 lab_set_sched_params "pacml_policy=fixed:4"
 check "slurm accepts the token (scontrol show config)" \
   bash -c "timeout 5 scontrol show config | grep -q 'SchedulerParameters.*pacml_policy=fixed:4'"
 check "SchedulerParameters=...,pacml_policy=fixed:4 after reconfigure -> degree 4" \
-  [ "$(degree_of --pacml-model=gnmt --pacml-beta=1)" = 4 ]
+  [ "$(degree_of --pacml-model=resnet50 --pacml-beta=1)" = 4 ]
 check "slurmctld logged the settings in force" \
   grep -q "with SchedulerParameters pacml_policy=fixed:4: policy fixed:4" "$LAB/log/slurmctld.log"
 cat > "$LAB/etc/site-pacml.conf" <<EOF
 policy: fixed:2
+profile: reference
 topology: 4x4x2
 partitions: [main]
 reservation_ttl: 0
@@ -393,25 +407,25 @@ decision_log: $LAB/log/decisions.jsonl
 EOF
 lab_set_sched_params "pacml_conf=$LAB/etc/site-pacml.conf"
 check "pacml_conf=PATH chooses the file (its policy fixed:2 -> degree 2)" \
-  [ "$(degree_of --pacml-model=gnmt --pacml-beta=1)" = 2 ]
+  [ "$(degree_of --pacml-model=resnet50 --pacml-beta=1)" = 2 ]
 lab_set_sched_params "pacml_conf=$LAB/etc/site-pacml.conf,pacml_policy=fixed:8"
 check "pacml_policy wins over the chosen file's policy (degree 8)" \
-  [ "$(degree_of --pacml-model=gnmt --pacml-beta=1)" = 8 ]
-lab_set_sched_params "pacml_margin=0.5"
+  [ "$(degree_of --pacml-model=resnet50 --pacml-beta=1)" = 8 ]
+lab_set_sched_params "pacml_margin=9"
 j=$(submit --hold --pacml-model=gnmt --pacml-beta=0.45 --wrap true)
-check "pacml_margin=0.5: gnmt beta 0.45 now rejected, the message says why" grep -q "with margin 0.5" "$LAB/err"
-lab_set_sched_params "pacml_margin=0.5,pacml_policy=nonsense"
+check "pacml_margin=9: gnmt beta 0.45 now rejected, the message says why" grep -q "with margin 9" "$LAB/err"
+lab_set_sched_params "pacml_margin=9,pacml_policy=nonsense"
 check "bad pacml_policy: slurmctld stays up" ping_ok
 j=$(submit --hold --pacml-model=gnmt --pacml-beta=0.45 --wrap true)
 check "bad pacml_policy: logged, naming the token" \
-  grep -q "error: pacml: SchedulerParameters: pacml_policy=nonsense: .*keeping the last good SchedulerParameters settings (pacml_margin=0.5)" "$LAB/log/slurmctld.log"
-check "bad pacml_policy: the last good settings stay (margin 0.5 still rejects)" grep -q "with margin 0.5" "$LAB/err"
+  grep -q "error: pacml: SchedulerParameters: pacml_policy=nonsense: .*keeping the last good SchedulerParameters settings (pacml_margin=9)" "$LAB/log/slurmctld.log"
+check "bad pacml_policy: the last good settings stay (margin 9 still rejects)" grep -q "with margin 9" "$LAB/err"
 lab_set_sched_params "pacml_colour=blue"
 j=$(submit --hold --pacml-model=gnmt --pacml-beta=1 --wrap true)
 check "unknown pacml_* token: logged by name" grep -q "unknown pacml token 'pacml_colour=blue'" "$LAB/log/slurmctld.log"
 check "slurmctld answers (bad SchedulerParameters)" ping_ok
 lab_set_sched_params ""
-check "no pacml tokens: pacml.conf again (degree 1)" [ "$(degree_of --pacml-model=gnmt --pacml-beta=1)" = 1 ]
+check "no pacml tokens: pacml.conf again (degree 1)" [ "$(degree_of --pacml-model=resnet50 --pacml-beta=1)" = 1 ]
 timeout 10 scancel -u root
 
 # ---- 9. end-to-end sbatch latency, with and without the plugin (figures only) --------

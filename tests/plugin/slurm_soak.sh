@@ -9,7 +9,11 @@
 # a clear rejection message; that slurmctld answered throughout; and that its
 # resident memory did not grow beyond a bound. Prints jobs, decisions,
 # rejections by reason, slurmctld RSS growth and decision latency (p50/p99,
-# from the plugin's decision log, and end to end per sbatch).
+# from the plugin's decision log, and end to end per sbatch). pacml.conf has
+# the default profile, physical: GPU counts on the paper's cluster of
+# topology 4x4x2, whose nodes show no GPU GRES (plugin/README.md, "GPU
+# cluster"); the paper simulator's RAMP path (profile reference) is soaked
+# through the dlopen'd plugin in shim_test.cpp.
 #
 #   tests/plugin/slurm_soak.sh [--control] [--short] [--gpu] [BUILD_DIR]   (default: ./build)
 #   env: PACML_SOAK_JOBS (1000; 200 --short), PACML_SOAK_WARMUP (100; 20 --short),
