@@ -123,7 +123,7 @@ int main(int argc, char** argv) {
       first_ms = ms;
     else
       times.push_back(ms);
-    if (rc == SLURM_SUCCESS && job.d.req_nodes)
+    if (rc == SLURM_SUCCESS && job.d.admin_comment)  // a decision's annotation: placed
       ++placed;
     else
       ++rejected;
