@@ -122,4 +122,11 @@ std::vector<std::pair<std::string, std::string>> plan_environment(const GpuPlan&
   return env;
 }
 
+std::vector<std::pair<std::string, std::string>> interactive_step_environment(const GpuPlan& p) {
+  // SLURM_NPROCS too: srun reads either, and salloc -n sets both to the
+  // user's count, which pacml replaced by k
+  const std::string k = std::to_string(p.gpus);
+  return {{"SLURM_NTASKS", k}, {"SLURM_NPROCS", k}};
+}
+
 }  // namespace pacml::plugin

@@ -6,7 +6,8 @@
 //   * request_shape: k GPUs on G-GPU nodes → what pacml asks Slurm for;
 //   * the annotation "pacml-plan:gpus=6,nodes=2,..." job_submit stores in
 //     the job's AdminComment (where the SPANK plugin finds it again);
-//   * the PACML_* variables a batch script, srun and salloc step see.
+//   * the PACML_* variables a batch script, srun and salloc step see, and
+//     the task count salloc's interactive step gets.
 #pragma once
 
 #include <optional>
@@ -54,5 +55,10 @@ std::optional<GpuPlan> parse_plan(const std::string& comment);
 
 // "PACML_GPUS=6", "PACML_NODES=2", … in a fixed order.
 std::vector<std::pair<std::string, std::string>> plan_environment(const GpuPlan& plan);
+
+// What salloc's interactive step (its shell on the first node) gets besides:
+// SLURM_NTASKS and SLURM_NPROCS = k, the job's task count (one per GPU), so
+// that srun without -n starts k ranks there as it does in a batch script.
+std::vector<std::pair<std::string, std::string>> interactive_step_environment(const GpuPlan& plan);
 
 }  // namespace pacml::plugin

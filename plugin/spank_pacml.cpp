@@ -16,7 +16,9 @@
 // plugin/gpu_plan.h): job_submit/pacml puts it in a batch script's
 // environment itself, but an srun or salloc job's environment is the user's,
 // so in slurmstepd (remote context) this plugin reads the plan job_submit
-// stored in the job's AdminComment and sets it for the step's tasks.
+// stored in the job's AdminComment and sets it for the step's tasks; in
+// salloc's interactive step (LaunchParameters=use_interactive_step) also the
+// task count its sruns start.
 #include <unistd.h>
 
 #include <cerrno>
@@ -169,5 +171,16 @@ extern "C" int slurm_spank_user_init(spank_t sp, int, char**) {
   if (!plan) return 0;  // not a pacml job on a GPU cluster
   for (const auto& [name, value] : pacml::plugin::plan_environment(*plan))
     spank_setenv(sp, name.c_str(), value.c_str(), 1);
+  // salloc's shell under LaunchParameters=use_interactive_step is this step:
+  // srun reads its task count from SLURM_NTASKS when it has no -n, as in a
+  // batch script, but salloc had no k to put there (pacml decided after
+  // salloc sent its request), so an srun in the shell would start one rank
+  // per node. Only the interactive step: another step's SLURM_NTASKS is its
+  // own task count.
+  uint32_t step_id = 0;
+  if (spank_get_item(sp, S_JOB_STEPID, &step_id) == ESPANK_SUCCESS &&
+      step_id == SLURM_INTERACTIVE_STEP)
+    for (const auto& [name, value] : pacml::plugin::interactive_step_environment(*plan))
+      spank_setenv(sp, name.c_str(), value.c_str(), 1);
   return 0;
 }

@@ -91,6 +91,16 @@ TEST(GpuPlan, AnnotationRoundTripsAndBecomesTheEnvironment) {
   EXPECT_FALSE(parse_plan("no plan here"));
 }
 
+TEST(GpuPlan, TheInteractiveStepGetsTheJobsTaskCount) {
+  // salloc's shell (use_interactive_step): srun without -n there starts
+  // SLURM_NTASKS ranks, so k of them, whatever salloc -n the user gave
+  GpuPlan p{6, 2, 4, "data", 1, 1, 6, 30, std::nullopt, "fixed:6", "17.4"};
+  const auto env = interactive_step_environment(p);
+  ASSERT_EQ(env.size(), 2u);
+  EXPECT_EQ(env[0], (std::pair<std::string, std::string>{"SLURM_NTASKS", "6"}));
+  EXPECT_EQ(env[1], (std::pair<std::string, std::string>{"SLURM_NPROCS", "6"}));
+}
+
 TEST(GpuEngine, TheShippedLearnedPolicyDecidesAndAPolicyThatTurnsAJobAwaySaysWhy) {
   GpuFixture learned("policy: pacml:" + std::string(PACML_SOURCE_DIR) +
                      "/contrib/models/default.pacw\n");

@@ -4,7 +4,8 @@
 # (GRES gpu on fake device files) and pacml.conf's `cluster:`. pacml chooses
 # k GPUs and asks Slurm for counts (plugin/README.md, "GPU cluster"): whole
 # nodes for k a multiple of 4, a shared node below 4; the job sees its plan
-# as PACML_* variables; --pacml-deadline becomes Slurm's deadline; users'
+# as PACML_* variables (salloc's shell too, as the interactive step, with
+# SLURM_NTASKS=k); --pacml-deadline becomes Slurm's deadline; users'
 # graph files are planned too; the test's squeue --json history replays
 # through `pacml replay`; and a short soak (slurm_soak.sh --short --gpu) runs
 # on a fresh cluster at the end.
@@ -16,6 +17,8 @@ set -u
 t_start=$(date +%s.%N)
 . "$(dirname "$0")/slurm_cluster_lib.sh"
 lab_init slurm-gpu-integration "${1:-}"
+# script(1) gives salloc's interactive shell a terminal (section 2)
+command -v script >/dev/null || die "'script' not found: apt-get install util-linux"
 
 write_gpu_conf() { # write_gpu_conf POLICY [EXTRA]: pacml.conf for the GPU cluster (atomic)
   cat > "$LAB/etc/.pacml.conf" <<EOC
@@ -30,6 +33,10 @@ EOC
 }
 write_gpu_conf fixed:4
 lab_write_gpu_slurm_conf
+# salloc without a command runs its shell as a step on the first node, where
+# spank_pacml.so gives it the plan (plugin/README.md, "GPU cluster"); salloc
+# with a command, sbatch and srun are not affected
+echo "LaunchParameters=use_interactive_step" >> "$SLURM_CONF"
 lab_start
 say "cluster up in $(seconds_since "$t_start") s"
 mkdir -p "$LAB/out" && chmod 777 "$LAB/out"
@@ -131,23 +138,47 @@ sa_out=$(timeout 30 salloc --pacml-model=resnet50 --pacml-beta=1 srun -n 2 bash 
 printf '%s\n' "$sa_out" | sed 's/^/    salloc: /'
 check "salloc + srun -n 2: both ranks see PACML_GPUS=2" \
   [ "$(printf '%s\n' "$sa_out" | awk '$2 == 2' | wc -l)" = 2 ]
-# Without a batch script (plugin/README.md, "Without a batch script"): srun
-# fixes its task count before pacml decides, and SPANK has no hook to change
-# it, nor one that reaches salloc's shell; the README's recipe for salloc
+# salloc's shell (the interactive step, LaunchParameters=use_interactive_step
+# above): salloc without a command wants a terminal, so script(1) gives it a
+# pty and types one line; the shell's output goes to a file, and srun reads
+# /dev/null (else it would take the shell's `exit` as its tasks' input)
 write_gpu_conf fixed:6
+cat > "$LAB/in_shell.sh" <<'EOS'
+echo "shell $SLURMD_NODENAME ${PACML_GPUS:-unset} ${PACML_DECISION:-unset} ${SLURM_NTASKS:-unset}"
+srun bash -c 'echo "rank $SLURM_PROCID $SLURMD_NODENAME $PACML_GPUS"'
+EOS
+rm -f "$LAB/out/shell.txt"
+printf 'bash %s > %s 2>&1 < /dev/null; exit\n' "$LAB/in_shell.sh" "$LAB/out/shell.txt" |
+  timeout 40 script -qec "salloc --pacml-model=resnet50 --pacml-beta=1" /dev/null > "$LAB/out/pty.txt" 2>&1
+sh_out=$(cat "$LAB/out/shell.txt" 2>/dev/null)
+printf '%s\n' "$sh_out" | sed 's/^/    salloc shell: /'
+check "salloc's shell (interactive step, on n1) sees PACML_GPUS=6, PACML_DECISION and SLURM_NTASKS=6" \
+  [ "$(printf '%s\n' "$sh_out" | awk '$1 == "shell" && $2 == "n1" && $3 == 6 && $4 != "unset" && $5 == 6' | wc -l)" = 1 ]
+check "   srun without -n in it starts 6 ranks that see PACML_GPUS=6, on 2 nodes" \
+  [ "$(printf '%s\n' "$sh_out" | awk '$1 == "rank" && $4 == 6' | wc -l):$(printf '%s\n' "$sh_out" | awk '$1 == "rank" {print $3}' | sort -u | wc -l)" = 6:2 ]
+# Without a batch script or that shell (plugin/README.md, "Without a batch
+# script"): salloc's command runs on the submit host, outside any step, and
+# srun fixes its task count before pacml decides; the README's recipe
 cat > "$LAB/in_salloc.sh" <<'EOS'
 echo "shell ${PACML_GPUS:-unset}"
 n=$(scontrol show job "$SLURM_JOB_ID" | sed -n 's/.*NumTasks=\([0-9]*\).*/\1/p')
 srun -n "$n" bash -c 'echo "rank $SLURM_PROCID $PACML_GPUS"'
 EOS
 sa_out=$(timeout 30 salloc --pacml-model=resnet50 --pacml-beta=1 bash "$LAB/in_salloc.sh" 2> "$LAB/err")
-check "salloc with 6 GPUs: its shell has no PACML_* ($(printf '%s\n' "$sa_out" | grep '^shell'))" \
+check "salloc with a command (6 GPUs): the command has no PACML_* ($(printf '%s\n' "$sa_out" | grep '^shell'))" \
   [ "$(printf '%s\n' "$sa_out" | grep -c '^shell unset$')" = 1 ]
 check "   srun -n <the job's NumTasks> in it starts 6 ranks that see PACML_GPUS=6" \
   [ "$(printf '%s\n' "$sa_out" | awk '/^rank / && $3 == 6' | wc -l)" = 6 ]
 s_out=$(timeout 30 srun --pacml-model=resnet50 --pacml-beta=1 bash -c 'echo "rank $SLURM_PROCID $PACML_GPUS"' 2> "$LAB/err")
 check "a standalone srun without -n starts one rank per node (2 of 6), each sees PACML_GPUS=6" \
   [ "$(printf '%s\n' "$s_out" | awk '/^rank / && $3 == 6' | wc -l)" = 2 ]
+# srun takes no task count from the allocation (Slurm's srun_job.c,
+# _set_ntasks): not even from a job whose NumTasks and tasks per node are k
+write_gpu_conf fixed:4
+s_out=$(timeout 30 srun --pacml-model=resnet50 --pacml-beta=1 bash -c 'echo "rank $SLURM_PROCID $SLURM_JOB_ID"' 2> "$LAB/err")
+sj=$(printf '%s\n' "$s_out" | awk '/^rank / {print $3; exit}')
+check "   k=4 on one node: 1 rank, though the job has NumTasks=4 and 4 tasks per node ($(field "$sj" NumTasks), $(field "$sj" NtasksPerN:B:S:C))" \
+  [ "$(printf '%s\n' "$s_out" | grep -c '^rank '):$(field "$sj" NumTasks):$(field "$sj" NtasksPerN:B:S:C | cut -d: -f1)" = 1:4:4 ]
 j=$(PACML_DRY_RUN=1 run fixed:6 -o "$LAB/out/%j.out" "$src/contrib/slurm/examples/torchrun.sbatch" train.py)
 o=$(out_of "$j")
 printf '%s\n' "$o" | sed 's/^/    /'
