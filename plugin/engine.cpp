@@ -214,8 +214,7 @@ bool Engine::refresh_config() {
     log(LogLevel::kInfo,
         "pacml: loaded " + path +
             (sched_.empty() ? std::string() : " with SchedulerParameters " + sched_.text()) +
-            ": policy " + c.policy + ", " +
-            "profile " + c.profile + ", " +
+            ": policy " + c.policy + ", profile " + c.profile + ", " +
             (active_->cluster ? "GPU cluster " + active_->cluster->summary()
                               : "RAMP " + active_->topology.shape()) +
             ", nodes " +
@@ -321,7 +320,7 @@ struct Engine::Decision {
   std::shared_ptr<const ParallelJob> gpu_job;
   DurationModel* durations = nullptr;
   int gpus_per_node = 0;
-  bool gres_gpus = false;  // the nodes' GRES show GPUs (else the description's G)
+  bool gres_gpus = false;   // the nodes' GRES show GPUs (else the description's G)
   std::vector<int> usable;  // indices into `names` the job may run on
   std::optional<GpuClusterState> gpus_now, gpus_idle;
   // What a learned GPU policy also reads (GpuDecisionInput): this plugin's

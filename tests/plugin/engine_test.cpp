@@ -448,7 +448,7 @@ TEST(Engine, DecisionLogHasOneJsonLinePerDecision) {
   Fixture f;
   const SubmitResult placed = f.submit({opt("model", "gnmt"), opt("beta", "0.45")});
   f.submit({opt("model", "gnmt"), opt("beta", "0.05")});  // rejected
-  f.submit({"X=1"});                                     // not a decision
+  f.submit({"X=1"});                                      // not a decision
   std::ifstream in(f.dir.file("decisions.jsonl"));
   std::vector<nlohmann::json> lines;
   for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));

@@ -212,10 +212,9 @@ TEST(PluginConfig, ThroughputTableIsReadAtLoadWithTheGpuClusterOnly) {
       std::string::npos);
   // the paper's cluster of `topology` takes measured tables too; the paper's simulator does not
   EXPECT_TRUE(parse("throughput_table: " + dir.path() + "\n").throughput);
-  EXPECT_NE(error_of([&] {
-              parse("profile: reference\nthroughput_table: " + dir.path() + "\n");
-            }).find("pacml.conf:2: 'throughput_table' applies only with profile: physical, not "
-                    "with profile: reference"),
+  EXPECT_NE(error_of([&] { parse("profile: reference\nthroughput_table: " + dir.path() + "\n"); })
+                .find("pacml.conf:2: 'throughput_table' applies only with profile: physical, not "
+                      "with profile: reference"),
             std::string::npos);
   EXPECT_NE(error_of([] {
               parse("cluster: dgx-a100-4x8\nprofile: reference\n");
