@@ -15,7 +15,8 @@ Profile Profile::physical() {
   p.name = "physical";
   p.compute_scale = 1e-3;
   p.edge_sizes = EdgeSizeRule::kPhysical;
-  p.cache_key = JctCacheKey::kExactShape;
+  p.cache_scope = JctCacheScope::kShared;
+  p.step_model = StepModel::kPhysicalOp;
   p.deadline_from_partitioned_graph = false;
   p.time_unit = "s";
   return p;

@@ -14,9 +14,17 @@ enum class EdgeSizeRule {
   kPhysical,   // an edge carries its activation (or gradient shard)
 };
 
-enum class JctCacheKey {
-  kModelAndDegree,  // reference: per episode, (model, degree), ignores placement
-  kExactShape,      // physical: (graph, split vector, placement shape), shareable
+// How one training step of a partitioned job is timed.
+enum class StepModel {
+  kLookahead,   // reference: the paper's lookahead over sub-op flows (doc/MODEL.md §6)
+  kPhysicalOp,  // physical: the physical model's op strategy (doc/PHYSICAL.md §3)
+};
+
+// How long a cached step time (keyed by graph and degree) holds.
+enum class JctCacheScope {
+  kEpisode,  // reference: the lookahead depends on the placement, which the
+             // reference's key ignores; cleared at every reset, as it does
+  kShared,   // physical: the op strategy's step depends on graph and degree only
 };
 
 struct Profile {
@@ -26,7 +34,8 @@ struct Profile {
   // reference's quirk), physical 1e-3 (everything in seconds).
   double compute_scale = 1.0;
   EdgeSizeRule edge_sizes = EdgeSizeRule::kReference;
-  JctCacheKey cache_key = JctCacheKey::kModelAndDegree;
+  JctCacheScope cache_scope = JctCacheScope::kEpisode;
+  StepModel step_model = StepModel::kLookahead;
   // reference: JCT_max is recomputed from the partitioned graph's compute,
   // so floating-point rounding can block a job at β = 1 (resnet18, a = 1).
   bool deadline_from_partitioned_graph = true;

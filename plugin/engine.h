@@ -32,6 +32,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/parallel/parallel_job.h"
 #include "plugin/config.h"
 #include "plugin/decision_log.h"
 #include "plugin/gpu_plan.h"
@@ -202,7 +203,7 @@ class Engine {
   std::optional<SubmitResult> graph_gpu_job(Decision& d);
   // The batch a user's graph file was profiled at, and runs at, on a GPU
   // cluster (`pacml estimate --cluster --graph`'s default).
-  static constexpr int kProfiledBatch = 64;
+  static constexpr int kProfiledBatch = kDefaultProfiledBatch;
   void read_gpu_cluster(Decision& d);
   double count_offered(const Decision& d);
   std::optional<SubmitResult> choose_gpu_count(Decision& d);

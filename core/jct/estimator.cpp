@@ -1,11 +1,53 @@
 #include "core/jct/estimator.h"
 
+#include <cmath>
+#include <mutex>
+
+#include "core/cluster/cluster_spec.h"
 #include "core/comm/dependency_times.h"
-#include "core/partition/partitioned_graph.h"
+#include "core/parallel/physical_estimator.h"
 #include "core/partition/split_counts.h"
 #include "core/util/error.h"
 
 namespace pacml {
+
+// The physical profile's step times (doc/PHYSICAL.md §3, strategy `op`): a
+// paper job is the physical model's job made of its graph (op times taken as
+// measured at kDefaultProfiledBatch samples, the job's global batch), on the
+// paper's cluster of the estimator's topology (one A100 per server). Jobs are
+// kept by graph fingerprint: a paper-style experiment has a handful of graphs.
+// Thread-safe.
+class JctEstimator::PhysicalSteps {
+ public:
+  explicit PhysicalSteps(const RampTopology& topology) : estimator_(ClusterSpec::paper(topology)) {}
+
+  // One step on `gpus` GPUs with the op strategy (its status says whether it fits).
+  ParallelPlan plan(const JobGraph& graph, int gpus) const {
+    return estimator_.plan(*job(graph), gpus, Strategy::kOp);
+  }
+
+  double single_gpu_step_time(const JobGraph& graph) const {
+    const ParallelJobPtr j = job(graph);
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = single_.find(graph.fingerprint());
+    if (it == single_.end())
+      it = single_.emplace(graph.fingerprint(), estimator_.single_gpu_step_time(*j)).first;
+    return it->second;
+  }
+
+ private:
+  ParallelJobPtr job(const JobGraph& graph) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ParallelJobPtr& j = jobs_[graph.fingerprint()];
+    if (!j) j = ParallelJob::from_graph(graph.layers(), kDefaultProfiledBatch, 0);
+    return j;
+  }
+
+  PhysicalEstimator estimator_;
+  mutable std::mutex mutex_;
+  mutable std::map<std::uint64_t, ParallelJobPtr> jobs_;
+  mutable std::map<std::uint64_t, double> single_;
+};
 
 const char* block_cause_name(BlockCause cause) {
   switch (cause) {
@@ -40,10 +82,39 @@ int count_partitioned_deps(const PartitionedGraph& graph) {
 JctEstimator::JctEstimator(RampTopology topology, Profile profile, int steps)
     : topology_(std::move(topology)), profile_(std::move(profile)), steps_(steps) {
   if (steps < 1) throw InputError("steps", "training steps must be at least 1");
+  if (profile_.step_model == StepModel::kPhysicalOp)
+    physical_ = std::make_shared<PhysicalSteps>(topology_);
 }
 
 double JctEstimator::sequential_jct(const JobGraph& job) const {
+  if (physical_) return physical_->single_gpu_step_time(job) * steps_;
   return job.step().step_compute() * steps_ * profile_.compute_scale;
+}
+
+// One step of `graph` as placed in `e`: the physical model's op strategy on
+// e.degree GPUs, or the paper's lookahead; from `cache` when it has it.
+StepTiming JctEstimator::step_timing(const JobGraph& job, PartitionedGraph& graph,
+                                     const Estimate& e, LookaheadCache* cache,
+                                     bool& cache_hit) const {
+  std::string key;
+  if (cache) {
+    key = LookaheadCache::key(job.fingerprint(), e.degree);
+    if (std::optional<StepTiming> hit = cache->find(key)) return cache_hit = true, *hit;
+  }
+  StepTiming timing;
+  if (physical_) {
+    const ParallelPlan plan = physical_->plan(job, e.degree);
+    timing.step_time = plan.ok() ? plan.step_time : INFINITY;  // does not fit: never in time
+    timing.overlap = plan.overlap;
+    timing.comm_only = plan.comm - plan.overlap;
+    timing.comp_only = plan.comp - plan.overlap;
+  } else {
+    graph.build_dependencies();
+    timing = simulate_step(graph, e.placement, dependency_times(graph, e.placement, topology_),
+                           profile_.compute_scale);
+  }
+  if (cache) cache->insert(key, timing);
+  return timing;
 }
 
 Estimate JctEstimator::estimate(const JobGraph& job, int action, double beta,
@@ -72,24 +143,19 @@ Estimate JctEstimator::estimate(const JobGraph& job, int action, double beta,
     return e;
   }
   e.placed = true;
-  std::string key;
-  std::optional<StepTiming> timing;
-  if (cache) {
-    key = LookaheadCache::key(profile_.cache_key, job.fingerprint(), graph, e.placement, topology_);
-    timing = cache->find(key);
-    e.cache_hit = timing.has_value();
+  const StepTiming timing = step_timing(job, graph, e, cache, e.cache_hit);
+  if (!std::isfinite(timing.step_time)) {
+    e.placed = false;
+    e.blocked = BlockCause::kNoPlacement;
+    e.failure =
+        "the op strategy does not fit in GPU memory on " + std::to_string(e.degree) + " GPUs";
+    return e;
   }
-  if (!timing) {
-    graph.build_dependencies();
-    timing = simulate_step(graph, e.placement, dependency_times(graph, e.placement, topology_),
-                           profile_.compute_scale);
-    if (cache) cache->insert(key, *timing);
-  }
-  e.jct = timing->step_time * steps_;
-  e.comm_time = (timing->comm_only + timing->overlap) * steps_;
-  e.comp_time = (timing->comp_only + timing->overlap) * steps_;
-  e.overlap_time = timing->overlap * steps_;
-  e.ticks = e.cache_hit ? 0 : timing->ticks;
+  e.jct = timing.step_time * steps_;
+  e.comm_time = (timing.comm_only + timing.overlap) * steps_;
+  e.comp_time = (timing.comp_only + timing.overlap) * steps_;
+  e.overlap_time = timing.overlap * steps_;
+  e.ticks = e.cache_hit ? 0 : timing.ticks;
   e.speedup = e.jct > 0 ? e.sequential_jct / e.jct : 0;
   bool late;
   if (profile_.deadline_from_partitioned_graph) {

@@ -1,16 +1,22 @@
-// The JCT estimator: partition a job for an action, place it on the cluster
-// with RAMP first fit, time its dependencies and simulate one training step.
-// This is the single entry point the simulator, the learner's environment,
-// `pacml estimate` and the Slurm plugin use.
+// The JCT estimator of the paper's world: partition a job for an action,
+// place it on the cluster with RAMP first fit and time one training step.
+// The reference profile times its dependencies and simulates the step with
+// the paper's lookahead; the physical profile times it with the physical
+// model's op strategy on the paper's cluster (doc/PHYSICAL.md §3), so the
+// paper-style experiments see the same speed-ups as `pacml estimate`.
+// This is the single entry point the paper-style simulator, the learner's
+// environment and the Slurm plugin's reference profile use.
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/cluster/cluster_state.h"
 #include "core/graph/job_graph.h"
 #include "core/jct/lookahead_cache.h"
+#include "core/partition/partitioned_graph.h"
 #include "core/placement/first_fit.h"
 #include "core/profile.h"
 
@@ -55,7 +61,8 @@ class JctEstimator {
 
   // Estimates `action` for `job` arriving with requirement fraction `beta`
   // on `cluster` (not modified). `cache` may be null. Throws InputError for
-  // an invalid action or β outside (0, 1]. Thread-safe: const, no state.
+  // an invalid action or β outside (0, 1]. Thread-safe: const; the physical
+  // profile keeps each graph's physical job behind a mutex.
   Estimate estimate(const JobGraph& job, int action, double beta, const ClusterState& cluster,
                     LookaheadCache* cache = nullptr) const;
 
@@ -63,9 +70,15 @@ class JctEstimator {
   double sequential_jct(const JobGraph& job) const;
 
  private:
+  class PhysicalSteps;  // the physical profile's step times (estimator.cpp)
+
+  StepTiming step_timing(const JobGraph& job, PartitionedGraph& graph, const Estimate& e,
+                         LookaheadCache* cache, bool& cache_hit) const;
+
   RampTopology topology_;
   Profile profile_;
   int steps_;
+  std::shared_ptr<PhysicalSteps> physical_;  // null for the reference profile
 };
 
 }  // namespace pacml

@@ -1,45 +1,10 @@
 #include "core/jct/lookahead_cache.h"
 
-#include <unordered_map>
-
 namespace pacml {
-namespace {
 
-void append(std::string& key, std::int64_t value) {
-  key.append(reinterpret_cast<const char*>(&value), sizeof value);
-}
-
-// Renumbers values by first appearance, so translated or permuted coordinates
-// give the same sequence (T_coll depends only on which coordinates are equal).
-class Relabel {
- public:
-  int operator()(int value) {
-    return labels_.emplace(value, static_cast<int>(labels_.size())).first->second;
-  }
-
- private:
-  std::unordered_map<int, int> labels_;
-};
-
-}  // namespace
-
-std::string LookaheadCache::key(JctCacheKey rule, std::uint64_t graph_fingerprint,
-                                const PartitionedGraph& graph, const Placement& placement,
-                                const RampTopology& topology) {
-  std::string key;
-  append(key, static_cast<std::int64_t>(graph_fingerprint));
-  if (rule == JctCacheKey::kModelAndDegree) {
-    append(key, graph.degree());
-    return key;
-  }
-  for (int k : graph.splits()) append(key, k);
-  Relabel groups, racks, ids;
-  for (int server : placement.server_of) {
-    ServerCoord c = topology.coord(server);
-    append(key, (static_cast<std::int64_t>(groups(c.c)) << 40) |
-                    (static_cast<std::int64_t>(racks(c.r)) << 20) | ids(c.s));
-  }
-  return key;
+std::string LookaheadCache::key(std::uint64_t graph_fingerprint, int degree) {
+  const std::int64_t values[] = {static_cast<std::int64_t>(graph_fingerprint), degree};
+  return std::string(reinterpret_cast<const char*>(values), sizeof values);
 }
 
 std::optional<StepTiming> LookaheadCache::find(const std::string& key) const {

@@ -1,10 +1,9 @@
-// Caches of one-step lookahead results (doc/MODEL.md §6).
+// Caches of one step's timing (doc/MODEL.md §6), keyed by (graph, degree).
 //
-//  reference: keyed by (model, degree) and cleared every episode — the
-//             reference simulator's shortcut, which ignores where a job sits.
-//  physical:  keyed by what determines the result — the graph, its split
-//             vector and the placement's shape up to relabelling each server
-//             coordinate — so entries stay valid across episodes.
+//  reference: the lookahead, cleared every episode — the reference
+//             simulator's shortcut, which ignores where a job sits.
+//  physical:  the op strategy's step, which depends on nothing else, so
+//             entries stay valid across episodes.
 //
 // Thread-safe: any number of threads may look up and insert concurrently.
 // Unbounded by default (the simulator and trainer see a fixed set of
@@ -33,10 +32,8 @@ class LookaheadCache {
   // max_bytes = 0: unbounded.
   explicit LookaheadCache(std::size_t max_bytes = 0) : lru_(max_bytes), bounded_(max_bytes > 0) {}
 
-  // Builds the key for a placed job under the profile's rule.
-  static std::string key(JctCacheKey rule, std::uint64_t graph_fingerprint,
-                         const PartitionedGraph& graph, const Placement& placement,
-                         const RampTopology& topology);
+  // The key of a job's step at `degree` (doc/MODEL.md §6).
+  static std::string key(std::uint64_t graph_fingerprint, int degree);
 
   std::optional<StepTiming> find(const std::string& key) const;
   void insert(const std::string& key, const StepTiming& timing);

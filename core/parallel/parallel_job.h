@@ -20,6 +20,11 @@
 namespace pacml {
 
 enum class ModelFamily { kCnn, kTransformer, kRnn, kOther };
+
+// The batch a graph file's op times are taken as measured at when nothing
+// says otherwise (`pacml estimate --profiled-batch`, a workload's
+// `profiled_batch`, the Slurm plugin, the paper-style simulator).
+constexpr int kDefaultProfiledBatch = 64;
 const char* model_family_name(ModelFamily family);
 
 // Transformer blocks, for tensor parallelism (0 everywhere for other models).

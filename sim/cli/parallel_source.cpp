@@ -49,7 +49,7 @@ ParallelJobPtr load_parallel_job(const Args& args) {
   constexpr long kMaxBatch = 1 << 20;
   const int profiled = args.has("profiled-batch")
                            ? static_cast<int>(args.get_long("profiled-batch", 1, kMaxBatch))
-                           : 64;
+                           : kDefaultProfiledBatch;
   const int batch = args.has("batch") ? static_cast<int>(args.get_long("batch", 1, kMaxBatch)) : 0;
   return ParallelJob::from_graph(load_graph_file(args.get("graph")), profiled, batch);
 }

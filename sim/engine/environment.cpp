@@ -76,7 +76,7 @@ Environment::Environment(EnvironmentConfig config)
   if (!config_.estimator) throw std::invalid_argument("Environment: no estimator");
   if (!config_.workload) throw std::invalid_argument("Environment: no workload");
   if (!(config_.horizon > 0)) throw InputError("horizon", "the horizon must be positive");
-  const bool shareable = config_.estimator->profile().cache_key == JctCacheKey::kExactShape;
+  const bool shareable = config_.estimator->profile().cache_scope == JctCacheScope::kShared;
   cache_ = shareable && config_.shared_cache ? config_.shared_cache.get() : &own_cache_;
   obs_.done = true;
   obs_.cluster = &cluster_;

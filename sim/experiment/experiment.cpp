@@ -318,7 +318,7 @@ Experiment::Experiment(ExperimentSpec spec)
   const Profile profile = Profile::by_name(spec_.profile, spec_.source + ": profile");
   estimator_ = std::make_shared<JctEstimator>(
       RampTopology(spec_.topology, spec_.source + ": topology"), profile, spec_.steps);
-  if (profile.cache_key == JctCacheKey::kExactShape)
+  if (profile.cache_scope == JctCacheScope::kShared)
     shared_cache_ = std::make_shared<LookaheadCache>();
   if (spec_.workload_type == "synthetic") {
     SyntheticOptions options;

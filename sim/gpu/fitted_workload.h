@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "core/config/settings_table.h"
+#include "core/parallel/parallel_job.h"
 #include "core/util/embedded_files.h"
 #include "sim/engine/beta_distribution.h"
 #include "sim/gpu/gpu_replay.h"
@@ -44,7 +45,7 @@ struct ModelShare {
   // Instead of a zoo model: a profiled graph file (PipeDream or native YAML;
   // ${VAR} expanded, relative to the workload file) measured at profiled_batch.
   std::string graph;
-  int profiled_batch = 64;
+  int profiled_batch = kDefaultProfiledBatch;
 };
 
 struct FittedWorkload {

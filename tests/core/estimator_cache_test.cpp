@@ -69,8 +69,8 @@ TEST(LookaheadCache, GraphsOfDifferentFingerprintsNeverShareEntries) {
 }
 
 TEST(LookaheadCache, PhysicalKeyIgnoresWhereTheSameShapeSits) {
-  // The same block shape one communication group further along: same result,
-  // so the physical cache shares it; a different shape is a different entry.
+  // The same block one communication group further along: the physical step
+  // depends on the graph and degree only, so the cache shares it.
   const JobGraph job = fixture_job();
   const JctEstimator estimator(kPaper, Profile::physical());
   LookaheadCache cache;
