@@ -77,7 +77,7 @@ class RecordMapper {
   // The targets the user named (--map, --models, --unknown-model) are checked
   // before any record: an error in one is a configuration error, named by
   // its option, even when no record needs it.
-  void check_targets() const {
+  void check_targets() {
     auto check = [&](const std::string& target, const std::string& where) {
       if (looks_like_path(target))
         kinds_.get_graph(resolve_path(target, mapping_.base_dir, where), kGraphProfiledBatch, 0);
@@ -182,7 +182,7 @@ class RecordMapper {
   const GpuTraceMapping& mapping_;
   const PhysicalEstimator& estimator_;
   GpuTraceReport& report_;
-  mutable JobKinds kinds_;  // a cache: checking a graph file target loads it once
+  JobKinds kinds_;  // a cache: a graph file target checked up front is loaded once
   Rng rng_;
   BetaSampler fallback_;
   std::map<const ParallelJob*, double> one_gpu_;  // the kinds_ keep the jobs alive
