@@ -69,6 +69,10 @@ expect_ok "replay text names the GPUs and the model" "$PACML" replay "$tmp/trace
 grep -q "jobs replayed on GPUs with the physical model, ramp 4x4x2" "$tmp/out" || fail "replay text: $(cat "$tmp/out")"
 grep -q "deadline from deadline: 5" "$tmp/err" || fail "replay report: $(cat "$tmp/err")"
 
+expect_ok "replay --map on GPUs" "$PACML" replay "$tmp/trace.csv" --format elasticflow --map resnet50=vgg16 --policies min_feasible --json
+[ "$(json_get "$tmp/out" "d['mapping']['jobs_by_model']")" = "{'resnet50 → vgg16': 5}" ] || fail "--map on GPUs: $(cat "$tmp/out")"
+expect_input_error "--map to an unknown model names the option" "model_map.resnet50: unknown model 'llama'" "$PACML" replay "$tmp/trace.csv" --format elasticflow --map resnet50=llama
+
 # options of one replay refused by the other, naming the option and the replay
 expect_input_error "gpu option on the paper's simulator" "--admission: applies to the GPU replay (profile physical" "$PACML" replay "$tmp/trace.csv" --format elasticflow --profile reference --admission queue
 expect_input_error "--cluster on the paper's simulator" "--cluster: applies to the GPU replay" "$PACML" replay "$tmp/trace.csv" --format elasticflow --profile reference --cluster dgx-a100-4x8
