@@ -196,8 +196,11 @@ void bench_gpu_traces(const Args& args) {
   }
   const Timing timing;
   sim::GpuTraceReport report;
-  const std::vector<sim::GpuJob> jobs = sim::gpu_jobs_from_trace(traces.records, report);
   auto estimator = std::make_shared<const PhysicalEstimator>(load_cluster("ramp-a100-16x8"));
+  sim::GpuTraceMapping mapping;
+  mapping.unknown_model = "skip";  // counted in the report
+  const std::vector<sim::GpuJob> jobs =
+      sim::gpu_jobs_from_trace(traces.records, mapping, *estimator, report);
   DurationModel durations(estimator);
   const sim::GpuReplayConfig config = gpu_config(args);
   std::printf(

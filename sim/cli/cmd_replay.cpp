@@ -19,82 +19,182 @@
 namespace pacml::cli {
 namespace {
 
-int run_replay(const std::vector<std::string>& argv) {
-  Args args(
-      "pacml replay TRACE --format elasticflow|swf|sacct|squeue-json|pacml-log [options]",
-      "Replays a job trace on a RAMP cluster: each trace job arrives at its (scaled) submission "
-      "time "
-      "with a model graph, a β derived from its deadline or time limit and N from its iterations "
-      "or "
-      "work (rules in sim/README.md). Jobs naming a model pacml has no graph for are rejected with "
-      "file:line, skipped and counted (--unknown-model skip) or mapped (--unknown-model GRAPH). "
-      "Prints the trace and mapping report and the blocking table per policy.");
-  args.positional("TRACE", "trace file (.gz is decompressed)")
-      .option("format", "F",
-              "elasticflow, swf, sacct (--parsable2 with header), squeue-json, or pacml-log (the "
-              "Slurm plugin's decision log)")
-      .option("experiment", "FILE",
-              "take profile, topology, steps and policies from this experiment file")
-      .option("profile", "P", "reference or physical", "physical")
-      .option("topology", "CxRxS", "RAMP shape", "4x4x2")
-      .option("policies", "P1,P2", "policies to replay",
-              "para_max,para_min,sequential,min_feasible")
-      .option("seeds", "N|LIST", "seeds (matter for random policies and fallback β draws)", "1")
-      .option("horizon", "T",
-              "stop at this time (profile units); default: run the trace to its end", "inf")
-      .option("map", "NAME=GRAPH,...", "map trace model names to zoo names or graph files")
-      .option("unknown-model", "RULE", "reject (default), skip, or a graph to use instead",
-              "reject")
-      .option("models", "G1,G2",
-              "graphs for jobs without a model (SWF, Slurm): chosen by executable/job id")
-      .option("time-scale", "X", "profile time units per trace second", "1")
-      .option("gpu-scale", "X",
-              "multiply the trace's worker counts (replaying a larger cluster's trace)", "1")
-      .option("beta-rule", "R", "work, slack or distribution", "work")
-      .option("beta-fallback", "B", "β distribution for jobs whose β the trace does not give", "A")
-      .option("steps-rule", "R", "auto, iterations, work or fixed", "auto")
-      .option("iteration-scale", "X", "N = iterations × X (steps-rule iterations)", "1")
-      .option("steps", "N", "N for steps-rule fixed and the fallback", "50")
-      .option("max-jobs", "N", "replay only the first N jobs")
-      .option("threads", "N", "worker threads")
-      .option("out", "DIR",
-              "write episodes/summary CSV+JSON, jobs.csv, occupancy.csv and plots into DIR")
-      .flag("skip-bad-lines", "skip malformed lines (counted) instead of failing")
-      .flag("no-plots", "do not draw PNG plots")
-      .flag("json", "print one JSON object (trace report + summary array)");
-  add_gpu_replay_options(args);
-  if (!args.parse(argv)) return 0;
-  if (args.positionals().size() != 1)
-    throw InputError("pacml replay", "give exactly one trace file");
-  if (!args.has("format"))
-    throw InputError("--format", "required: elasticflow, swf, sacct, squeue-json or pacml-log");
-  if (args.has("cluster")) return replay_on_gpu_cluster(args);
-  for (const char* gpu_only : {"throughput-table", "admission", "order", "decide"})
-    if (args.has(gpu_only))
-      throw InputError(std::string("--") + gpu_only, "applies with --cluster (a GPU cluster)");
-  sim::ExperimentSpec spec;
+// Which of the two replays an option means something to.
+enum Applies : unsigned { kPaper = 1, kGpu = 2, kBoth = kPaper | kGpu };
+
+struct ReplayOption {
+  const char* name;
+  const char* metavar;  // "" for a flag
+  const char* help;
+  const char* default_value;
+  Applies applies;
+  const char* instead = "";  // the other replay's option for the same thing
+};
+
+// pacml replay's options, declared from this one table; an option given to
+// the replay it does not apply to is refused from it too (check_applies).
+const std::vector<ReplayOption>& replay_options() {
+  static const std::vector<ReplayOption> options = {
+      {"format", "F",
+       "elasticflow, swf, sacct (--parsable2 with header), squeue-json, or pacml-log (the Slurm "
+       "plugin's decision log)",
+       "", kBoth},
+      {"profile", "P",
+       "physical: on GPUs with the physical model; reference: on the paper's simulator", "physical",
+       kBoth},
+      {"topology", "CxRxS",
+       "the paper's RAMP shape; profile physical: the paper's cluster of that shape, one A100 per "
+       "server, unless --cluster",
+       "4x4x2", kBoth},
+      {"cluster", "FILE|NAME",
+       "the GPU cluster instead of the paper's (contrib/clusters/*.yaml or a preset: "
+       "dgx-a100-4x8, dgx-a100-16x8, ramp-a100-16x8, ...)",
+       "", kGpu},
+      {"policies", "P1,P2",
+       "policies to replay. Physical (default requested,min_feasible,para_max): requested, "
+       "min_feasible, para_max, fixed:K, random, capped:X or pacml:MODEL (the learned GPU policy, "
+       "pacml:default). Reference (default para_max,para_min,sequential,min_feasible): the "
+       "paper's",
+       "", kBoth},
+      {"seeds", "N|LIST", "seeds: N (0..N-1) or a list (random policies and fallback β draws)", "1",
+       kPaper, "--seed"},
+      {"seed", "S", "the seed of the random policy and the fallback β draws", "1", kGpu, "--seeds"},
+      {"map", "NAME=MODEL,...", "map trace model names to zoo models or graph files", "", kBoth},
+      {"unknown-model", "RULE",
+       "a model pacml does not know: reject (file:line), skip (counted), or a model to use instead",
+       "reject", kBoth},
+      {"models", "G1,G2", "models for jobs without one (SWF, Slurm): chosen by executable/job id",
+       "", kBoth},
+      {"beta-fallback", "B", "β distribution for jobs whose requirement the trace does not give",
+       "A", kBoth},
+      {"steps", "N", "N (iterations) for jobs the trace gives none", "50", kBoth},
+      {"max-jobs", "N", "replay only the first N jobs", "", kBoth},
+      {"skip-bad-lines", "", "skip malformed lines (counted) instead of failing", "", kBoth},
+      {"no-plots", "", "do not draw PNG plots (the GPU replay draws none)", "", kBoth},
+      {"json", "", "print one JSON object (trace and mapping report + summary array)", "", kBoth},
+      {"throughput-table", "DIR",
+       "measured iterations/s per model (ElasticFlow's MODEL.csv format)", "", kGpu},
+      {"admission", "MODE", "immediate (start or block), queue (wait; as Slurm), or both", "queue",
+       kGpu},
+      {"order", "ORDER", "queue admission: edf or fifo", "edf", kGpu},
+      {"decide", "WHEN",
+       "queue admission: a waiting job's GPU count is chosen at its start, or once at submission "
+       "as the Slurm plugin does (doc/SLURM.md §10)",
+       "start", kGpu},
+      {"experiment", "FILE",
+       "take profile (reference), topology, steps and policies from this experiment file", "",
+       kPaper},
+      {"horizon", "T", "stop at this time (profile units); default: run the trace to its end",
+       "inf", kPaper},
+      {"time-scale", "X", "profile time units per trace second", "1", kPaper},
+      {"gpu-scale", "X", "multiply the trace's worker counts (replaying a larger cluster's trace)",
+       "1", kPaper},
+      {"beta-rule", "R", "work, slack or distribution", "work", kPaper},
+      {"steps-rule", "R", "auto, iterations, work or fixed", "auto", kPaper},
+      {"iteration-scale", "X", "N = iterations × X (steps-rule iterations)", "1", kPaper},
+      {"threads", "N", "worker threads", "", kPaper},
+      {"out", "DIR", "write episodes/summary CSV+JSON, jobs.csv, occupancy.csv and plots into DIR",
+       "", kPaper},
+  };
+  return options;
+}
+
+void declare_options(Args& args) {
+  for (const ReplayOption& o : replay_options()) {
+    const std::string only = o.applies == kPaper ? " [--profile reference]"
+                             : o.applies == kGpu ? " [profile physical]"
+                                                 : "";
+    if (*o.metavar)
+      args.option(o.name, o.metavar, o.help + only, o.default_value);
+    else
+      args.flag(o.name, o.help + only);
+  }
+}
+
+// The replay the command line asks for. An experiment file is the paper's
+// simulator's (its profile must be reference: see load_paper_spec).
+Applies which_replay(const Args& args) {
   if (args.has("experiment")) {
-    spec = sim::load_experiment_file(args.get("experiment"));
-  } else {
+    if (args.has("profile"))
+      throw InputError("--profile", "the experiment file gives the profile; give one or the other");
+    return kPaper;
+  }
+  const std::string profile = args.get("profile");
+  Profile::by_name(profile, "--profile");
+  return profile == "reference" ? kPaper : kGpu;
+}
+
+void check_applies(const Args& args, Applies replay) {
+  for (const ReplayOption& o : replay_options()) {
+    if ((o.applies & replay) || !args.has(o.name)) continue;
+    std::string why = o.applies == kGpu
+                          ? "applies to the GPU replay (profile physical, the default), not to "
+                            "the paper's simulator (--profile reference)"
+                          : "applies to the paper's simulator (--profile reference), not to the "
+                            "GPU replay (profile physical, the default)";
+    if (*o.instead) why += std::string("; this one takes ") + o.instead;
+    throw InputError(std::string("--") + o.name, why);
+  }
+}
+
+std::map<std::string, std::string> parse_map_option(const Args& args) {
+  std::map<std::string, std::string> out;
+  if (args.has("map"))
+    for (const std::string& pair : split_list(args.get("map"))) {
+      const size_t eq = pair.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == pair.size())
+        throw InputError("--map", "expected NAME=MODEL, got '" + pair + "'");
+      out[pair.substr(0, eq)] = pair.substr(eq + 1);
+    }
+  return out;
+}
+
+// The GPU replay's record mapping (sim/gpu/gpu_trace.h) from the options the
+// two replays share.
+sim::GpuTraceMapping gpu_mapping(const Args& args) {
+  sim::GpuTraceMapping m;
+  m.model_map = parse_map_option(args);
+  m.unknown_model = args.get("unknown-model");
+  if (m.unknown_model.empty())
+    throw InputError("--unknown-model", "must be reject, skip or a model name");
+  if (args.has("models")) m.models = split_list(args.get("models"));
+  m.steps = args.get_long("steps", 1, 1000000000);
+  m.fallback_beta = sim::BetaSpec::parse(args.get("beta-fallback"), "--beta-fallback");
+  m.seed = static_cast<std::uint64_t>(args.get_long("seed", 0, 1L << 62));
+  return m;
+}
+
+// The experiment file's spec, or one from the options.
+sim::ExperimentSpec load_paper_spec(const Args& args) {
+  sim::ExperimentSpec spec;
+  if (!args.has("experiment")) {
     spec.name = "replay";
-    spec.profile = args.get("profile");
-    Profile::by_name(spec.profile, "--profile");
+    spec.profile = "reference";
     spec.topology = RampTopology::parse(args.get("topology"), "--topology").params();
     spec.steps = static_cast<int>(args.get_long("steps", 1, 1000000000));
+    return spec;
   }
+  spec = sim::load_experiment_file(args.get("experiment"));
+  if (spec.profile != "reference")
+    throw InputError(args.get("experiment"),
+                     "profile " + spec.profile +
+                         ": pacml replay runs an experiment file on the paper's simulator, "
+                         "which is profile reference's. Set 'profile: reference' in the file, "
+                         "or replay with the physical model on GPUs without --experiment: "
+                         "pacml replay TRACE --format F [--topology CxRxS | --cluster C] "
+                         "[--policies ...]");
+  return spec;
+}
+
+int replay_on_paper_simulator(const Args& args) {
+  sim::ExperimentSpec spec = load_paper_spec(args);
   spec.workload_type = "trace";
   spec.trace_path = args.positionals()[0];
   spec.trace_format = sim::parse_trace_format(args.get("format"), "--format");
   sim::TraceMapping& m = spec.mapping;
   m = sim::TraceMapping();
   m.base_dir = ".";
-  if (args.has("map"))
-    for (const std::string& pair : split_list(args.get("map"))) {
-      const size_t eq = pair.find('=');
-      if (eq == std::string::npos || eq == 0 || eq + 1 == pair.size())
-        throw InputError("--map", "expected NAME=GRAPH, got '" + pair + "'");
-      m.model_map[pair.substr(0, eq)] = pair.substr(eq + 1);
-    }
+  m.model_map = parse_map_option(args);
   m.unknown_model = args.get("unknown-model");
   if (args.has("models")) m.models = split_list(args.get("models"));
   m.time_scale = args.get_double("time-scale");
@@ -106,8 +206,10 @@ int run_replay(const std::vector<std::string>& argv) {
   m.validate("pacml replay");
   spec.skip_bad = args.is_set("skip-bad-lines");
   spec.betas = {sim::BetaSpec::parse(args.get("beta-fallback"), "--beta-fallback")};
-  if (!args.has("experiment") || args.has("policies"))
+  if (args.has("policies"))
     spec.policies = sim::split_policy_list(args.get("policies"), "--policies");
+  else if (!args.has("experiment"))
+    spec.policies = {"para_max", "para_min", "sequential", "min_feasible"};
   for (const std::string& p : spec.policies) sim::check_policy_name(p, "--policies");
   spec.seeds = sim::parse_seed_list(args.get("seeds"), "--seeds");
   const std::string h = args.get("horizon");
@@ -148,6 +250,8 @@ int run_replay(const std::vector<std::string>& argv) {
   const std::vector<sim::GroupSummary> groups = sim::summarize(evaluation.episodes);
   if (args.is_set("json")) {
     nlohmann::json j;
+    j["replay"] = "paper";  // the simulator of the paper's model, as against "gpu"
+    j["profile"] = spec.profile;
     j["trace"] = {{"path", trace.path},       {"format", sim::trace_format_name(spec.trace_format)},
                   {"lines", trace.lines},     {"records", trace.records},
                   {"skipped", trace.skipped}, {"skipped_by_reason", trace.skipped_by_reason}};
@@ -171,10 +275,36 @@ int run_replay(const std::vector<std::string>& argv) {
   return 0;
 }
 
+int run_replay(const std::vector<std::string>& argv) {
+  Args args(
+      "pacml replay TRACE --format elasticflow|swf|sacct|squeue-json|pacml-log [options]",
+      "Replays a job trace. Profile physical (the default): on GPUs with the physical model "
+      "(doc/PHYSICAL.md), on --cluster or else on the paper's cluster of --topology (one A100 "
+      "per server); each job is a zoo model or graph file running its iterations by a deadline, "
+      "and a policy chooses its GPU count. --profile reference: on the paper's RAMP simulator "
+      "(degrees 1..16, paper units), for parity with the paper. Mapping rules per format: "
+      "sim/README.md. Jobs naming a model pacml does not know are rejected with file:line, "
+      "skipped and counted (--unknown-model skip) or mapped (--unknown-model MODEL). Prints the "
+      "trace and mapping report and a table per policy. Options marked [profile physical] or "
+      "[--profile reference] apply to that replay only.");
+  args.positional("TRACE", "trace file (.gz is decompressed)");
+  declare_options(args);
+  if (!args.parse(argv)) return 0;
+  if (args.positionals().size() != 1)
+    throw InputError("pacml replay", "give exactly one trace file");
+  if (!args.has("format"))
+    throw InputError("--format", "required: elasticflow, swf, sacct, squeue-json or pacml-log");
+  const Applies replay = which_replay(args);
+  check_applies(args, replay);
+  if (replay == kGpu) return replay_on_gpus(args, gpu_mapping(args));
+  return replay_on_paper_simulator(args);
+}
+
 }  // namespace
 
 PACML_COMMAND("replay",
-              "replay a job trace (ElasticFlow, SWF, sacct, squeue --json) under policies",
+              "replay a job trace (ElasticFlow, SWF, sacct, squeue --json, pacml-log) on GPUs "
+              "(or the paper's simulator) under policies",
               run_replay);
 
 }  // namespace pacml::cli

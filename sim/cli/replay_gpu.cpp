@@ -7,7 +7,6 @@
 #include "core/util/error.h"
 #include "core/util/numbers.h"
 #include "sim/cli/list_option.h"
-#include "sim/cli/parallel_source.h"
 #include "sim/cli/table.h"
 #include "sim/experiment/summary.h"
 #include "sim/gpu/gpu_trace.h"
@@ -54,101 +53,156 @@ nlohmann::json stats_json(const sim::GpuReplayStats& s, const sim::Stat& met,
           {"mean_gpus", s.mean_gpus}};
 }
 
-nlohmann::json report_json(const std::string& path, const sim::TraceReport& read,
-                           const sim::GpuTraceReport& mapped) {
-  nlohmann::json skipped = nlohmann::json::object();
-  for (const auto& [reason, n] : read.skipped_by_reason) skipped[reason] = n;
-  for (const auto& [reason, n] : mapped.skipped_by_reason) skipped[reason] = n;
-  return {{"path", path},
-          {"lines", read.lines},
-          {"records", read.records},
-          {"jobs", mapped.jobs},
-          {"skipped", read.skipped + mapped.skipped},
-          {"skipped_by_reason", skipped},
-          {"jobs_by_model", mapped.jobs_by_model}};
+void add_row(Table& table, const sim::GpuReplayStats& s, const sim::Stat& met) {
+  table.add(
+      {s.policy, s.admission, significant_number_text(s.deadline_met_rate, 4),
+       "± " + significant_number_text(met.ci95, 2), significant_number_text(s.unservable_rate, 4),
+       significant_number_text(s.blocking_rate, 4), significant_number_text(s.gpu_hours, 6),
+       significant_number_text(s.gpu_hours_per_met, 4), significant_number_text(s.utilisation, 3),
+       significant_number_text(s.queue_delay_mean, 5), significant_number_text(s.mean_gpus, 3)});
 }
 
-}  // namespace
-
-void add_gpu_replay_options(Args& args) {
-  args.option("cluster", "FILE|NAME",
-              "replay on this GPU cluster with the physical model (contrib/clusters/*.yaml or a "
-              "preset: dgx-a100-4x8, dgx-a100-16x8, ramp-a100-16x8, ...); policies are then "
-              "requested, min_feasible, para_max, fixed:K, random, capped:X or pacml:MODEL (the "
-              "learned GPU policy, pacml:default)");
-  args.option("throughput-table", "DIR",
-              "with --cluster: measured iterations/s per model (ElasticFlow's MODEL.csv format)");
-  args.option("admission", "MODE",
-              "with --cluster: immediate (start or block), queue (wait; as Slurm), or both",
-              "queue");
-  args.option("order", "ORDER", "with --cluster, queue admission: edf or fifo", "edf");
-  args.option("decide", "WHEN",
-              "with --cluster, queue admission: a waiting job's GPU count is chosen at its start, "
-              "or once at submission as the Slurm plugin does (doc/SLURM.md §10)",
-              "start");
+nlohmann::json count_json(const std::map<std::string, long>& counts) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [what, n] : counts) out[what] = n;
+  return out;
 }
 
-int replay_on_gpu_cluster(const Args& args) {
-  if (args.get("format") != "elasticflow")
-    throw InputError("--format", "--cluster replays ElasticFlow traces (model, batch, iterations)");
-  for (const char* paper_only : {"experiment", "topology", "map", "models", "beta-rule",
-                                 "steps-rule", "time-scale", "gpu-scale", "horizon"})
-    if (args.has(paper_only))
-      throw InputError(std::string("--") + paper_only,
-                       "applies to the paper's RAMP replay, not to --cluster");
-  const std::string path = args.positionals()[0];
+// The reader's report, as the paper's replay prints it.
+nlohmann::json trace_json(const sim::TraceReport& read, sim::TraceFormat format) {
+  return {{"path", read.path},       {"format", sim::trace_format_name(format)},
+          {"lines", read.lines},     {"records", read.records},
+          {"skipped", read.skipped}, {"skipped_by_reason", count_json(read.skipped_by_reason)}};
+}
+
+nlohmann::json mapping_json(const sim::GpuTraceReport& mapped) {
+  return {{"jobs", mapped.jobs},
+          {"skipped", mapped.skipped},
+          {"skipped_by_reason", count_json(mapped.skipped_by_reason)},
+          {"jobs_by_model", count_json(mapped.jobs_by_model)},
+          {"deadline_from", count_json(mapped.deadline_from)},
+          {"steps_fallback", mapped.steps_fallback}};
+}
+
+void print_report(const sim::TraceReport& read, sim::TraceFormat format,
+                  const sim::GpuTraceReport& mapped, const sim::GpuTraceMapping& mapping) {
+  std::cerr << "trace " << read.path << " (" << sim::trace_format_name(format)
+            << "): " << read.lines << " data lines, " << read.records << " records, "
+            << read.skipped << " lines skipped\n";
+  for (const auto& [reason, n] : read.skipped_by_reason)
+    std::cerr << "  skipped " << n << ": " << reason << "\n";
+  std::cerr << "mapping: " << mapped.jobs << " jobs replayed, " << mapped.skipped << " skipped\n";
+  for (const auto& [reason, n] : mapped.skipped_by_reason)
+    std::cerr << "  skipped " << n << ": " << reason << "\n";
+  for (const auto& [model, n] : mapped.jobs_by_model)
+    std::cerr << "  " << model << ": " << n << "\n";
+  for (const auto& [from, n] : mapped.deadline_from)
+    std::cerr << "  deadline from " << from << ": " << n << "\n";
+  if (mapped.steps_fallback > 0)
+    std::cerr << "  iterations from --steps (" << mapping.steps << "): " << mapped.steps_fallback
+              << "\n";
+}
+
+// --cluster, else the paper's cluster of --topology (one A100 per server).
+ClusterSpec replay_cluster(const Args& args) {
+  if (args.has("cluster")) {
+    if (args.has("topology"))
+      throw InputError("--topology",
+                       "names the paper's cluster of that shape: give either --cluster or "
+                       "--topology, not both");
+    return load_cluster(args.get("cluster"), "--cluster");
+  }
+  ClusterSpec spec = ClusterSpec::paper(RampTopology::parse(args.get("topology"), "--topology"));
+  // As the Slurm plugin's cluster without cluster: (plugin/config.cpp
+  // gpu_cluster_of), so that a replay of its history costs what it decided on.
+  spec.intra_server_bandwidth = 300e9;
+  spec.intra_server_latency = 3e-6;
+  return spec;
+}
+
+std::shared_ptr<const PhysicalEstimator> replay_estimator(const Args& args) {
+  std::shared_ptr<const ThroughputTable> table;
+  if (args.has("throughput-table"))
+    table = std::make_shared<const ThroughputTable>(
+        ThroughputTable::load_dir(args.get("throughput-table")));
+  return std::make_shared<const PhysicalEstimator>(replay_cluster(args),
+                                                   PhysicalConstants::calibrated(), table);
+}
+
+// The GPU policies and admission modes to replay, checked before the trace is read.
+struct Runs {
+  std::vector<GpuPolicy> policies;
+  std::vector<sim::Admission> modes;
+  sim::GpuReplayConfig config;
+};
+
+Runs runs_of(const Args& args, std::uint64_t seed) {
+  Runs runs;
+  for (const std::string& name :
+       split_list(args.has("policies") ? args.get("policies") : "requested,min_feasible,para_max"))
+    runs.policies.push_back(GpuPolicy::parse(name, "--policies", sim::model_search_dirs()));
+  const std::string admission = args.get("admission");
+  if (admission == "both")
+    runs.modes = {sim::Admission::kImmediate, sim::Admission::kQueue};
+  else
+    runs.modes = {sim::parse_admission(admission, "--admission")};
+  runs.config.order = sim::parse_queue_order(args.get("order"), "--order");
+  runs.config.decide = sim::parse_gpu_decision(args.get("decide"), "--decide");
+  runs.config.seed = seed;
+  return runs;
+}
+
+std::vector<sim::GpuJob> read_jobs(const Args& args, const sim::GpuTraceMapping& mapping,
+                                   const PhysicalEstimator& estimator, sim::TraceFormat format,
+                                   sim::TraceReport& read, sim::GpuTraceReport& mapped) {
   sim::TraceReadOptions read_options;
   read_options.skip_bad = args.is_set("skip-bad-lines");
-  sim::TraceReport read;
   std::vector<sim::TraceRecord> records =
-      sim::read_trace_file(path, sim::TraceFormat::kElasticFlow, read_options, read);
+      sim::read_trace_file(args.positionals()[0], format, read_options, read);
   if (args.has("max-jobs")) {
     const long max = args.get_long("max-jobs", 0, 1L << 40);
     if (static_cast<long>(records.size()) > max) records.resize(max);
   }
+  return sim::gpu_jobs_from_trace(records, mapping, estimator, mapped);
+}
+
+}  // namespace
+
+int replay_on_gpus(const Args& args, const sim::GpuTraceMapping& mapping) {
+  const sim::TraceFormat format = sim::parse_trace_format(args.get("format"), "--format");
+  Runs runs = runs_of(args, mapping.seed);
+  const auto estimator = replay_estimator(args);
+  sim::TraceReport read;
   sim::GpuTraceReport mapped;
-  const std::vector<sim::GpuJob> jobs = sim::gpu_jobs_from_trace(records, mapped);
-  auto estimator = std::make_shared<const PhysicalEstimator>(load_physical_estimator(args));
+  const std::vector<sim::GpuJob> jobs = read_jobs(args, mapping, *estimator, format, read, mapped);
+  const bool json = args.is_set("json");
+  if (!json) print_report(read, format, mapped, mapping);
   DurationModel durations(estimator);
-  std::vector<sim::Admission> modes;
-  const std::string admission = args.get("admission");
-  if (admission == "both")
-    modes = {sim::Admission::kImmediate, sim::Admission::kQueue};
-  else
-    modes = {sim::parse_admission(admission, "--admission")};
-  const std::vector<std::string> policies =
-      split_list(args.has("policies") ? args.get("policies") : "requested,min_feasible,para_max");
-  sim::GpuReplayConfig config;
-  config.order = sim::parse_queue_order(args.get("order"), "--order");
-  config.decide = sim::parse_gpu_decision(args.get("decide"), "--decide");
   nlohmann::json summary = nlohmann::json::array();
   Table table({"policy", "admission", "deadlines met", "95% CI", "unservable", "blocked",
                "GPU-hours", "GPU-h/met", "utilisation", "queue delay s", "GPUs/job"});
-  for (sim::Admission mode : modes)
-    for (const std::string& name : policies) {
-      config.policy = GpuPolicy::parse(name, "--policies", sim::model_search_dirs());
-      config.admission = mode;
-      const sim::GpuReplayResult result = sim::replay_on_gpus(jobs, durations, config);
-      const sim::GpuReplayStats& s = result.stats;
+  for (sim::Admission mode : runs.modes)
+    for (const GpuPolicy& policy : runs.policies) {
+      runs.config.policy = policy;
+      runs.config.admission = mode;
+      const sim::GpuReplayResult result = sim::replay_on_gpus(jobs, durations, runs.config);
       const sim::Stat met = met_rate_batch_means(result.jobs);
-      summary.push_back(stats_json(s, met, estimator->cluster().name));
-      table.add({s.policy, s.admission, significant_number_text(s.deadline_met_rate, 4),
-                 "± " + significant_number_text(met.ci95, 2),
-                 significant_number_text(s.unservable_rate, 4),
-                 significant_number_text(s.blocking_rate, 4),
-                 significant_number_text(s.gpu_hours, 6),
-                 significant_number_text(s.gpu_hours_per_met, 4),
-                 significant_number_text(s.utilisation, 3),
-                 significant_number_text(s.queue_delay_mean, 5),
-                 significant_number_text(s.mean_gpus, 3)});
+      summary.push_back(stats_json(result.stats, met, estimator->cluster().name));
+      add_row(table, result.stats, met);
     }
-  const nlohmann::json trace = report_json(path, read, mapped);
-  if (args.is_set("json")) {
-    std::cout << nlohmann::json{{"trace", trace}, {"summary", summary}}.dump(2) << "\n";
+  const std::string cluster = estimator->cluster().summary();
+  if (json) {
+    const nlohmann::json out = {{"replay", "gpu"},
+                                {"profile", "physical"},
+                                {"cluster", cluster},
+                                {"trace", trace_json(read, format)},
+                                {"mapping", mapping_json(mapped)},
+                                {"summary", summary}};
+    std::cout << out.dump(2) << "\n";
     return 0;
   }
-  std::cout << path << ": " << mapped.jobs << " jobs on " << estimator->cluster().summary() << " ("
-            << read.skipped + mapped.skipped << " skipped), physical model\n";
+  std::cout << args.positionals()[0] << ": " << mapped.jobs
+            << " jobs replayed on GPUs with the physical model, " << cluster << "\n";
   table.print(std::cout);
   std::cout << "95% CI: batch means over " << kBatches
             << " consecutive batches of the trace's jobs (sim/README.md)\n";

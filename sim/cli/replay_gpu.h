@@ -1,15 +1,16 @@
-// `pacml replay --cluster FILE`: a trace replayed on a GPU cluster with the
-// physical model (sim/gpu/gpu_replay.h), in immediate or queue admission.
+// `pacml replay` with profile physical (the default): a trace replayed on a GPU
+// cluster with the physical model (sim/gpu/gpu_replay.h), on --cluster or the
+// paper's cluster of --topology, in immediate or queue admission.
 #pragma once
 
 #include "sim/cli/args.h"
+#include "sim/gpu/gpu_trace.h"
 
 namespace pacml::cli {
 
-// Declares --cluster, --throughput-table, --admission and --order.
-void add_gpu_replay_options(Args& args);
-
-// Runs the replay the parsed `args` describe; returns the exit code.
-int replay_on_gpu_cluster(const Args& args);
+// Runs the replay the parsed `args` describe (cmd_replay.cpp declares the
+// options and refuses those of the paper's replay), with trace records mapped
+// to jobs by `mapping`; returns the exit code.
+int replay_on_gpus(const Args& args, const sim::GpuTraceMapping& mapping);
 
 }  // namespace pacml::cli

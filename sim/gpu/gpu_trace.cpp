@@ -5,6 +5,8 @@
 #include "core/graph/graph_files.h"
 #include "core/util/error.h"
 #include "sim/calibration/scaling_points.h"
+#include "sim/trace/trace_workload.h"
+#include "sim/workload/paths.h"
 
 namespace pacml::sim {
 ParallelJobPtr JobKinds::get(const std::string& model, int batch, const TransformerShape& shape) {
@@ -38,42 +40,166 @@ bool is_known_trace_model(const std::string& model) {
   return find_stand_in(model) || is_zoo_model(model);
 }
 
-std::vector<GpuJob> gpu_jobs_from_trace(const std::vector<TraceRecord>& records,
-                                        GpuTraceReport& report) {
-  JobKinds kinds;
-  std::vector<GpuJob> jobs;
-  auto skip = [&](const std::string& reason) {
-    ++report.skipped, ++report.skipped_by_reason[reason];
-  };
-  for (const TraceRecord& r : records) {
-    ++report.records;
-    if (r.model.empty()) {
-      skip("no model");
-      continue;
-    }
-    if (!is_known_trace_model(r.model)) {
-      skip("unknown model '" + r.model + "'");
-      continue;
-    }
-    if (r.iterations < 1) {
-      skip("no iterations");
-      continue;
-    }
-    GpuJob job;
-    try {
-      job.work = kinds.get(r.model, r.batch);
-    } catch (const InputError& e) {
-      skip(std::string("model cannot take its batch: ") + e.what());
-      continue;
-    }
+namespace {
+
+// One trace's records to jobs: the model, iterations and deadline of each,
+// with the counts of gpu_trace.h's report.
+class RecordMapper {
+ public:
+  RecordMapper(const GpuTraceMapping& mapping, const PhysicalEstimator& estimator,
+               GpuTraceReport& report)
+      : mapping_(mapping),
+        estimator_(estimator),
+        report_(report),
+        rng_(mapping.seed),
+        fallback_(mapping.fallback_beta, rng_) {
+    check_targets();
+  }
+
+  // The job of `r`, or false when it is skipped (and counted).
+  bool map(const TraceRecord& r, GpuJob& job) {
+    std::string label;
+    job.work = work_of(r, label);
+    if (!job.work) return false;
     job.id = r.id;
     job.source = r.source;
     job.submit = r.submit;
-    job.deadline = std::isnan(r.deadline) ? INFINITY : r.deadline;
-    job.iterations = r.iterations;
+    job.iterations = iterations_of(r);
     job.requested = std::max(1, r.gpus);
-    ++report.jobs_by_model[r.model];
-    jobs.push_back(std::move(job));
+    job.deadline = deadline_of(r, *job.work, job.iterations);
+    ++report_.jobs_by_model[label];
+    return true;
+  }
+
+  void skip(const std::string& reason) { ++report_.skipped, ++report_.skipped_by_reason[reason]; }
+
+ private:
+  // The targets the user named (--map, --models, --unknown-model) are checked
+  // before any record: an error in one is a configuration error, named by
+  // its option, even when no record needs it.
+  void check_targets() {
+    auto check = [&](const std::string& target, const std::string& where) {
+      if (looks_like_path(target))
+        kinds_.get_graph(resolve_path(target, mapping_.base_dir, where), kGraphProfiledBatch, 0);
+      else if (!is_known_trace_model(target))
+        throw InputError(where, "unknown model '" + target +
+                                    "' (a zoo model, as pacml graph zoo lists, or a graph file)");
+    };
+    for (const auto& [name, target] : mapping_.model_map) check(target, "model_map." + name);
+    for (const std::string& target : mapping_.models) check(target, "models");
+    if (mapping_.unknown_model != "reject" && mapping_.unknown_model != "skip")
+      check(mapping_.unknown_model, "unknown_model");
+  }
+
+  // A checked target: a graph file (run at the batch it was measured at) or a
+  // zoo model at the record's batch (0: the zoo's); nullptr (counted) for a
+  // batch the model cannot take.
+  ParallelJobPtr build(const std::string& target, const TraceRecord& r, const std::string& where) {
+    if (looks_like_path(target))
+      return kinds_.get_graph(resolve_path(target, mapping_.base_dir, where), kGraphProfiledBatch,
+                              0);
+    try {
+      return kinds_.get(target, r.batch);
+    } catch (const InputError& e) {
+      skip(std::string("model cannot take its batch: ") + e.what());
+      return nullptr;
+    }
+  }
+
+  ParallelJobPtr work_of(const TraceRecord& r, std::string& label) {
+    if (r.model.empty()) {
+      if (mapping_.models.empty()) return unknown(r, "a job without a model", "", label);
+      const std::string& pick = model_for_record(mapping_.models, r);
+      label = "(no model) → " + pick;
+      return build(pick, r, "models");
+    }
+    auto it = mapping_.model_map.find(r.model);
+    if (it != mapping_.model_map.end()) {
+      label = r.model + " → " + it->second;
+      return build(it->second, r, "model_map." + r.model);
+    }
+    label = r.model;
+    if (looks_like_path(r.model)) {
+      try {
+        return build(r.model, r, r.source);
+      } catch (const InputError& e) {
+        // A history names graph files of the machine it was taken on.
+        return unknown(r, "unreadable graph file '" + r.model + "'", e.what(), label);
+      }
+    }
+    if (!is_known_trace_model(r.model))
+      return unknown(r, "unknown model '" + r.model + "'", "", label);
+    return build(r.model, r, r.source);
+  }
+
+  // A record whose model cannot be replayed, as unknown_model says; `detail`
+  // is the reader's error, for the message.
+  ParallelJobPtr unknown(const TraceRecord& r, const std::string& what, const std::string& detail,
+                         std::string& label) {
+    if (mapping_.unknown_model == "reject")
+      throw InputError(r.source, what + (detail.empty() ? "" : " (" + detail + ")") +
+                                     "; map it with --map NAME=MODEL, or give --unknown-model "
+                                     "skip or a model to replay instead");
+    if (mapping_.unknown_model == "skip") {
+      skip(what);
+      return nullptr;
+    }
+    label = (r.model.empty() ? std::string("(no model)") : r.model) + " → " +
+            mapping_.unknown_model + " (unknown_model)";
+    return build(mapping_.unknown_model, r, "unknown_model");
+  }
+
+  long iterations_of(const TraceRecord& r) {
+    if (r.steps >= 1) return r.steps;
+    if (r.iterations >= 1) return r.iterations;
+    ++report_.steps_fallback;
+    return mapping_.steps;
+  }
+
+  // The plugin's order (plugin/engine.cpp set_requirement): a deadline, else
+  // β of the one-GPU time, else the time limit; the trace replay's fallback
+  // β draw last.
+  double deadline_of(const TraceRecord& r, const ParallelJob& work, long iterations) {
+    if (!std::isnan(r.deadline)) return counted("deadline", r.deadline);
+    const double one_gpu = static_cast<double>(iterations) * one_gpu_step(work);
+    if (!std::isnan(r.beta)) return counted("beta", r.submit + r.beta * one_gpu);
+    if (!std::isnan(r.time_limit)) return counted("time limit", r.submit + r.time_limit);
+    return counted("fallback beta " + mapping_.fallback_beta.label(),
+                   r.submit + fallback_.sample(rng_) * one_gpu);
+  }
+
+  double counted(const std::string& from, double deadline) {
+    ++report_.deadline_from[from];
+    return deadline;
+  }
+
+  double one_gpu_step(const ParallelJob& work) {
+    auto it = one_gpu_.find(&work);
+    if (it != one_gpu_.end()) return it->second;
+    return one_gpu_[&work] = estimator_.single_gpu_step_time(work);
+  }
+
+  const GpuTraceMapping& mapping_;
+  const PhysicalEstimator& estimator_;
+  GpuTraceReport& report_;
+  JobKinds kinds_;  // a cache: a graph file target checked up front is loaded once
+  Rng rng_;
+  BetaSampler fallback_;
+  std::map<const ParallelJob*, double> one_gpu_;  // the kinds_ keep the jobs alive
+};
+
+}  // namespace
+
+std::vector<GpuJob> gpu_jobs_from_trace(const std::vector<TraceRecord>& records,
+                                        const GpuTraceMapping& mapping,
+                                        const PhysicalEstimator& estimator,
+                                        GpuTraceReport& report) {
+  RecordMapper mapper(mapping, estimator, report);
+  std::vector<GpuJob> jobs;
+  for (const TraceRecord& r : records) {
+    ++report.records;
+    GpuJob job;
+    if (mapper.map(r, job)) jobs.push_back(std::move(job));
   }
   std::stable_sort(jobs.begin(), jobs.end(),
                    [](const GpuJob& a, const GpuJob& b) { return a.submit < b.submit; });

@@ -1,12 +1,16 @@
 // Trace records as jobs of the GPU replay (sim/gpu/gpu_replay.h): a model at
 // its global batch (ElasticFlow's names stand for zoo configurations:
-// doc/PHYSICAL.md §7.1), its iterations, deadline and requested GPUs.
+// doc/PHYSICAL.md §7.1) or a graph file, its iterations, deadline and
+// requested GPUs. Every trace format maps here (ElasticFlow, SWF, sacct,
+// squeue --json, pacml's decision log).
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "sim/engine/beta_distribution.h"
 #include "sim/gpu/gpu_replay.h"
 #include "sim/trace/trace.h"
 
@@ -30,16 +34,50 @@ class JobKinds {
 // True for a model name a trace job may carry (a stand-in or a zoo model).
 bool is_known_trace_model(const std::string& model);
 
+// How trace records become GPU jobs (rules in sim/README.md, "The GPU
+// replay"): the same model rules as the paper's replay (trace_workload.h),
+// with zoo models and graph files costed by the physical model.
+struct GpuTraceMapping {
+  // Trace name → zoo model (or ElasticFlow stand-in) or graph file.
+  std::map<std::string, std::string> model_map;
+  // A record whose model is unknown (or whose graph file cannot be read):
+  // "reject" (InputError naming file:line), "skip" (counted), or a zoo model
+  // or graph file to replay instead.
+  std::string unknown_model = "reject";
+  std::vector<std::string> models;  // for records without a model (model_for_record)
+  long steps = 50;             // iterations of a record that gives neither steps nor iterations
+  BetaSpec fallback_beta;      // β of a record that gives no requirement at all
+  std::uint64_t seed = 1;      // of the fallback β draws
+  std::string base_dir = ".";  // relative graph files are found from here (paths.h)
+};
+
 struct GpuTraceReport {
   long records = 0, jobs = 0, skipped = 0;
   std::map<std::string, long> skipped_by_reason;
+  // "resnet50", "llama → gpt2" (--map or unknown_model), "(no model) → vgg16"
   std::map<std::string, long> jobs_by_model;
+  // Where each job's deadline came from: "deadline", "beta", "time limit",
+  // "fallback beta A" (kDeadlineFrom* below).
+  std::map<std::string, long> deadline_from;
+  long steps_fallback = 0;  // jobs that ran `steps` iterations for want of their own
 };
 
-// Records without a model pacml knows, without iterations or with a batch
-// the model cannot take are skipped and counted by reason. Jobs come out in
-// submission order (ties keep the trace's order).
+// The graph files of records (and of map/models targets) are measured at
+// this batch and run at it, as the Slurm plugin costs them (plugin/engine.cpp).
+constexpr int kGraphProfiledBatch = 64;
+
+// Each record becomes a job: its model (zoo model at the record's batch, else
+// the zoo's; a graph file at kGraphProfiledBatch), iterations = the record's
+// steps, else its iterations, else mapping.steps; GPUs requested = its
+// workers; deadline = the record's, else submit + β × the job's one-GPU time
+// (`estimator`), else submit + its time limit, else submit + a fallback β
+// draw × one-GPU time. Records that cannot be replayed are skipped and counted
+// by reason (unknown models as unknown_model says). Jobs come out in
+// submission order (ties keep the trace's order). Throws InputError(file:line)
+// for a rejected record, InputError(option) for a bad map/models/unknown_model
+// target.
 std::vector<GpuJob> gpu_jobs_from_trace(const std::vector<TraceRecord>& records,
-                                        GpuTraceReport& report);
+                                        const GpuTraceMapping& mapping,
+                                        const PhysicalEstimator& estimator, GpuTraceReport& report);
 
 }  // namespace pacml::sim

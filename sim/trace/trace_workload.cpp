@@ -36,6 +36,12 @@ class TraceStream : public JobStream {
 
 }  // namespace
 
+const std::string& model_for_record(const std::vector<std::string>& models,
+                                    const TraceRecord& record) {
+  const std::string& key = record.executable.empty() ? record.id : record.executable;
+  return models[fnv1a64(key, kTraceModelHashBasis) % models.size()];
+}
+
 void TraceMapping::validate(const std::string& where) const {
   if (!(time_scale > 0) || !std::isfinite(time_scale))
     throw InputError(where, "time_scale must be positive");
@@ -93,10 +99,7 @@ TraceWorkload::TraceWorkload(std::vector<TraceRecord> records, const TraceMappin
     JobGraphPtr graph;
     std::string label;
     if (name.empty() && !mapping.models.empty()) {
-      const std::string& key = r.executable.empty() ? r.id : r.executable;
-      const std::string& pick =
-          mapping.models[fnv1a64(key, kTraceModelHashBasis) % mapping.models.size()];
-      graph = resolve(pick, "models");
+      graph = resolve(model_for_record(mapping.models, r), "models");
       label = "(no model) → " + graph->name();
     } else if (!name.empty()) {
       auto it = mapping.model_map.find(name);

@@ -58,6 +58,12 @@ done
 "$PACML" estimate --help >"$tmp/out"
 grep -q -- "--topology CxRxS" "$tmp/out" && grep -q "(default: auto)" "$tmp/out" \
   || fail "estimate --help lacks an option's metavar or default: $(cat "$tmp/out")"
+# replay --help: the two replays, and which options apply to which (one table in cmd_replay.cpp)
+"$PACML" replay --help >"$tmp/out"
+grep -q "on GPUs with the physical model" "$tmp/out" \
+  && grep -A1 -- "--cluster FILE" "$tmp/out" | grep -q "\[profile physical\]" \
+  && grep -A1 -- "--gpu-scale X" "$tmp/out" | grep -q "\[--profile reference\]" \
+  || fail "replay --help lacks the two replays or the option marks: $(cat "$tmp/out")"
 
 # Stray arguments.
 expect_usage_error "stray arguments" "unexpected argument 'x'" "takes no arguments" -- topology x y

@@ -47,7 +47,7 @@ expect_ok "extract" "$PACML" throughput extract "$tmp/trace.csv" --out "$tmp/ext
 # replay on a GPU cluster: both admission modes, the summary keys, deterministic
 expect_ok "replay --cluster" "$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --admission both --policies requested,min_feasible,para_max,random --json
 cp "$tmp/out" "$tmp/replay1.json"
-[ "$(json_get "$tmp/replay1.json" "(d['trace']['jobs'], len(d['summary']), sorted({r['admission'] for r in d['summary']}))")" = "(5, 8, ['immediate', 'queue'])" ] || fail "replay summary: $(cat "$tmp/out")"
+[ "$(json_get "$tmp/replay1.json" "(d['replay'], d['mapping']['jobs'], len(d['summary']), sorted({r['admission'] for r in d['summary']}))")" = "('gpu', 5, 8, ['immediate', 'queue'])" ] || fail "replay summary: $(cat "$tmp/out")"
 [ "$(json_get "$tmp/replay1.json" "all(set(r) >= {'blocking_rate_mean','deadline_met_rate_mean','unservable_rate_mean','gpu_hours_mean','queue_delay_mean'} for r in d['summary'])")" = "True" ] || fail "replay keys"
 "$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --admission both --policies requested,min_feasible,para_max,random --json >"$tmp/replay2.json" 2>/dev/null
 cmp -s "$tmp/replay1.json" "$tmp/replay2.json" && pass || fail "replay is not deterministic"
@@ -55,8 +55,52 @@ expect_ok "replay --decide submission" "$PACML" replay "$tmp/trace.csv" --format
 expect_input_error "bad decide" "GPU decision must be 'start' or 'submission'" "$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --decide later
 expect_input_error "bad admission" "admission must be 'immediate' or 'queue'" "$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --admission later
 expect_input_error "paper policy on gpus" "unknown GPU policy 'para_min'" "$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --policies para_min
-expect_input_error "gpu option without cluster" "--admission: applies with --cluster" "$PACML" replay "$tmp/trace.csv" --format elasticflow --admission queue
-expect_input_error "swf on gpus" "--format" "$PACML" replay "$tmp/trace.csv" --format swf --cluster dgx-a100-4x8
+expect_input_error "paper policy on the default replay" "unknown GPU policy 'sequential'" "$PACML" replay "$tmp/trace.csv" --format elasticflow --policies sequential
+
+# without --cluster, profile physical replays on the paper's cluster of --topology (one A100 a server)
+expect_ok "replay without --cluster: on GPUs" "$PACML" replay "$tmp/trace.csv" --format elasticflow --json
+cp "$tmp/out" "$tmp/default1.json"
+[ "$(json_get "$tmp/default1.json" "(d['replay'], d['cluster'].startswith('ramp 4x4x2'), [r['policy'] for r in d['summary']], d['mapping']['deadline_from'])")" = "('gpu', True, ['requested', 'min_feasible', 'para_max'], {'deadline': 5})" ] || fail "default replay: $(cat "$tmp/out")"
+"$PACML" replay "$tmp/trace.csv" --format elasticflow --json >"$tmp/default2.json" 2>/dev/null
+cmp -s "$tmp/default1.json" "$tmp/default2.json" && pass || fail "the default replay is not deterministic"
+expect_ok "replay --topology 2x2x2: 8 GPUs" "$PACML" replay "$tmp/trace.csv" --format elasticflow --topology 2x2x2 --policies para_max --json
+[ "$(json_get "$tmp/out" "d['summary'][0]['mean_gpus'] <= 8")" = "True" ] || fail "topology 2x2x2: $(cat "$tmp/out")"
+expect_ok "replay text names the GPUs and the model" "$PACML" replay "$tmp/trace.csv" --format elasticflow
+grep -q "jobs replayed on GPUs with the physical model, ramp 4x4x2" "$tmp/out" || fail "replay text: $(cat "$tmp/out")"
+grep -q "deadline from deadline: 5" "$tmp/err" || fail "replay report: $(cat "$tmp/err")"
+
+expect_ok "replay --map on GPUs" "$PACML" replay "$tmp/trace.csv" --format elasticflow --map resnet50=vgg16 --policies min_feasible --json
+[ "$(json_get "$tmp/out" "d['mapping']['jobs_by_model']")" = "{'resnet50 → vgg16': 5}" ] || fail "--map on GPUs: $(cat "$tmp/out")"
+expect_input_error "--map to an unknown model names the option" "model_map.resnet50: unknown model 'llama'" "$PACML" replay "$tmp/trace.csv" --format elasticflow --map resnet50=llama
+
+# options of one replay refused by the other, naming the option and the replay
+expect_input_error "gpu option on the paper's simulator" "--admission: applies to the GPU replay (profile physical" "$PACML" replay "$tmp/trace.csv" --format elasticflow --profile reference --admission queue
+expect_input_error "--cluster on the paper's simulator" "--cluster: applies to the GPU replay" "$PACML" replay "$tmp/trace.csv" --format elasticflow --profile reference --cluster dgx-a100-4x8
+expect_input_error "paper option on gpus" "--gpu-scale: applies to the paper's simulator (--profile reference)" "$PACML" replay "$tmp/trace.csv" --format elasticflow --gpu-scale 2
+expect_input_error "--out on gpus" "--out: applies to the paper's simulator" "$PACML" replay "$tmp/trace.csv" --format elasticflow --out "$tmp/o"
+expect_input_error "--cluster and --topology" "--topology: names the paper's cluster" "$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --topology 4x4x2
+expect_input_error "--seeds on gpus names --seed" "--seeds: applies to the paper's simulator (--profile reference), not to the GPU replay (profile physical, the default); this one takes --seed" "$PACML" replay "$tmp/trace.csv" --format elasticflow --seeds 2
+expect_ok "--seed on gpus" "$PACML" replay "$tmp/trace.csv" --format elasticflow --seed 3 --policies random --json
+printf 'pacml_experiment: 1\nprofile: physical\nworkload: {type: trace, format: elasticflow, path: trace.csv}\n' >"$tmp/phys.yaml"
+expect_input_error "experiment with profile physical" "profile physical: pacml replay runs an experiment file on the paper's simulator" "$PACML" replay "$tmp/trace.csv" --format elasticflow --experiment "$tmp/phys.yaml"
+printf 'pacml_experiment: 1\nprofile: reference\nworkload: {type: trace, format: elasticflow, path: trace.csv}\npolicies: [para_max]\n' >"$tmp/ref.yaml"
+expect_ok "experiment with profile reference" "$PACML" replay "$tmp/trace.csv" --format elasticflow --experiment "$tmp/ref.yaml" --json
+[ "$(json_get "$tmp/out" "(d['replay'], d['profile'], d['mapping']['jobs'], [r['policy'] for r in d['summary']])")" = "('paper', 'reference', 5, ['para_max'])" ] || fail "reference experiment replay: $(cat "$tmp/out")"
+
+# every format on GPUs: SWF with --models, a Slurm decision log with graph files and zoo models
+printf '1 0 0 100 4 -1 -1 4 600 -1 1 1 1 7 1 1 -1 -1\n2 10 0 50 2 -1 -1 2 -1 -1 1 1 1 9 1 1 -1 -1\n' >"$tmp/t.swf"
+expect_input_error "swf on gpus without --models" "a job without a model" "$PACML" replay "$tmp/t.swf" --format swf
+expect_ok "swf on gpus" "$PACML" replay "$tmp/t.swf" --format swf --models resnet50,vgg16 --json
+[ "$(json_get "$tmp/out" "(d['mapping']['jobs'], d['mapping']['steps_fallback'], d['mapping']['deadline_from'])")" = "(2, 2, {'fallback beta A': 1, 'time limit': 1})" ] || fail "swf on gpus: $(cat "$tmp/out")"
+cat >"$tmp/decisions.jsonl" <<JSONL
+{"job_id": 7, "submit_time": 1000, "model": "resnet50", "steps": 200, "beta": 0.5, "tres_per_job": "gres/gpu:2"}
+{"job_id": 8, "submit_time": 1010, "model": "tiny", "graph": "$SRC/tests/fixtures/tiny.txt", "steps": 50, "beta": 0.8}
+{"job_id": 9, "submit_time": 1020, "model": "gnmt", "outcome": "not_created"}
+{"job_id": 10, "submit_time": 1030, "model": "x", "graph": "/nonexistent/x.txt", "steps": 5, "beta": 1}
+JSONL
+expect_input_error "pacml-log: a missing graph file is rejected with file:line" "decisions.jsonl:4: unreadable graph file '/nonexistent/x.txt'" "$PACML" replay "$tmp/decisions.jsonl" --format pacml-log --policies min_feasible
+expect_ok "pacml-log on gpus" "$PACML" replay "$tmp/decisions.jsonl" --format pacml-log --policies min_feasible --no-plots --unknown-model skip --json
+[ "$(json_get "$tmp/out" "(d['trace']['records'], d['trace']['skipped'], d['mapping']['jobs'], d['mapping']['skipped'], d['mapping']['deadline_from'])")" = "(3, 1, 2, 1, {'beta': 2})" ] || fail "pacml-log on gpus: $(cat "$tmp/out")"
 
 # fitted workloads: fit a trace, run the shipped fit on a cluster
 expect_ok "workload fit" "$PACML" workload fit "$tmp/trace.csv" --out "$tmp/w.yaml"

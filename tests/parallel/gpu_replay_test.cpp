@@ -8,6 +8,7 @@
 #include "core/util/error.h"
 #include "sim/gpu/gpu_replay.h"
 #include "sim/gpu/gpu_trace.h"
+#include "tests/test_data.h"
 
 namespace pacml::sim {
 namespace {
@@ -222,23 +223,232 @@ TEST(GpuReplay, RandomIsDeterministicPerSeed) {
   for (size_t j = 0; j < jobs.size(); ++j) EXPECT_EQ(a.jobs[j].gpus, b.jobs[j].gpus);
 }
 
+// ---- trace records to GPU jobs (sim/gpu/gpu_trace.h), one test per format ----
+
+std::vector<TraceRecord> read_text(const std::string& text, TraceFormat format,
+                                   TraceReport& report) {
+  std::istringstream in(text);
+  return read_trace(in, "t", format, TraceReadOptions(), report);
+}
+
+std::vector<GpuJob> map_text(const std::string& text, TraceFormat format,
+                             const GpuTraceMapping& mapping, GpuTraceReport& report) {
+  TraceReport read;
+  return gpu_jobs_from_trace(read_text(text, format, read), mapping, *estimator_4x8(), report);
+}
+
+// The one-GPU seconds of `iterations` of the job: what β and the fallback scale.
+double one_gpu(const GpuJob& j, long iterations) {
+  return static_cast<double>(iterations) * estimator_4x8()->single_gpu_step_time(*j.work);
+}
+
 TEST(GpuTrace, SkipsAndCountsWhatItCannotReplay) {
   std::vector<TraceRecord> records(4);
   records[0].model = "resnet50", records[0].batch = 64, records[0].iterations = 10;
-  records[0].submit = 5;
+  records[0].submit = 5, records[0].deadline = 50;
   records[1].model = "alphafold", records[1].iterations = 10;
-  records[2].model = "vgg16", records[2].iterations = -1;
+  records[2].model = "vgg16", records[2].iterations = -1, records[2].batch = 1 << 24;
   records[3].model = "bert", records[3].batch = 32, records[3].iterations = 7, records[3].gpus = 4;
-  records[3].submit = 1;
+  records[3].submit = 1, records[3].deadline = 60;
+  GpuTraceMapping mapping;
+  mapping.unknown_model = "skip";
   GpuTraceReport report;
-  const auto jobs = gpu_jobs_from_trace(records, report);
+  const auto jobs = gpu_jobs_from_trace(records, mapping, *estimator_4x8(), report);
   ASSERT_EQ(jobs.size(), 2u);
   EXPECT_EQ(jobs[0].work->name(), "bert-base");  // sorted by submission
   EXPECT_EQ(jobs[0].requested, 4);
   EXPECT_EQ(jobs[0].work->transformer().seq_len, 384);
+  EXPECT_EQ(jobs[0].deadline, 60);
   EXPECT_EQ(report.skipped, 2);
   EXPECT_EQ(report.skipped_by_reason.at("unknown model 'alphafold'"), 1);
-  EXPECT_EQ(report.skipped_by_reason.at("no iterations"), 1);
+  EXPECT_EQ(report.skipped_by_reason.size(), 2u);  // and vgg16's batch
+  EXPECT_EQ(report.jobs_by_model.at("bert"), 1);
+  EXPECT_EQ(report.deadline_from.at("deadline"), 2);
+}
+
+TEST(GpuTrace, AnUnknownModelIsRejectedWithFileLineByDefault) {
+  std::vector<TraceRecord> records(1);
+  records[0].model = "alphafold", records[0].source = "trace.csv:7";
+  GpuTraceReport report;
+  try {
+    gpu_jobs_from_trace(records, GpuTraceMapping(), *estimator_4x8(), report);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("trace.csv:7: unknown model 'alphafold'"),
+              std::string::npos);
+  }
+  GpuTraceMapping mapped;
+  mapped.unknown_model = "resnet50";
+  const auto jobs = gpu_jobs_from_trace(records, mapped, *estimator_4x8(), report);
+  ASSERT_EQ(jobs.size(), 1u);
+  EXPECT_EQ(jobs[0].work->name(), "resnet50");
+  EXPECT_EQ(report.jobs_by_model.at("alphafold → resnet50 (unknown_model)"), 1);
+}
+
+TEST(GpuTrace, ABadMapModelsOrUnknownModelTargetNamesItsOption) {
+  std::vector<TraceRecord> none;
+  GpuTraceReport report;
+  GpuTraceMapping m;
+  m.models = {"resnet50", "llama"};
+  EXPECT_THROW(
+      {
+        try {
+          gpu_jobs_from_trace(none, m, *estimator_4x8(), report);
+        } catch (const InputError& e) {
+          EXPECT_EQ(e.where(), "models");
+          throw;
+        }
+      },
+      InputError);
+  m = GpuTraceMapping();
+  m.model_map["opt"] = "/nonexistent/opt.txt";
+  EXPECT_THROW(gpu_jobs_from_trace(none, m, *estimator_4x8(), report), InputError);
+  m = GpuTraceMapping();
+  m.unknown_model = "llama";
+  EXPECT_THROW(gpu_jobs_from_trace(none, m, *estimator_4x8(), report), InputError);
+}
+
+TEST(GpuTrace, ElasticFlowKeepsItsDeadlineIterationsBatchAndStandIns) {
+  GpuTraceReport report;
+  const auto jobs = map_text(
+      "job_id,submission_time,num_iteration,model_name,deadline,batch_size,num_gpu,duration\n"
+      "a,10,500,resnet50,900,128,8,300\n"
+      "b,4,20,bert,80,64,2,40\n",
+      TraceFormat::kElasticFlow, GpuTraceMapping(), report);
+  ASSERT_EQ(jobs.size(), 2u);
+  EXPECT_EQ(jobs[0].id, "b");
+  EXPECT_EQ(jobs[0].work->name(), "bert-base");
+  EXPECT_EQ(jobs[1].work->global_batch(), 128);
+  EXPECT_EQ(jobs[1].iterations, 500);
+  EXPECT_EQ(jobs[1].requested, 8);
+  EXPECT_EQ(jobs[1].deadline, 900);
+  EXPECT_EQ(report.steps_fallback, 0);
+}
+
+TEST(GpuTrace, SacctTakesTheCommentsRequestElseTheTimeLimitElseTheFallback) {
+  GpuTraceMapping mapping;
+  mapping.models = {"vgg16"};
+  mapping.steps = 30;
+  GpuTraceReport report;
+  const auto jobs = map_text(
+      "JobID|Submit|Start|End|NNodes|AllocTRES|Timelimit|State|Comment\n"
+      "10|2026-01-01T00:00:00|2026-01-01T00:01:00|2026-01-01T00:11:00|1|cpu=1,gres/gpu=4|"
+      "01:00:00|COMPLETED|pacml:model=resnet50,steps=100,beta=0.5\n"
+      "10.batch|2026-01-01T00:00:00|2026-01-01T00:01:00|2026-01-01T00:11:00|1||||\n"
+      "11|2026-01-01T00:00:10|Unknown|Unknown|2||00:30:00|PENDING|pacml:model=gpt2,steps=20\n"
+      "12|2026-01-01T00:00:20|Unknown|Unknown|1||UNLIMITED|PENDING|\n",
+      TraceFormat::kSacct, mapping, report);
+  ASSERT_EQ(jobs.size(), 3u);
+  const double t0 = 1767225600;  // 2026-01-01T00:00:00 UTC
+  EXPECT_EQ(jobs[0].work->name(), "resnet50");
+  EXPECT_EQ(jobs[0].iterations, 100);
+  EXPECT_EQ(jobs[0].requested, 4);
+  EXPECT_DOUBLE_EQ(jobs[0].deadline, t0 + 0.5 * one_gpu(jobs[0], 100));
+  EXPECT_EQ(jobs[1].work->name(), "gpt2");
+  EXPECT_EQ(jobs[1].requested, 2);
+  EXPECT_DOUBLE_EQ(jobs[1].deadline, t0 + 10 + 1800);  // --time is the requirement
+  EXPECT_EQ(jobs[2].work->name(), "vgg16");            // no model: --models
+  EXPECT_EQ(jobs[2].iterations, 30);                   // no steps: --steps
+  const double beta = (jobs[2].deadline - (t0 + 20)) / one_gpu(jobs[2], 30);
+  EXPECT_GT(beta, 0);
+  EXPECT_LE(beta, 1);
+  EXPECT_EQ(report.jobs_by_model.at("(no model) → vgg16"), 1);
+  EXPECT_EQ(report.deadline_from.at("beta"), 1);
+  EXPECT_EQ(report.deadline_from.at("time limit"), 1);
+  EXPECT_EQ(report.deadline_from.at("fallback beta A"), 1);
+  EXPECT_EQ(report.steps_fallback, 1);
+}
+
+TEST(GpuTrace, SqueueJsonTakesGraphFilesAtTheirProfiledBatchAndCountsUnknownModels) {
+  const std::string graph = pacml::testing::fixture("tiny.txt");
+  const std::string text =
+      R"({"jobs": [{"job_id": 1, "submit_time": 100, "time_limit": {"set": true, "number": 10},
+                    "tres_per_job": "gres/gpu:2", "comment": "pacml:graph=)" +
+      graph + R"(,steps=40,deadline=00:10:00"},
+                   {"job_id": 2, "submit_time": 50, "comment": "pacml:model=llama"}]})";
+  GpuTraceReport report;
+  EXPECT_THROW(map_text(text, TraceFormat::kSqueueJson, GpuTraceMapping(), report), InputError);
+  GpuTraceMapping skip;
+  skip.unknown_model = "skip";
+  report = GpuTraceReport();
+  const auto jobs = map_text(text, TraceFormat::kSqueueJson, skip, report);
+  ASSERT_EQ(jobs.size(), 1u);
+  EXPECT_EQ(jobs[0].work->global_batch(), kGraphProfiledBatch);
+  EXPECT_EQ(jobs[0].requested, 2);
+  EXPECT_EQ(jobs[0].iterations, 40);
+  EXPECT_DOUBLE_EQ(jobs[0].deadline, 700);  // the comment's deadline wins over the time limit
+  EXPECT_EQ(report.skipped_by_reason.at("unknown model 'llama'"), 1);
+}
+
+TEST(GpuTrace, PacmlLogTakesTheDecisionsBetaAndStepsAndCountsMissingGraphFiles) {
+  const std::string text =
+      R"({"job_id": 7, "submit_time": 1000, "model": "resnet50", "steps": 10, "beta": 0.25})"
+      "\n"
+      R"({"job_id": null, "submit_time": 1001, "model": "x", "graph": "/nonexistent/x.txt",)"
+      R"( "steps": 5, "beta": 1})"
+      "\n"
+      R"({"job_id": 8, "submit_time": 1002, "model": "resnet50", "outcome": "not_created"})"
+      "\n";
+  GpuTraceReport report;
+  try {
+    map_text(text, TraceFormat::kPacmlLog, GpuTraceMapping(), report);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("t:2: unreadable graph file '/nonexistent/x.txt'"),
+              std::string::npos)
+        << e.what();
+  }
+  GpuTraceMapping skip;
+  skip.unknown_model = "skip";
+  report = GpuTraceReport();
+  const auto jobs = map_text(text, TraceFormat::kPacmlLog, skip, report);
+  ASSERT_EQ(jobs.size(), 1u);
+  EXPECT_EQ(jobs[0].iterations, 10);
+  EXPECT_DOUBLE_EQ(jobs[0].deadline, 1000 + 0.25 * one_gpu(jobs[0], 10));
+  EXPECT_EQ(report.records, 2);  // the job Slurm never created is the reader's skip
+  EXPECT_EQ(report.skipped_by_reason.at("unreadable graph file '/nonexistent/x.txt'"), 1);
+}
+
+TEST(GpuTrace, SwfJobsTakeAModelByExecutableAndTheirTimeLimit) {
+  // id submit wait run procs cpu mem req_procs req_time req_mem status uid gid exe queue
+  // partition preceding think
+  const std::string text =
+      "; a comment\n"
+      "1 0 0 100 4 -1 -1 4 600 -1 1 1 1 7 1 1 -1 -1\n"
+      "2 10 0 50 2 -1 -1 2 -1 -1 1 1 1 7 1 1 -1 -1\n"
+      "3 20 0 50 1 -1 -1 1 300 -1 1 1 1 9 1 1 -1 -1\n";
+  GpuTraceReport report;
+  EXPECT_THROW(map_text(text, TraceFormat::kSwf, GpuTraceMapping(), report), InputError);
+  GpuTraceMapping mapping;
+  mapping.models = {"resnet50", "vgg16", "gnmt"};
+  report = GpuTraceReport();
+  const auto jobs = map_text(text, TraceFormat::kSwf, mapping, report);
+  ASSERT_EQ(jobs.size(), 3u);
+  EXPECT_EQ(jobs[0].work->name(), jobs[1].work->name());  // the same executable
+  EXPECT_EQ(jobs[0].requested, 4);
+  EXPECT_EQ(jobs[0].deadline, 600);
+  EXPECT_EQ(jobs[2].deadline, 320);
+  EXPECT_EQ(jobs[0].iterations, 50);  // SWF has no iterations: --steps
+  EXPECT_EQ(report.deadline_from.at("time limit"), 2);
+  EXPECT_EQ(report.deadline_from.at("fallback beta A"), 1);
+  EXPECT_EQ(report.steps_fallback, 3);
+}
+
+TEST(GpuTrace, FallbackBetaDrawsAreTheSameForTheSameSeed) {
+  std::vector<TraceRecord> records(20);
+  for (int i = 0; i < 20; ++i) records[i].model = "resnet50", records[i].submit = i;
+  GpuTraceMapping mapping;
+  GpuTraceReport report;
+  const auto a = gpu_jobs_from_trace(records, mapping, *estimator_4x8(), report);
+  const auto b = gpu_jobs_from_trace(records, mapping, *estimator_4x8(), report);
+  mapping.seed = 2;
+  const auto c = gpu_jobs_from_trace(records, mapping, *estimator_4x8(), report);
+  bool differs = false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].deadline, b[i].deadline);
+    differs |= a[i].deadline != c[i].deadline;
+  }
+  EXPECT_TRUE(differs);
 }
 
 TEST(GpuReplay, AStreamedReplayKeepsOnlyLiveJobsAndReportsEachOutcomeOnce) {

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Command-line tests of pacml simulate / evaluate / replay (issue 4).
-# Env: PACML (the binary), PACML_SHARED_DATA (may be absent: data tests skip).
+# Env: PACML (the binary), PACML_SHARED_DATA (default $PACML_SOURCE_DIR/../shared/data when
+# PACML_SOURCE_DIR is set; may be absent: data tests skip).
 set -u
 PACML=${PACML:-./pacml}
 fail=0
@@ -9,6 +10,7 @@ trap 'rm -rf "$tmp"' EXIT
 ok() { echo "ok - $1"; }
 bad() { echo "FAIL - $1"; fail=1; }
 check() { if eval "$2"; then ok "$1"; else bad "$1"; fi; }
+json_get() { python3 -c "import json,sys; d=json.load(open('$1')); print($2)"; }  # json_get FILE EXPR-ON-d
 
 cat >"$tmp/small.yaml" <<'YAML'
 pacml_experiment: 1
@@ -88,6 +90,10 @@ printf 'job_id,submission_time,num_iteration,model_name,deadline,batch_size,num_
 check "unknown model: exit 2 naming file:line" "[ $? -eq 2 ] && grep -q \"unk.csv:2: unknown model 'llama'\" '$tmp/err'"
 "$PACML" replay "$tmp/unk.csv" --format elasticflow --unknown-model skip --policies para_max >"$tmp/out" 2>"$tmp/err"
 check "unknown model skipped and counted" "[ $? -eq 0 ] && grep -q \"skipped 1: unknown model 'llama'\" '$tmp/err'"
+"$PACML" replay "$tmp/unk.csv" --format elasticflow --profile reference >/dev/null 2>"$tmp/err"
+check "unknown model on the paper's simulator: exit 2 naming file:line" "[ $? -eq 2 ] && grep -q \"unk.csv:2: unknown model 'llama'\" '$tmp/err'"
+"$PACML" replay "$tmp/unk.csv" --format elasticflow --profile reference --unknown-model skip --policies para_max >"$tmp/out" 2>"$tmp/err"
+check "unknown model skipped and counted on the paper's simulator" "[ $? -eq 0 ] && grep -q \"skipped 1: unknown model 'llama'\" '$tmp/err'"
 "$PACML" replay "$tmp/nonexistent.csv" --format elasticflow >/dev/null 2>"$tmp/err"
 check "unreadable trace: exit 2" "[ $? -eq 2 ] && grep -q 'cannot read' '$tmp/err'"
 printf 'pacml_experiment: 1\nworkload: {graphs: [alexnet]}\npolicy: [para_max]\n' >"$tmp/typo.yaml"
@@ -137,20 +143,34 @@ check "bench-sim --only generated exits 0 with wall, CPU and peak RSS" \
 check "bench-sim --only with an unknown benchmark: exit 2" "[ $? -eq 2 ] && grep -q 'unknown benchmark' '$tmp/err'"
 
 # Real traces (skip when ../shared/data is absent).
-data=${PACML_SHARED_DATA:-}
+data=${PACML_SHARED_DATA:-${PACML_SOURCE_DIR:+$PACML_SOURCE_DIR/../shared/data}}
 if [ -n "$data" ] && [ -f "$data/elasticflow/elasticflow-traces.tar.gz" ]; then
   tar -xzf "$data/elasticflow/elasticflow-traces.tar.gz" -C "$tmp" cluster10.csv
-  "$PACML" replay "$tmp/cluster10.csv" --format elasticflow --policies para_max,min_feasible --json >"$tmp/ef.json" 2>"$tmp/err"
-  check "replay ElasticFlow cluster10 exits 0" "[ $? -eq 0 ]"
-  check "replay ElasticFlow reports 260 jobs, 0 skipped" "grep -q '\"jobs\": 260' '$tmp/ef.json' && grep -q '\"skipped\": 0' '$tmp/ef.json'"
+  # profile physical (the default): on GPUs, the paper's 4x4x2 cluster (32 A100s)
+  "$PACML" replay "$tmp/cluster10.csv" --format elasticflow --json >"$tmp/ef.json" 2>"$tmp/err"
+  check "replay ElasticFlow cluster10 on GPUs (paper's 4x4x2, physical model) exits 0" "[ $? -eq 0 ]"
+  check "replay ElasticFlow cluster10 on GPUs: 260 jobs, 0 skipped, requested/min_feasible/para_max" \
+    "[ \"\$(json_get '$tmp/ef.json' \"(d['replay'], d['mapping']['jobs'], d['trace']['skipped'] + d['mapping']['skipped'], [r['policy'] for r in d['summary']])\")\" = \"('gpu', 260, 0, ['requested', 'min_feasible', 'para_max'])\" ]"
+  check "replay ElasticFlow cluster10 on GPUs: min_feasible blocks under 20% (the paper's simulator with physical switches blocked 56%)" \
+    "json_get '$tmp/ef.json' \"[r['blocking_rate_mean'] for r in d['summary'] if r['policy'] == 'min_feasible'][0]\" | python3 -c 'import sys; sys.exit(0 if float(sys.stdin.read()) < 0.2 else 1)'"
+  # --profile reference: the paper's simulator, for parity with the paper
+  "$PACML" replay "$tmp/cluster10.csv" --format elasticflow --profile reference --policies para_max,min_feasible --json >"$tmp/efr.json" 2>"$tmp/err"
+  check "replay ElasticFlow cluster10 on the paper's simulator (--profile reference) exits 0" "[ $? -eq 0 ]"
+  check "replay ElasticFlow cluster10 on the paper's simulator: 260 jobs, 0 skipped" \
+    "[ \"\$(json_get '$tmp/efr.json' \"(d['replay'], d['profile'], d['mapping']['jobs'], d['mapping']['skipped'])\")\" = \"('paper', 'reference', 260, 0)\" ]"
 else
   echo "skip - ElasticFlow replay: shared data absent (set PACML_SHARED_DATA to ../shared/data)"
 fi
 if [ -n "$data" ] && [ -f "$data/swf/NASA-iPSC-1993-3.1-cln.swf.gz" ]; then
   "$PACML" replay "$data/swf/NASA-iPSC-1993-3.1-cln.swf.gz" --format swf --models resnet50,vgg16,gnmt \
-    --gpu-scale 0.125 --beta-fallback C --policies para_min --json >"$tmp/swf.json" 2>"$tmp/err"
-  check "replay SWF log exits 0" "[ $? -eq 0 ]"
-  check "replay SWF replays 18239 jobs" "grep -q '\"jobs\": 18239' '$tmp/swf.json'"
+    --beta-fallback C --policies min_feasible --json >"$tmp/swf.json" 2>"$tmp/err"
+  check "replay SWF log on GPUs (paper's 4x4x2, physical model) exits 0" "[ $? -eq 0 ]"
+  check "replay SWF log on GPUs replays 18239 jobs, their deadlines from the time limit or a C draw" \
+    "[ \"\$(json_get '$tmp/swf.json' \"(d['replay'], d['mapping']['jobs'], sorted(d['mapping']['deadline_from']) <= ['fallback beta C', 'time limit'])\")\" = \"('gpu', 18239, True)\" ]"
+  "$PACML" replay "$data/swf/NASA-iPSC-1993-3.1-cln.swf.gz" --format swf --models resnet50,vgg16,gnmt \
+    --gpu-scale 0.125 --beta-fallback C --policies para_min --profile reference --json >"$tmp/swfr.json" 2>"$tmp/err"
+  check "replay SWF log on the paper's simulator (--profile reference) exits 0" "[ $? -eq 0 ]"
+  check "replay SWF log on the paper's simulator replays 18239 jobs" "grep -q '\"jobs\": 18239' '$tmp/swfr.json'"
 else
   echo "skip - SWF replay: shared data absent (set PACML_SHARED_DATA to ../shared/data)"
 fi
