@@ -937,7 +937,7 @@ std::optional<SubmitResult> Engine::zoo_gpu_job(Decision& d) {
 
 // A graph file (PipeDream or native), read as on a RAMP cluster, costed as
 // `pacml estimate --cluster --graph` does: its op times were measured at
-// kProfiledBatch samples per step and the job runs at that batch.
+// kDefaultProfiledBatch samples per step and the job runs at that batch.
 std::optional<SubmitResult> Engine::graph_gpu_job(Decision& d) {
   if (auto done = read_graph(d)) return *done;
   const std::string key = "graph#" + std::to_string(d.graph->fingerprint());
@@ -946,7 +946,7 @@ std::optional<SubmitResult> Engine::graph_gpu_job(Decision& d) {
     return std::nullopt;
   }
   try {
-    d.gpu_job = ParallelJob::from_graph(d.graph->layers(), kProfiledBatch, 0);
+    d.gpu_job = ParallelJob::from_graph(d.graph->layers(), kDefaultProfiledBatch, 0);
   } catch (const InputError& e) {
     return rejection(RejectKind::kBadRequest,
                      "pacml: " + d.graph_path + ": cannot plan it on GPUs: " + e.what());

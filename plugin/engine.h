@@ -201,9 +201,6 @@ class Engine {
   std::optional<SubmitResult> load_gpu_job(Decision& d);
   std::optional<SubmitResult> zoo_gpu_job(Decision& d);
   std::optional<SubmitResult> graph_gpu_job(Decision& d);
-  // The batch a user's graph file was profiled at, and runs at, on a GPU
-  // cluster (`pacml estimate --cluster --graph`'s default).
-  static constexpr int kProfiledBatch = kDefaultProfiledBatch;
   void read_gpu_cluster(Decision& d);
   double count_offered(const Decision& d);
   std::optional<SubmitResult> choose_gpu_count(Decision& d);

@@ -80,7 +80,7 @@ class RecordMapper {
   void check_targets() {
     auto check = [&](const std::string& target, const std::string& where) {
       if (looks_like_path(target))
-        kinds_.get_graph(resolve_path(target, mapping_.base_dir, where), kGraphProfiledBatch, 0);
+        kinds_.get_graph(resolve_path(target, mapping_.base_dir, where), kDefaultProfiledBatch, 0);
       else if (!is_known_trace_model(target))
         throw InputError(where, "unknown model '" + target +
                                     "' (a zoo model, as pacml graph zoo lists, or a graph file)");
@@ -96,7 +96,7 @@ class RecordMapper {
   // batch the model cannot take.
   ParallelJobPtr build(const std::string& target, const TraceRecord& r, const std::string& where) {
     if (looks_like_path(target))
-      return kinds_.get_graph(resolve_path(target, mapping_.base_dir, where), kGraphProfiledBatch,
+      return kinds_.get_graph(resolve_path(target, mapping_.base_dir, where), kDefaultProfiledBatch,
                               0);
     try {
       return kinds_.get(target, r.batch);

@@ -62,13 +62,10 @@ struct GpuTraceReport {
   long steps_fallback = 0;  // jobs that ran `steps` iterations for want of their own
 };
 
-// The graph files of records (and of map/models targets) are measured at
-// this batch and run at it, as the Slurm plugin costs them (plugin/engine.cpp).
-constexpr int kGraphProfiledBatch = 64;
-
 // Each record becomes a job: its model (zoo model at the record's batch, else
-// the zoo's; a graph file at kGraphProfiledBatch), iterations = the record's
-// steps, else its iterations, else mapping.steps; GPUs requested = its
+// the zoo's; a graph file at kDefaultProfiledBatch, as the Slurm plugin costs
+// it), iterations = the record's steps, else its iterations, else
+// mapping.steps; GPUs requested = its
 // workers; deadline = the record's, else submit + β × the job's one-GPU time
 // (`estimator`), else submit + its time limit, else submit + a fallback β
 // draw × one-GPU time. Records that cannot be replayed are skipped and counted

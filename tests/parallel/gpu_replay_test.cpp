@@ -373,7 +373,7 @@ TEST(GpuTrace, SqueueJsonTakesGraphFilesAtTheirProfiledBatchAndCountsUnknownMode
   report = GpuTraceReport();
   const auto jobs = map_text(text, TraceFormat::kSqueueJson, skip, report);
   ASSERT_EQ(jobs.size(), 1u);
-  EXPECT_EQ(jobs[0].work->global_batch(), kGraphProfiledBatch);
+  EXPECT_EQ(jobs[0].work->global_batch(), kDefaultProfiledBatch);
   EXPECT_EQ(jobs[0].requested, 2);
   EXPECT_EQ(jobs[0].iterations, 40);
   EXPECT_DOUBLE_EQ(jobs[0].deadline, 700);  // the comment's deadline wins over the time limit
