@@ -26,13 +26,16 @@ class JctEstimator::PhysicalSteps {
     return estimator_.plan(*job(graph), gpus, Strategy::kOp);
   }
 
+  // Asked at every estimate (JCT_seq): one lock and one lookup once known.
   double single_gpu_step_time(const JobGraph& graph) const {
-    const ParallelJobPtr j = job(graph);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      auto it = single_.find(graph.fingerprint());
+      if (it != single_.end()) return it->second;
+    }
+    const double step = estimator_.single_gpu_step_time(*job(graph));
     std::lock_guard<std::mutex> lock(mutex_);
-    auto it = single_.find(graph.fingerprint());
-    if (it == single_.end())
-      it = single_.emplace(graph.fingerprint(), estimator_.single_gpu_step_time(*j)).first;
-    return it->second;
+    return single_.emplace(graph.fingerprint(), step).first->second;
   }
 
  private:
