@@ -830,7 +830,7 @@ GpuDecisionInput gpu_input(Engine::Decision& d, const GpuClusterState& state) {
   in.deadline = d.bound_s ? *d.bound_s : d.beta * d.seq_s;
   in.requested = d.in.requested_gpus > 0 ? d.in.requested_gpus : 1;
   in.free_gpus = state.free_gpus();
-  in.startable = [&d, &state](int k) { return fits_user_nodes(d, k) && state.find(k); };
+  in.startable = [&d, &state](int k) { return fits_user_nodes(d, k) && state.fits(k); };
   in.seconds = [&d](int k) { return d.durations->seconds(*d.gpu_job, d.steps, k); };
   in.job = d.gpu_job.get();
   in.cluster_gpus = state.num_gpus();

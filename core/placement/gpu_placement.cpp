@@ -1,5 +1,6 @@
 #include "core/placement/gpu_placement.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace pacml {
@@ -26,6 +27,21 @@ std::optional<GpuAllocation> GpuClusterState::find(int gpus) const {
   if (best < 0) return std::nullopt;
   allocation.emplace_back(best, rest);
   return allocation;
+}
+
+bool GpuClusterState::fits(int gpus) const {
+  if (gpus < 1 || gpus > free_total_) return false;
+  const int whole = gpus / per_server_, rest = gpus % per_server_;
+  int whole_free = 0, widest_partial = 0;  // wholly free servers; most GPUs free on another
+  for (int free : free_)
+    if (free == per_server_)
+      ++whole_free;
+    else
+      widest_partial = std::max(widest_partial, free);
+  if (whole_free < whole) return false;
+  // find() takes the first `whole` wholly free servers; the rest goes on any
+  // other server with room: a further wholly free one, or a partial one.
+  return rest == 0 || whole_free > whole || widest_partial >= rest;
 }
 
 void GpuClusterState::take(const GpuAllocation& allocation) {

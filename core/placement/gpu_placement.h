@@ -26,6 +26,9 @@ class GpuClusterState {
   // k GPUs on ceil(k/G) servers: whole free servers for every G, the rest on
   // the free server that fits it most tightly. Nothing if they are not free.
   std::optional<GpuAllocation> find(int gpus) const;
+  // Whether find(gpus) would succeed, without building the allocation (asked
+  // for every candidate count of every decision).
+  bool fits(int gpus) const;
   void take(const GpuAllocation& allocation);
   void release(const GpuAllocation& allocation);
 

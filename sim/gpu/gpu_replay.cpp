@@ -224,8 +224,7 @@ bool Replay::startable(int k) {
   if (startable_memo_.empty()) startable_memo_.assign(cluster_.num_gpus() + 1, {0, false});
   if (k < 1 || k > cluster_.num_gpus()) return false;
   auto& [version, placeable] = startable_memo_[k];
-  if (version != placement_version_)
-    version = placement_version_, placeable = cluster_.find(k).has_value();
+  if (version != placement_version_) version = placement_version_, placeable = cluster_.fits(k);
   return placeable;
 }
 
@@ -241,7 +240,7 @@ int Replay::choose_on_empty_cluster(const GpuJob& job) {
 bool Replay::try_start(long j) {
   Live& live = live_.at(j);
   const int k =
-      live.fixed_gpus ? (cluster_.find(live.fixed_gpus) ? live.fixed_gpus : 0) : choose(live.job);
+      live.fixed_gpus ? (cluster_.fits(live.fixed_gpus) ? live.fixed_gpus : 0) : choose(live.job);
   if (k == kTurnAway) live.turned_away = true;
   if (k <= 0) return false;
   start(j, k);
