@@ -77,6 +77,10 @@ const std::vector<ReplayOption>& replay_options() {
       {"admission", "MODE", "immediate (start or block), queue (wait; as Slurm), or both", "queue",
        kGpu},
       {"order", "ORDER", "queue admission: edf or fifo", "edf", kGpu},
+      {"bound", "",
+       "also the share of deadlines no policy can exceed on this trace and cluster (a capacity "
+       "relaxation, sim/README.md)",
+       "", kGpu},
       {"decide", "WHEN",
        "queue admission: a waiting job's GPU count is chosen at its start, or once at submission "
        "as the Slurm plugin does (doc/SLURM.md §10)",
@@ -126,7 +130,8 @@ Applies which_replay(const Args& args) {
 
 void check_applies(const Args& args, Applies replay) {
   for (const ReplayOption& o : replay_options()) {
-    if ((o.applies & replay) || !args.has(o.name)) continue;
+    const bool given = *o.metavar ? args.has(o.name) : args.is_set(o.name);
+    if ((o.applies & replay) || !given) continue;
     std::string why = o.applies == kGpu
                           ? "applies to the GPU replay (profile physical, the default), not to "
                             "the paper's simulator (--profile reference)"

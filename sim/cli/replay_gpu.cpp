@@ -10,6 +10,7 @@
 #include "sim/cli/table.h"
 #include "sim/experiment/summary.h"
 #include "sim/gpu/gpu_trace.h"
+#include "sim/gpu/met_bound.h"
 #include "sim/workload/paths.h"
 
 namespace pacml::cli {
@@ -51,6 +52,17 @@ nlohmann::json stats_json(const sim::GpuReplayStats& s, const sim::Stat& met,
           {"utilisation_mean", s.utilisation},
           {"queue_delay_mean", s.queue_delay_mean},
           {"mean_gpus", s.mean_gpus}};
+}
+
+nlohmann::json bounds_json(const std::vector<std::pair<sim::Admission, sim::MetBound>>& bounds) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& [mode, b] : bounds)
+    out.push_back({{"admission", sim::admission_name(mode)},
+                   {"jobs", b.jobs},
+                   {"unservable", b.unservable},
+                   {"met_at_most", b.met_at_most},
+                   {"deadline_met_rate_at_most", b.rate}});
+  return out;
 }
 
 void add_row(Table& table, const sim::GpuReplayStats& s, const sim::Stat& met) {
@@ -190,14 +202,19 @@ int replay_on_gpus(const Args& args, const sim::GpuTraceMapping& mapping) {
       summary.push_back(stats_json(result.stats, met, estimator->cluster().name));
       add_row(table, result.stats, met);
     }
+  std::vector<std::pair<sim::Admission, sim::MetBound>> bounds;
+  if (args.is_set("bound"))
+    for (sim::Admission mode : runs.modes)
+      bounds.emplace_back(mode, sim::met_upper_bound(jobs, durations, mode));
   const std::string cluster = estimator->cluster().summary();
   if (json) {
-    const nlohmann::json out = {{"replay", "gpu"},
-                                {"profile", "physical"},
-                                {"cluster", cluster},
-                                {"trace", trace_json(read, format)},
-                                {"mapping", mapping_json(mapped)},
-                                {"summary", summary}};
+    nlohmann::json out = {{"replay", "gpu"},
+                          {"profile", "physical"},
+                          {"cluster", cluster},
+                          {"trace", trace_json(read, format)},
+                          {"mapping", mapping_json(mapped)},
+                          {"summary", summary}};
+    if (!bounds.empty()) out["bound"] = bounds_json(bounds);
     std::cout << out.dump(2) << "\n";
     return 0;
   }
@@ -206,6 +223,10 @@ int replay_on_gpus(const Args& args, const sim::GpuTraceMapping& mapping) {
   table.print(std::cout);
   std::cout << "95% CI: batch means over " << kBatches
             << " consecutive batches of the trace's jobs (sim/README.md)\n";
+  for (const auto& [mode, b] : bounds)
+    std::cout << "no policy meets more than " << significant_number_text(b.rate, 4) << " ("
+              << b.met_at_most << " of " << b.jobs << ") with " << sim::admission_name(mode)
+              << " admission: capacity bound, sim/README.md\n";
   return 0;
 }
 

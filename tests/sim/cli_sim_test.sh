@@ -94,6 +94,16 @@ check "unknown model skipped and counted" "[ $? -eq 0 ] && grep -q \"skipped 1: 
 check "unknown model on the paper's simulator: exit 2 naming file:line" "[ $? -eq 2 ] && grep -q \"unk.csv:2: unknown model 'llama'\" '$tmp/err'"
 "$PACML" replay "$tmp/unk.csv" --format elasticflow --profile reference --unknown-model skip --policies para_max >"$tmp/out" 2>"$tmp/err"
 check "unknown model skipped and counted on the paper's simulator" "[ $? -eq 0 ] && grep -q \"skipped 1: unknown model 'llama'\" '$tmp/err'"
+# --bound: the capacity bound, at or above every policy's deadlines met
+"$PACML" replay "$tmp/unk.csv" --format elasticflow --unknown-model skip --admission both --bound >"$tmp/out" 2>"$tmp/err"
+check "replay --bound prints the bound per admission mode" \
+  "[ $? -eq 0 ] && [ \$(grep -c '^no policy meets more than 1 (1 of 1) with .* admission: capacity bound' '$tmp/out') = 2 ]"
+"$PACML" replay "$tmp/unk.csv" --format elasticflow --unknown-model skip --bound --json >"$tmp/out" 2>"$tmp/err"
+check "replay --bound --json: bound[0].met_at_most = 1" \
+  "[ \"\$(json_get '$tmp/out' \"d['bound'][0]['met_at_most']\")\" = 1 ]"
+"$PACML" replay "$tmp/unk.csv" --format elasticflow --profile reference --bound >/dev/null 2>"$tmp/err"
+check "replay --bound with --profile reference: exit 2, says it is the GPU replay's" \
+  "[ $? -eq 2 ] && grep -q -- '--bound.*applies to the GPU replay' '$tmp/err'"
 "$PACML" replay "$tmp/nonexistent.csv" --format elasticflow >/dev/null 2>"$tmp/err"
 check "unreadable trace: exit 2" "[ $? -eq 2 ] && grep -q 'cannot read' '$tmp/err'"
 printf 'pacml_experiment: 1\nworkload: {graphs: [alexnet]}\npolicy: [para_max]\n' >"$tmp/typo.yaml"
