@@ -5,9 +5,11 @@
 #include <sstream>
 
 #include "core/placement/gpu_placement.h"
+#include "core/policy/policy.h"
 #include "core/util/error.h"
 #include "sim/gpu/gpu_replay.h"
 #include "sim/gpu/gpu_trace.h"
+#include "sim/gpu/met_bound.h"
 #include "tests/test_data.h"
 
 namespace pacml::sim {
@@ -72,6 +74,142 @@ TEST(GpuCluster, PacksJobsOnFewestServers) {
   EXPECT_FALSE(cluster.find(5).has_value());
   cluster.release(two);
   EXPECT_EQ(cluster.free_gpus(), 6);
+}
+
+// fits(k) answers what find(k) would, on random occupancies of 5 servers of
+// 8 GPUs, for every count.
+TEST(GpuClusterState, FitsAgreesWithFind) {
+  std::istringstream in(
+      "pacml_cluster: 1\nnetwork: fabric\nservers: 5\ngpus_per_server: 8\n"
+      "intra_server_bandwidth: 300e9\n");
+  const ClusterSpec spec = load_cluster_spec(in, "test");
+  Rng rng(7);
+  int compared = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    GpuClusterState cluster(spec);
+    for (int taken = 0; taken < 6; ++taken) {
+      const auto a = cluster.find(1 + static_cast<int>(rng.uniform() * 12));
+      if (a) cluster.take(*a);
+    }
+    for (int k = -1; k <= 41; ++k, ++compared)
+      EXPECT_EQ(cluster.fits(k), cluster.find(k).has_value()) << "trial " << trial << ", k " << k;
+  }
+  EXPECT_EQ(compared, 300 * 43);
+}
+
+// Ten jobs at once that each need 4 of the 8 GPUs for 25 s: two can be met,
+// and the bound's GPUs-at-the-window's-end side says so once a window ends
+// while they run.
+TEST(MetBound, TenJobsThatEachNeedHalfTheClusterAtOnce) {
+  std::vector<GpuJob> jobs;
+  for (int i = 0; i < 10; ++i) jobs.push_back(job("j" + std::to_string(i), 0, 25, 100, 1));
+  DurationModel durations(estimator_4x8());
+  MetBoundOptions tight;
+  tight.step = 10, tight.max_window = 100;
+  const MetBound b = met_upper_bound(jobs, durations, Admission::kImmediate, tight);
+  EXPECT_EQ(b.jobs, 10);
+  EXPECT_EQ(b.unservable, 0);
+  EXPECT_EQ(b.met_at_most, 2);
+  EXPECT_DOUBLE_EQ(b.rate, 0.2);
+  EXPECT_EQ(run(jobs, "min_feasible", Admission::kImmediate).stats.met, 2);
+  // Windows of half an hour end after the runs: their GPU-seconds (100 each)
+  // fit, so the default grid bounds nothing here.
+  EXPECT_EQ(met_upper_bound(jobs, durations, Admission::kImmediate).met_at_most, 10);
+}
+
+TEST(MetBound, AJobNoCountServesIsMissedAndBadOptionsAreRefused) {
+  // 100 iterations by t = 10: even 8 GPUs take 20 s.
+  const std::vector<GpuJob> jobs = {job("late", 0, 10, 100, 1), job("fine", 5, 500, 100, 1)};
+  DurationModel durations(estimator_4x8());
+  const MetBound b = met_upper_bound(jobs, durations, Admission::kQueue);
+  EXPECT_EQ(b.unservable, 1);
+  EXPECT_EQ(b.met_at_most, 1);
+  MetBoundOptions bad;
+  bad.step = 0;
+  EXPECT_THROW(met_upper_bound(jobs, durations, Admission::kQueue, bad), InputError);
+  EXPECT_EQ(met_upper_bound({}, durations, Admission::kQueue).met_at_most, 0);
+}
+
+// The most deadlines any choice of counts meets with immediate admission on
+// the one 8-GPU server (placement is capacity there): every job declined or
+// started at its submission on each count that meets its deadline.
+long best_immediate(const std::vector<GpuJob>& jobs, DurationModel& durations) {
+  const size_t n = jobs.size();
+  std::vector<int> choice(n, 0);  // 0: declined, else its GPUs
+  long best = 0;
+  while (true) {
+    std::vector<std::pair<double, int>> running;  // (end, GPUs)
+    long met = 0;
+    bool valid = true;
+    for (size_t j = 0; j < n && valid; ++j) {
+      if (!choice[j]) continue;
+      const double d = run_seconds(durations, jobs[j], choice[j]);
+      int used = 0;
+      for (const auto& [end, k] : running) used += end > jobs[j].submit ? k : 0;
+      valid = used + choice[j] <= 8 && jobs[j].submit + d <= jobs[j].deadline;
+      running.emplace_back(jobs[j].submit + d, choice[j]);
+      ++met;
+    }
+    if (valid) best = std::max(best, met);
+    size_t j = 0;  // the next choice vector, like an odometer
+    while (j < n && ++choice[j] > 8) choice[j++] = 0;
+    if (j == n) return best;
+  }
+}
+
+// On small bursts the bound is close to the true optimum, and never below it.
+TEST(MetBound, NeverBelowTheOptimumOfSmallBursts) {
+  Rng rng(5);
+  DurationModel durations(estimator_4x8());
+  MetBoundOptions fine;
+  fine.step = 5, fine.max_window = 200;
+  long tight = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    std::vector<GpuJob> jobs;
+    double t = 0;
+    for (int i = 0; i < 5; ++i) {
+      t += rng.uniform() * 8;
+      const long iterations = 40 + static_cast<long>(rng.uniform() * 120);
+      jobs.push_back(job("b" + std::to_string(i), t, t + iterations * (0.2 + 0.5 * rng.uniform()),
+                         iterations, 1));
+    }
+    const long optimum = best_immediate(jobs, durations);
+    const long bound = met_upper_bound(jobs, durations, Admission::kImmediate, fine).met_at_most;
+    EXPECT_GE(bound, optimum) << "trial " << trial;
+    tight += bound == optimum;
+  }
+  EXPECT_GE(tight, 20);  // the test can tell a bound that is too low
+}
+
+// No policy beats the bound: random jobs, every rule policy, both admission
+// modes, on the default grid and on a fine one.
+TEST(MetBound, NoPolicyMeetsMoreThanTheBound) {
+  Rng rng(11);
+  DurationModel durations(estimator_4x8());
+  MetBoundOptions fine;
+  fine.step = 30, fine.max_window = 600;
+  for (int trial = 0; trial < 12; ++trial) {
+    std::vector<GpuJob> jobs;
+    double t = 0;
+    for (int i = 0; i < 120; ++i) {
+      t += rng.uniform() * (trial % 2 ? 5 : 40);
+      const long iterations = 20 + static_cast<long>(rng.uniform() * 400);
+      const double deadline = t + iterations * (0.2 + rng.uniform());
+      jobs.push_back(job("t" + std::to_string(i), t, deadline, iterations, 1 + i % 8));
+    }
+    for (Admission a : {Admission::kImmediate, Admission::kQueue}) {
+      const long bound = std::min(met_upper_bound(jobs, durations, a).met_at_most,
+                                  met_upper_bound(jobs, durations, a, fine).met_at_most);
+      long best = 0;
+      for (const char* p :
+           {"min_feasible", "para_max", "requested", "fixed:4", "random", "capped:0.001"}) {
+        const long met = run(jobs, p, a).stats.met;
+        EXPECT_LE(met, bound) << "trial " << trial << ", " << p << ", " << admission_name(a);
+        best = std::max(best, met);
+      }
+      EXPECT_GT(best, 0) << "trial " << trial;
+    }
+  }
 }
 
 TEST(GpuReplay, MinFeasibleTakesTheFewestGpusThatMeetTheDeadline) {
