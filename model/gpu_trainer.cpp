@@ -58,7 +58,8 @@ nlohmann::json GpuTrainConfig::to_json() const {
   return {{"world", "gpu"},
           {"name", name},
           {"source", source},
-          {"workload", workload},
+          {"workload",
+           workloads.size() == 1 ? nlohmann::json(workloads[0]) : nlohmann::json(workloads)},
           {"load_reference_gpus", load_reference_gpus},
           {"order", order},
           {"train", grid_json(train)},
@@ -168,9 +169,11 @@ void parse_scalars(const YAML::Node& r, const std::string& source, GpuTrainConfi
   const SettingsTable& keys = gpu_train_settings();
   if (r["name"]) c.name = keys.text(r, source, "name");
   if (r["workload"]) {
-    c.workload = keys.text(r, source, "workload");
-    if (!sim::is_builtin_workload(c.workload) && c.workload.front() != '/')
-      c.workload = sim::directory_of(source) + "/" + c.workload;
+    c.workloads = keys.list(r, source, "workload");
+    if (c.workloads.empty())
+      throw InputError(yaml_where(source, r["workload"]), "workload: empty list");
+    for (std::string& w : c.workloads)
+      if (!sim::is_builtin_workload(w) && w.front() != '/') w = sim::directory_of(source) + "/" + w;
   }
   if (r["load_reference_gpus"])
     c.load_reference_gpus = static_cast<int>(keys.integer(r, source, "load_reference_gpus"));
@@ -243,6 +246,7 @@ GpuTrainConfig load_gpu_train_config(const std::string& path) {
 namespace {
 
 struct Scenario {
+  int workload = 0;       // into Setup::workloads
   std::string cluster;    // as configured
   int cluster_index = 0;  // into Setup::estimators
   double load = 1;        // as configured
@@ -305,7 +309,7 @@ int GraphTable::of(const ParallelJob* job) const {
 
 // Everything fixed before the first iteration.
 struct Setup {
-  sim::FittedWorkload workload;
+  std::vector<sim::FittedWorkload> workloads;                        // as the config lists them
   std::vector<std::shared_ptr<const PhysicalEstimator>> estimators;  // one per distinct cluster
   std::map<std::string, int> cluster_index;
   std::vector<Episode> train, validation;
@@ -325,30 +329,37 @@ DurationModel& Setup::durations_of(int worker, int cluster) const {
   return *slot;
 }
 
+// The grid's episodes on one cluster with one workload.
+void add_episodes(const GpuTrainConfig& c, const GpuScenarioGrid& g, int workload,
+                  const std::string& cluster, Setup& s, std::vector<Episode>& out) {
+  if (!s.cluster_index.count(cluster)) {
+    s.cluster_index[cluster] = static_cast<int>(s.estimators.size());
+    s.estimators.push_back(std::make_shared<const PhysicalEstimator>(
+        load_cluster(cluster, c.source + ": clusters"), PhysicalConstants::calibrated()));
+  }
+  const int index = s.cluster_index[cluster];
+  const double gpus = s.estimators[index]->cluster().num_gpus();
+  for (double load : g.loads)
+    for (const std::string& a : g.admissions)
+      for (std::uint64_t seed : g.seeds) {
+        Episode e;
+        e.scenario.workload = workload;
+        e.scenario.cluster = cluster;
+        e.scenario.cluster_index = index;
+        e.scenario.load = load;
+        e.scenario.generator_load =
+            c.load_reference_gpus > 0 ? load * gpus / c.load_reference_gpus : load;
+        e.scenario.admission = sim::parse_admission(a, c.source + ": admissions");
+        e.seed = seed;
+        out.push_back(std::move(e));
+      }
+}
+
 std::vector<Episode> make_episodes(const GpuTrainConfig& c, const GpuScenarioGrid& g, Setup& s) {
   std::vector<Episode> out;
-  for (const std::string& cluster : g.clusters) {
-    if (!s.cluster_index.count(cluster)) {
-      s.cluster_index[cluster] = static_cast<int>(s.estimators.size());
-      s.estimators.push_back(std::make_shared<const PhysicalEstimator>(
-          load_cluster(cluster, c.source + ": clusters"), PhysicalConstants::calibrated()));
-    }
-    const int index = s.cluster_index[cluster];
-    const double gpus = s.estimators[index]->cluster().num_gpus();
-    for (double load : g.loads)
-      for (const std::string& a : g.admissions)
-        for (std::uint64_t seed : g.seeds) {
-          Episode e;
-          e.scenario.cluster = cluster;
-          e.scenario.cluster_index = index;
-          e.scenario.load = load;
-          e.scenario.generator_load =
-              c.load_reference_gpus > 0 ? load * gpus / c.load_reference_gpus : load;
-          e.scenario.admission = sim::parse_admission(a, c.source + ": admissions");
-          e.seed = seed;
-          out.push_back(std::move(e));
-        }
-  }
+  for (size_t w = 0; w < s.workloads.size(); ++w)
+    for (const std::string& cluster : g.clusters)
+      add_episodes(c, g, static_cast<int>(w), cluster, s, out);
   return out;
 }
 
@@ -550,13 +561,14 @@ void generate(const Setup& s, long jobs, std::vector<Episode>& episodes) {
   parallel_for(episodes.size(), s.workers, [&](size_t i, int worker) {
     Episode& e = episodes[i];
     DurationModel& d = s.durations_of(worker, e.scenario.cluster_index);
-    e.jobs = sim::generate_jobs(s.workload, e.scenario.generator_load, jobs, e.seed, d);
+    e.jobs = sim::generate_jobs(s.workloads.at(static_cast<size_t>(e.scenario.workload)),
+                                e.scenario.generator_load, jobs, e.seed, d);
   });
 }
 
 std::unique_ptr<Setup> make_setup(const GpuTrainConfig& c, int workers) {
   auto s = std::make_unique<Setup>();
-  s->workload = sim::load_workload_named(c.workload);
+  for (const std::string& w : c.workloads) s->workloads.push_back(sim::load_workload_named(w));
   s->order = sim::parse_queue_order(c.order, c.source + ": order");
   s->workers = workers;
   s->durations.resize(static_cast<size_t>(workers));

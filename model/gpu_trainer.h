@@ -56,7 +56,9 @@ struct GpuScenarioGrid {
 struct GpuTrainConfig {
   std::string source = "<config>";
   std::string name = "gpu";
-  std::string workload = "elasticflow-01-05";  // built-in name or a file (relative to the config)
+  // Built-in names or files (relative to the config); every grid scenario
+  // runs with each, so a list widens the job mix without changing the grid.
+  std::vector<std::string> workloads = {"elasticflow-01-05"};
   // A load is relative to a cluster of this many GPUs: the generator runs at
   // load × cluster GPUs / load_reference_gpus, so "load 1" puts the same
   // pressure on every cluster size (the fitted workload's own rate keeps 128

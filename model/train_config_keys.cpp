@@ -204,7 +204,9 @@ const SettingsTable& gpu_train_settings() {
       "GPU training config key",
       {version_key(), gpu_world_key(),
        SettingKey("name", T::kText, "label in logs and plots").defaults_to("gpu"),
-       SettingKey("workload", T::kText, "a built-in fitted workload or a file relative to this one")
+       SettingKey("workload", T::kList,
+                  "built-in fitted workloads or files relative to this one (each with every "
+                  "scenario)")
            .defaults_to("elasticflow-01-05"),
        SettingKey("load_reference_gpus", T::kInteger,
                   "the generator runs at load x cluster GPUs / this (0: loads as given)")

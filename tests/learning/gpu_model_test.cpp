@@ -283,6 +283,22 @@ TEST(GpuTrainer, ConfigErrorsNameFileAndLine) {
   EXPECT_TRUE(std::isinf(c.teacher_caps[1]));
 }
 
+TEST(GpuTrainer, WorkloadIsOneOrAList) {
+  const std::string head = "pacml_train: 1\nworld: gpu\n";
+  EXPECT_EQ(model::parse_gpu_train_config(head, "d/cfg.yaml").workloads,
+            std::vector<std::string>{"elasticflow-01-05"});
+  // Files are relative to the config; every scenario runs with each.
+  const auto c = model::parse_gpu_train_config(head + "workload: [elasticflow-01-05, w/zoo.yaml]\n",
+                                               "d/cfg.yaml");
+  EXPECT_EQ(c.workloads, (std::vector<std::string>{"elasticflow-01-05", "d/w/zoo.yaml"}));
+  EXPECT_EQ(c.to_json()["workload"], nlohmann::json({"elasticflow-01-05", "d/w/zoo.yaml"}));
+  EXPECT_EQ(model::parse_gpu_train_config(head + "workload: x.yaml\n", "d/cfg.yaml")
+                .to_json()["workload"],
+            "d/x.yaml");
+  EXPECT_NE(parse_error(head + "workload: []\n").find("cfg.yaml:3"), std::string::npos)
+      << parse_error(head + "workload: []\n");
+}
+
 }  // namespace
 
 // The shipped configs, read through their key tables (model/train_config_keys.h),
