@@ -4,7 +4,9 @@
 # replayed on 32 and 128 GPUs (the traces' two clusters), the held-out zoo models
 # (heldout-zoo.yaml) and the paper's PipeDream profiles as jobs
 # (heldout-pipedream.yaml), each with immediate and queue admission, next to every
-# baseline. Training used only the workload fitted on cluster01-05.
+# baseline, with the capacity bound no policy can exceed on each trace
+# (pacml replay --bound). Training used only the workload fitted on
+# cluster01-05 (and its zoo variant, train-zoo.yaml).
 #
 # usage: contrib/experiments/heldout.sh [OUT_DIR]
 #   PACML       the pacml binary (default: pacml on PATH)
@@ -42,8 +44,8 @@ for t in cluster06 cluster07 cluster08 cluster09 195job; do
   file=$(find "$traces" -name "$t.csv" | head -n 1)
   for cluster in dgx-a100-4x8 dgx-a100-16x8; do
     "$pacml" replay "$file" --format elasticflow --cluster $cluster --admission both \
-      --policies "$policies" | tee "$out/$t-$cluster.txt"
+      --policies "$policies" --bound | tee "$out/$t-$cluster.txt"
     "$pacml" replay "$file" --format elasticflow --cluster $cluster --admission both \
-      --policies "$policies" --json > "$out/$t-$cluster.json"
+      --policies "$policies" --bound --json > "$out/$t-$cluster.json"
   done
 done
