@@ -27,6 +27,7 @@ libpacml_sim_la_SOURCES += \
 	sim/calibration/elasticflow_archive.h sim/calibration/elasticflow_archive.cpp \
 	sim/gpu/gpu_replay.h sim/gpu/gpu_replay.cpp \
 	sim/gpu/met_bound.h sim/gpu/met_bound.cpp \
+	sim/gpu/hindsight_search.h sim/gpu/hindsight_search.cpp \
 	sim/gpu/gpu_trace.h sim/gpu/gpu_trace.cpp \
 	sim/gpu/fitted_workload.h sim/gpu/fitted_workload.cpp
 nodist_libpacml_sim_la_SOURCES = sim/gpu/builtin_workloads_data.cpp

@@ -77,6 +77,11 @@ const std::vector<ReplayOption>& replay_options() {
       {"admission", "MODE", "immediate (start or block), queue (wait; as Slurm), or both", "queue",
        kGpu},
       {"order", "ORDER", "queue admission: edf or fifo", "edf", kGpu},
+      {"hindsight", "N",
+       "also a search teacher that knows the trace (immediate admission): at each arrival every "
+       "action the learned policy could take is tried, followed by min_feasible for the next N "
+       "arrivals, and the best kept; quadratic in the trace's length",
+       "", kGpu},
       {"bound", "",
        "also the share of deadlines no policy can exceed on this trace and cluster (a capacity "
        "relaxation, sim/README.md)",

@@ -1,5 +1,6 @@
 #include "sim/cli/replay_gpu.h"
 
+#include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -10,6 +11,7 @@
 #include "sim/cli/table.h"
 #include "sim/experiment/summary.h"
 #include "sim/gpu/gpu_trace.h"
+#include "sim/gpu/hindsight_search.h"
 #include "sim/gpu/met_bound.h"
 #include "sim/workload/paths.h"
 
@@ -202,6 +204,22 @@ int replay_on_gpus(const Args& args, const sim::GpuTraceMapping& mapping) {
       summary.push_back(stats_json(result.stats, met, estimator->cluster().name));
       add_row(table, result.stats, met);
     }
+  const bool immediate =
+      std::count(runs.modes.begin(), runs.modes.end(), sim::Admission::kImmediate) > 0;
+  if (args.has("hindsight") && !immediate)
+    throw InputError("--hindsight",
+                     "the search decides each job once, at its arrival: immediate admission only "
+                     "(--admission immediate or both)");
+  if (args.has("hindsight")) {
+    sim::HindsightSearchOptions search;
+    search.base = GpuPolicy::parse("min_feasible", "--hindsight");
+    search.lookahead = args.get_long("hindsight", 1, 1L << 30);
+    search.seed = runs.config.seed;
+    const sim::GpuReplayResult result = sim::hindsight_search(jobs, durations, search);
+    const sim::Stat met = met_rate_batch_means(result.jobs);
+    summary.push_back(stats_json(result.stats, met, estimator->cluster().name));
+    add_row(table, result.stats, met);
+  }
   std::vector<std::pair<sim::Admission, sim::MetBound>> bounds;
   if (args.is_set("bound"))
     for (sim::Admission mode : runs.modes)

@@ -9,6 +9,7 @@
 #include "core/util/error.h"
 #include "sim/gpu/gpu_replay.h"
 #include "sim/gpu/gpu_trace.h"
+#include "sim/gpu/hindsight_search.h"
 #include "sim/gpu/met_bound.h"
 #include "tests/test_data.h"
 
@@ -213,6 +214,53 @@ TEST(MetBound, NoPolicyMeetsMoreThanTheBound) {
       }
       EXPECT_GT(best, 0) << "trial " << trial;
     }
+  }
+}
+
+HindsightSearchOptions search_over(const char* base, long lookahead) {
+  HindsightSearchOptions o;
+  o.base = GpuPolicy::parse(base, "test");
+  o.lookahead = lookahead;
+  o.progress = 0;
+  return o;
+}
+
+// A job that would take all 8 GPUs, then two that need 4 each: knowing
+// they come, the search turns the first away and meets two deadlines where
+// min_feasible meets one.
+TEST(HindsightSearch, TurnsAwayAJobThatWouldBlockTwo) {
+  const std::vector<GpuJob> jobs = {job("wide", 0, 100, 500, 1), job("b", 1, 26, 100, 1),
+                                    job("c", 1, 26, 100, 1)};
+  DurationModel durations(estimator_4x8());
+  EXPECT_EQ(run(jobs, "min_feasible", Admission::kImmediate).stats.met, 1);
+  const GpuReplayResult r = hindsight_search(jobs, durations, search_over("min_feasible", 10));
+  EXPECT_EQ(r.stats.met, 2);
+  EXPECT_EQ(r.jobs[0].gpus, 0);
+  EXPECT_EQ(r.jobs[1].gpus, 4);
+  EXPECT_EQ(r.stats.policy, "hindsight(min_feasible, 10)");
+}
+
+// Looking to the end of the trace, the search never meets fewer deadlines
+// than its base (rollout improves on the policy it rolls out), and it is
+// deterministic.
+TEST(HindsightSearch, NeverWorseThanItsBaseOverTheWholeTrace) {
+  Rng rng(3);
+  DurationModel durations(estimator_4x8());
+  for (int trial = 0; trial < 6; ++trial) {
+    std::vector<GpuJob> jobs;
+    double t = 0;
+    for (int i = 0; i < 40; ++i) {
+      t += rng.uniform() * 10;
+      const long iterations = 20 + static_cast<long>(rng.uniform() * 300);
+      jobs.push_back(
+          job("h" + std::to_string(i), t, t + iterations * (0.2 + rng.uniform()), iterations, 1));
+    }
+    const long base = run(jobs, "min_feasible", Admission::kImmediate).stats.met;
+    const GpuReplayResult r = hindsight_search(jobs, durations, search_over("min_feasible", 40));
+    EXPECT_GE(r.stats.met, base) << "trial " << trial;
+    EXPECT_LE(r.stats.met, met_upper_bound(jobs, durations, Admission::kImmediate).met_at_most);
+    EXPECT_EQ(hindsight_search(jobs, durations, search_over("min_feasible", 40)).stats.met,
+              r.stats.met);
   }
 }
 

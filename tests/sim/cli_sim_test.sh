@@ -104,6 +104,15 @@ check "replay --bound --json: bound[0].met_at_most = 1" \
 "$PACML" replay "$tmp/unk.csv" --format elasticflow --profile reference --bound >/dev/null 2>"$tmp/err"
 check "replay --bound with --profile reference: exit 2, says it is the GPU replay's" \
   "[ $? -eq 2 ] && grep -q -- '--bound.*applies to the GPU replay' '$tmp/err'"
+# --hindsight: the search teacher that knows the trace, a row of its own
+"$PACML" replay "$tmp/unk.csv" --format elasticflow --unknown-model skip --admission both --hindsight 5 >"$tmp/out" 2>"$tmp/err"
+check "replay --hindsight 5 adds the search's row (immediate admission)" \
+  "[ $? -eq 0 ] && grep -q '^hindsight(min_feasible, 5)  *immediate  *1 ' '$tmp/out'"
+"$PACML" replay "$tmp/unk.csv" --format elasticflow --unknown-model skip --admission queue --hindsight 5 >/dev/null 2>"$tmp/err"
+check "replay --hindsight with queue admission only: exit 2, says immediate only" \
+  "[ $? -eq 2 ] && grep -q -- '--hindsight.*immediate admission only' '$tmp/err'"
+"$PACML" replay "$tmp/unk.csv" --format elasticflow --unknown-model skip --hindsight 0 >/dev/null 2>"$tmp/err"
+check "replay --hindsight 0: exit 2 naming the option" "[ $? -eq 2 ] && grep -q -- '--hindsight' '$tmp/err'"
 "$PACML" replay "$tmp/nonexistent.csv" --format elasticflow >/dev/null 2>"$tmp/err"
 check "unreadable trace: exit 2" "[ $? -eq 2 ] && grep -q 'cannot read' '$tmp/err'"
 printf 'pacml_experiment: 1\nworkload: {graphs: [alexnet]}\npolicy: [para_max]\n' >"$tmp/typo.yaml"

@@ -1,0 +1,39 @@
+// A search teacher with hindsight for immediate admission (README, "The
+// learned GPU policy on what it never saw"): how many deadlines could a
+// policy meet on a trace if, at each job, it knew the jobs to come? Not a
+// policy (it reads the future); a measure of what is in reach beyond the
+// rules, next to the upper bound of met_bound.h.
+//
+// Rollout search (one step of policy iteration): at each arrival in turn,
+// every action the learned GPU policy could take (turn the job away, or one
+// of its candidate counts: features::gpu_decision_features) is tried by
+// replaying the trace so far with the choices already made, that action,
+// and then `base` for the next `lookahead` arrivals; the action whose
+// rollout meets the most deadlines among the job and those arrivals is
+// kept (ties: the base's own action, else the earliest candidate). With the
+// base's action among those tried, it never does worse than the base over
+// the lookahead. Cost: a replay of the trace so far per action and arrival,
+// so quadratic in the trace's length (a 13,000-job trace: minutes).
+#pragma once
+
+#include <vector>
+
+#include "core/parallel/duration_model.h"
+#include "core/policy/gpu_policy.h"
+#include "sim/gpu/gpu_replay.h"
+
+namespace pacml::sim {
+
+struct HindsightSearchOptions {
+  GpuPolicy base;        // followed after the action tried
+  long lookahead = 200;  // arrivals followed by the base
+  std::uint64_t seed = 1;
+  int progress = -1;  // -1 auto (a terminal), 0 off, 1 on
+};
+
+// The searched choices replayed once more, with immediate admission, as
+// one replay result (stats.policy "hindsight(BASE, N)").
+GpuReplayResult hindsight_search(const std::vector<GpuJob>& jobs, DurationModel& durations,
+                                 const HindsightSearchOptions& options);
+
+}  // namespace pacml::sim
