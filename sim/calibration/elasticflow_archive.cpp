@@ -73,6 +73,14 @@ std::vector<TraceRecord> read_elasticflow_traces(const std::string& path, long* 
     for (const std::string& csv : files) append(records, csv, skipped);
     return records;
   }
+  if (std::unique_ptr<DIR, int (*)(DIR*)>(opendir(path.c_str()), closedir)) {
+    // The shared data's folder holds the archive: what its user means.
+    const std::string archive = path + "/elasticflow-traces.tar.gz";
+    if (file_exists(archive)) return read_archive(archive, skipped);
+    throw InputError(path,
+                     "a folder without trace files: give ElasticFlow's .csv traces, a "
+                     "folder of them, or elasticflow-traces.tar.gz");
+  }
   append(records, path, skipped);
   return records;
 }

@@ -23,7 +23,8 @@ struct ElasticFlowTraces {
 // InputError. Bad lines are skipped and counted (the note says how many).
 ElasticFlowTraces find_elasticflow_traces(const std::string& path);
 
-// Reads one CSV, a directory of *.csv, or a .tar.gz of CSVs.
+// Reads one CSV, a directory of *.csv (or one holding
+// elasticflow-traces.tar.gz), or a .tar.gz of CSVs.
 std::vector<TraceRecord> read_elasticflow_traces(const std::string& path, long* skipped);
 
 }  // namespace pacml::sim

@@ -151,8 +151,15 @@ for i in 0 3 $((rows - 1)); do
   [ "$got" = "$want" ] && pass || fail "row $i: estimate $args gives $got, calibrate $want"
 done
 [ "$(json_get "$tmp/cal.json" "all(set(r) >= {'source','model','batch','gpus','measured_speedup','predicted_speedup','measured_step_time','predicted_step_time','args'} for r in d)")" = "True" ] || fail "calibrate keys"
+mkdir -p "$tmp/no-traces"
+expect_input_error "calibrate --elasticflow on a folder without traces" "a folder without trace files" \
+  "$PACML" calibrate --elasticflow "$tmp/no-traces"
 if [ -f "$DATA/elasticflow/elasticflow-traces.tar.gz" ]; then
   [ "$(json_get "$tmp/cal.json" "sum(r['source'] == 'elasticflow' for r in d) >= 90")" = "True" ] || fail "elasticflow rows"
+  # the shared data's folder, not the archive: the archive in it is read
+  expect_ok "calibrate --elasticflow on the folder holding the archive" \
+    "$PACML" calibrate --elasticflow "$DATA/elasticflow" --json
+  [ "$(json_get "$tmp/out" "sum(r['source'] == 'elasticflow' for r in d) >= 90")" = "True" ] || fail "elasticflow rows from the folder"
 else
   echo "SKIP: ElasticFlow traces absent ($DATA/elasticflow): calibrate compared the published points only"
 fi
