@@ -49,6 +49,9 @@ nlohmann::json stats_json(const sim::GpuReplayStats& s, const sim::Stat& met,
           {"deadline_met_rate_ci95", met.ci95},
           {"blocking_rate_mean", s.blocking_rate},
           {"unservable_rate_mean", s.unservable_rate},
+          {"turned_away_rate_mean", s.turned_away_rate},
+          {"no_start_rate_mean", s.no_start_rate},
+          {"late_rate_mean", s.late_rate},
           {"gpu_hours_mean", s.gpu_hours},
           {"gpu_hours_per_met_mean", s.gpu_hours_per_met},
           {"utilisation_mean", s.utilisation},
@@ -71,9 +74,10 @@ void add_row(Table& table, const sim::GpuReplayStats& s, const sim::Stat& met) {
   table.add(
       {s.policy, s.admission, significant_number_text(s.deadline_met_rate, 4),
        "± " + significant_number_text(met.ci95, 2), significant_number_text(s.unservable_rate, 4),
-       significant_number_text(s.blocking_rate, 4), significant_number_text(s.gpu_hours, 6),
-       significant_number_text(s.gpu_hours_per_met, 4), significant_number_text(s.utilisation, 3),
-       significant_number_text(s.queue_delay_mean, 5), significant_number_text(s.mean_gpus, 3)});
+       significant_number_text(s.blocking_rate, 4), significant_number_text(s.turned_away_rate, 4),
+       significant_number_text(s.gpu_hours, 6), significant_number_text(s.gpu_hours_per_met, 4),
+       significant_number_text(s.utilisation, 3), significant_number_text(s.queue_delay_mean, 5),
+       significant_number_text(s.mean_gpus, 3)});
 }
 
 nlohmann::json count_json(const std::map<std::string, long>& counts) {
@@ -194,7 +198,8 @@ int replay_on_gpus(const Args& args, const sim::GpuTraceMapping& mapping) {
   DurationModel durations(estimator);
   nlohmann::json summary = nlohmann::json::array();
   Table table({"policy", "admission", "deadlines met", "95% CI", "unservable", "blocked",
-               "GPU-hours", "GPU-h/met", "utilisation", "queue delay s", "GPUs/job"});
+               "turned away", "GPU-hours", "GPU-h/met", "utilisation", "queue delay s",
+               "GPUs/job"});
   for (sim::Admission mode : runs.modes)
     for (const GpuPolicy& policy : runs.policies) {
       runs.config.policy = policy;

@@ -58,12 +58,21 @@ class StatsAccumulator {
 
  private:
   long arrived_ = 0, started_ = 0, met_ = 0, unservable_ = 0;
+  long turned_away_ = 0, no_start_ = 0, late_ = 0;  // the servable jobs' misses
   double first_ = 0, last_ = 0;
   double gpu_seconds_ = 0, in_window_ = 0, delay_ = 0, jct_ = 0, gpus_ = 0;
 };
 
 void StatsAccumulator::add(const GpuJob& job, const GpuJobOutcome& o, double window_end) {
   unservable_ += o.unservable;
+  if (!o.unservable && !o.met) {
+    if (o.gpus > 0)
+      ++late_;
+    else if (o.turned_away)
+      ++turned_away_;
+    else
+      ++no_start_;
+  }
   if (o.gpus == 0) return;
   ++started_;
   met_ += o.met;
@@ -87,6 +96,9 @@ GpuReplayStats StatsAccumulator::stats(const GpuReplayConfig& config, int cluste
   s.deadline_met_rate = met_ / arrived;
   s.blocking_rate = (arrived_ - started_) / arrived;
   s.unservable_rate = unservable_ / arrived;
+  s.turned_away_rate = turned_away_ / arrived;
+  s.no_start_rate = no_start_ / arrived;
+  s.late_rate = late_ / arrived;
   s.gpu_hours = gpu_seconds_ / 3600;
   s.gpu_hours_per_met = met_ ? s.gpu_hours / met_ : 0;
   // Measured while jobs arrive: the drain after the last arrival (a few
@@ -277,6 +289,7 @@ void Replay::finish(long j) {
   // While jobs still arrive, the next arrival bounds the utilisation window
   // from below, and every final outcome has ended by now.
   const double window_end = has_next_ ? INFINITY : stats_.last_arrival();
+  it->second.outcome.turned_away = it->second.turned_away && it->second.outcome.gpus == 0;
   stats_.add(it->second.job, it->second.outcome, window_end);
   if (sink_) sink_(j, it->second.outcome);
   live_.erase(it);

@@ -72,6 +72,7 @@ struct GpuJobOutcome {
   int gpus = 0;  // 0: never started
   double start = NAN, end = NAN;
   bool met = false, unservable = false;
+  bool turned_away = false;  // the policy would not run it (kTurnAway)
 };
 
 struct GpuReplayStats {
@@ -80,7 +81,12 @@ struct GpuReplayStats {
   double deadline_met_rate = 0;  // met / arrived
   double blocking_rate = 0;      // never started / arrived
   double unservable_rate = 0;    // no GPU count meets the deadline even on an empty cluster
-  double gpu_hours = 0;          // GPU-hours of the jobs started
+  // The other misses, shares of the jobs that arrived (with met and
+  // unservable they add up to 1): what a policy could change.
+  double turned_away_rate = 0;  // servable, the policy would not run it
+  double no_start_rate = 0;     // servable, never started otherwise (no room; expired waiting)
+  double late_rate = 0;         // servable, started, ended after its deadline
+  double gpu_hours = 0;         // GPU-hours of the jobs started
   double gpu_hours_per_met = 0;
   double utilisation = 0;       // GPU-seconds used while jobs arrive / (GPUs × that time)
   double queue_delay_mean = 0;  // seconds from submission to start, jobs started

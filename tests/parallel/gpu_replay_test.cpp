@@ -264,6 +264,34 @@ TEST(HindsightSearch, NeverWorseThanItsBaseOverTheWholeTrace) {
   }
 }
 
+// Each miss has one reason, and with the met and the unservable they add up
+// to every job: turned away by the policy, never started otherwise (no room,
+// or out of time in the queue), or started and late.
+TEST(GpuReplay, MissesAreSplitByWhatCausedThem) {
+  // 8 GPUs. "wide" needs all of them until t = 100; "blocked" needs 4 at
+  // t = 1; "never" cannot make it; "costly" runs 1 GPU-hour; "slow" needs 2.
+  const std::vector<GpuJob> jobs = {job("wide", 0, 100, 500, 8), job("blocked", 1, 30, 100, 1),
+                                    job("never", 2, 3, 100, 1), job("costly", 200, 5000, 3600, 1),
+                                    job("slow", 300, 360, 100, 1)};
+  const GpuReplayResult capped = run(jobs, "capped:0.1", Admission::kImmediate);
+  EXPECT_EQ(capped.stats.met, 2);                        // wide, slow
+  EXPECT_DOUBLE_EQ(capped.stats.no_start_rate, 0.2);     // blocked: no room at its arrival
+  EXPECT_DOUBLE_EQ(capped.stats.unservable_rate, 0.2);   // never
+  EXPECT_DOUBLE_EQ(capped.stats.turned_away_rate, 0.2);  // costly: over the cap
+  EXPECT_TRUE(capped.jobs[3].turned_away);
+  EXPECT_FALSE(capped.jobs[1].turned_away);
+  // requested ignores deadlines: "slow" starts on its 1 GPU and ends at 400.
+  const GpuReplayResult requested = run(jobs, "requested", Admission::kQueue);
+  EXPECT_DOUBLE_EQ(requested.stats.late_rate, 0.2);
+  EXPECT_EQ(requested.jobs[4].gpus, 1);
+  for (const GpuReplayResult* r : {&capped, &requested}) {
+    const GpuReplayStats& s = r->stats;
+    EXPECT_DOUBLE_EQ(s.deadline_met_rate + s.unservable_rate + s.turned_away_rate +
+                         s.no_start_rate + s.late_rate,
+                     1);
+  }
+}
+
 TEST(GpuReplay, MinFeasibleTakesTheFewestGpusThatMeetTheDeadline) {
   // 100 iterations by t = 30: 1 GPU takes 100 s, 2 take 50, 3 take 42, 4 take 25.
   const auto r = run({job("a", 0, 30, 100, 1)}, "min_feasible", Admission::kImmediate);
