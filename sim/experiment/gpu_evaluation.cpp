@@ -40,6 +40,9 @@ const std::vector<Metric>& metrics() {
       {"utilisation", &G::utilisation, &S::utilisation},
       {"queue_delay", &G::queue_delay, &S::queue_delay_mean},
       {"mean_gpus", &G::mean_gpus, &S::mean_gpus},
+      {"turned_away_rate", &G::turned_away_rate, &S::turned_away_rate},
+      {"no_start_rate", &G::no_start_rate, &S::no_start_rate},
+      {"late_rate", &G::late_rate, &S::late_rate},
   };
   return list;
 }

@@ -34,6 +34,7 @@ struct GpuGroupSummary {
   double arrived = 0;  // mean jobs per seed
   Stat deadline_met_rate, blocking_rate, unservable_rate, gpu_hours, gpu_hours_per_met, utilisation,
       queue_delay, mean_gpus;
+  Stat turned_away_rate, no_start_rate, late_rate;  // the misses' causes (sim/gpu/gpu_replay.h)
 };
 
 // What one policy decided for one kind of job (model, shape and batch),
@@ -68,7 +69,8 @@ std::vector<GpuGroupSummary> summarize_gpu_runs(const std::vector<GpuRun>& runs)
 
 // {"policy", "admission", "seeds", "<metric>_mean", "<metric>_ci95", ...}:
 // deadline_met_rate, blocking_rate, unservable_rate, gpu_hours,
-// gpu_hours_per_met, utilisation, queue_delay, mean_gpus.
+// gpu_hours_per_met, utilisation, queue_delay, mean_gpus, turned_away_rate,
+// no_start_rate, late_rate.
 nlohmann::json gpu_summary_to_json(const GpuGroupSummary& g);
 
 // The table people read: a row per (policy, admission), mean ± 95% CI.
