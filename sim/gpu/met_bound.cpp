@@ -70,36 +70,48 @@ long cheapest_that_fit(const std::vector<double>& costs, double budget) {
   return n;
 }
 
-// Immediate admission only: a met job started on k GPUs holds them from its
-// submission a until a + d(k), and at every submission time the jobs under
-// way fit in the C GPUs. The linear relaxation of "meet the most jobs, each
-// on one of its deadline-meeting counts, under those constraints" is bounded
-// by its dual at any multipliers y ≥ 0 on the submission times,
+// A met job run on k GPUs holds them at least while the run is under way
+// whatever its start: from its start's latest (immediate: its submission a;
+// queue: its deadline less d(k)) to a + d(k). At every such moment the runs
+// under way fit in the C GPUs. The linear relaxation of "meet the most jobs,
+// each on one of its deadline-meeting counts, under those constraints" is
+// bounded by its dual at any multipliers y ≥ 0 on those moments,
 //
-//   C Σ_t y_t + Σ_j max(0, max over its counts k of 1 − k Σ_{a_j ≤ t < a_j + d(k)} y_t),
+//   C Σ_t y_t + Σ_j max(0, max over its counts k of 1 − k Σ_{t under way} y_t),
 //
 // which projected subgradient steps lower; every iterate is a valid bound
-// (weak duality), and the least is kept.
+// (weak duality), and the least is kept. In a queue a job with room to
+// start late enough to end before it could begin holds nothing here.
 double under_way_bound(const std::vector<GpuJob>& jobs, const std::vector<std::vector<Run>>& runs,
-                       int cluster_gpus, int iterations) {
-  std::vector<double> times;  // the servable jobs' submissions: the checkpoints
+                       Admission admission, int cluster_gpus, int iterations) {
+  // Run r of job j is under way during [from, until) whatever its start:
+  // it starts at its submission a (immediate) or by its deadline D less the
+  // run (queue), and ends after a + the run.
+  const auto from = [&](size_t j, const Run& r) {
+    return admission == Admission::kImmediate ? jobs[j].submit : jobs[j].deadline - r.seconds;
+  };
+  std::vector<double> times;  // where such intervals begin: the checkpoints
   for (size_t j = 0; j < jobs.size(); ++j)
-    if (!runs[j].empty()) times.push_back(jobs[j].submit);
+    for (const Run& r : runs[j])
+      if (from(j, r) < jobs[j].submit + r.seconds) times.push_back(from(j, r));
+  std::sort(times.begin(), times.end());
   times.erase(std::unique(times.begin(), times.end()), times.end());
   const auto at = [&](double t) {
     return static_cast<size_t>(std::lower_bound(times.begin(), times.end(), t) - times.begin());
   };
   struct Hold {
-    size_t first, end;  // checkpoints [first, end) the run is under way at
+    size_t first, end;  // checkpoints [first, end) the run is under way at (none: equal)
     double gpus;
   };
   std::vector<std::vector<Hold>> holds;  // per servable job, per count
   for (size_t j = 0; j < jobs.size(); ++j) {
     if (runs[j].empty()) continue;
     holds.emplace_back();
-    for (const Run& r : runs[j])
+    for (const Run& r : runs[j]) {
+      const size_t first = at(from(j, r));
       holds.back().push_back(
-          {at(jobs[j].submit), at(jobs[j].submit + r.seconds), static_cast<double>(r.gpus)});
+          {first, std::max(first, at(jobs[j].submit + r.seconds)), static_cast<double>(r.gpus)});
+    }
   }
   const size_t m = times.size();
   std::vector<double> y(m, 0.0), prefix(m + 1), step(m + 1);
@@ -190,11 +202,9 @@ MetBound met_upper_bound(const std::vector<GpuJob>& jobs, DurationModel& duratio
     }
   }
   bound.met_at_most = most[n];
-  if (admission == Admission::kImmediate) {
-    const double lp = under_way_bound(jobs, runs, cluster_gpus, options.iterations);
-    // A count of jobs: rounding down after a margin for the sums' rounding.
-    bound.met_at_most = std::min(bound.met_at_most, static_cast<long>(std::floor(lp + 1e-6)));
-  }
+  const double lp = under_way_bound(jobs, runs, admission, cluster_gpus, options.iterations);
+  // A count of jobs: rounding down after a margin for the sums' rounding.
+  bound.met_at_most = std::min(bound.met_at_most, static_cast<long>(std::floor(lp + 1e-6)));
   bound.rate = static_cast<double>(bound.met_at_most) / static_cast<double>(bound.jobs);
   return bound;
 }

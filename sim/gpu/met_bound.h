@@ -23,9 +23,10 @@
 // loosens the bound. Jobs no count serves even on an empty cluster
 // (unservable) count as missed.
 //
-// With immediate admission a second bound is taken too, and the smaller
-// kept: a job met on k GPUs holds them from its submission for d(k), and at
-// every submission the runs under way fit in C GPUs. The linear relaxation
+// A second bound is taken too, and the smaller kept: a job met on k GPUs
+// holds them from its latest possible start (as above) to its submission +
+// d(k) whatever its start, and wherever such a stretch begins the runs under
+// way fit in C GPUs. The linear relaxation
 // of that (each job a fraction of its deadline-meeting counts) is bounded by
 // its Lagrangian dual, lowered by `iterations` projected subgradient steps;
 // any multipliers give a valid bound.
@@ -41,7 +42,7 @@ namespace pacml::sim {
 struct MetBoundOptions {
   double step = 1800;             // window boundaries, seconds
   double max_window = 48 * 3600;  // longest window, seconds
-  int iterations = 3000;          // immediate admission: subgradient steps of the under-way bound
+  int iterations = 3000;          // subgradient steps of the under-way bound
 };
 
 struct MetBound {

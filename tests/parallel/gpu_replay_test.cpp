@@ -120,6 +120,9 @@ TEST(MetBound, TenJobsThatEachNeedHalfTheClusterAtOnce) {
   windows_only.iterations = 0;
   EXPECT_EQ(met_upper_bound(jobs, durations, Admission::kImmediate, windows_only).met_at_most, 10);
   EXPECT_EQ(met_upper_bound(jobs, durations, Admission::kImmediate).met_at_most, 2);
+  // In a queue too: with no slack, each must start at once to make it.
+  EXPECT_EQ(met_upper_bound(jobs, durations, Admission::kQueue).met_at_most, 2);
+  EXPECT_EQ(run(jobs, "min_feasible", Admission::kQueue).stats.met, 2);
 }
 
 TEST(MetBound, AJobNoCountServesIsMissedAndBadOptionsAreRefused) {
