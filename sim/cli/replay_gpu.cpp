@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "core/util/error.h"
@@ -184,11 +185,26 @@ std::vector<sim::GpuJob> read_jobs(const Args& args, const sim::GpuTraceMapping&
   return sim::gpu_jobs_from_trace(records, mapping, estimator, mapped);
 }
 
+// --hindsight N: the search teacher's options, checked before any replay.
+std::optional<sim::HindsightSearchOptions> hindsight_of(const Args& args, const Runs& runs) {
+  if (!args.has("hindsight")) return std::nullopt;
+  if (!std::count(runs.modes.begin(), runs.modes.end(), sim::Admission::kImmediate))
+    throw InputError("--hindsight",
+                     "the search decides each job once, at its arrival: immediate admission only "
+                     "(--admission immediate or both)");
+  sim::HindsightSearchOptions search;
+  search.base = GpuPolicy::parse("min_feasible", "--hindsight");
+  search.lookahead = args.get_long("hindsight", 1, 1L << 30);
+  search.seed = runs.config.seed;
+  return search;
+}
+
 }  // namespace
 
 int replay_on_gpus(const Args& args, const sim::GpuTraceMapping& mapping) {
   const sim::TraceFormat format = sim::parse_trace_format(args.get("format"), "--format");
   Runs runs = runs_of(args, mapping.seed);
+  const std::optional<sim::HindsightSearchOptions> search = hindsight_of(args, runs);
   const auto estimator = replay_estimator(args);
   sim::TraceReport read;
   sim::GpuTraceReport mapped;
@@ -209,18 +225,8 @@ int replay_on_gpus(const Args& args, const sim::GpuTraceMapping& mapping) {
       summary.push_back(stats_json(result.stats, met, estimator->cluster().name));
       add_row(table, result.stats, met);
     }
-  const bool immediate =
-      std::count(runs.modes.begin(), runs.modes.end(), sim::Admission::kImmediate) > 0;
-  if (args.has("hindsight") && !immediate)
-    throw InputError("--hindsight",
-                     "the search decides each job once, at its arrival: immediate admission only "
-                     "(--admission immediate or both)");
-  if (args.has("hindsight")) {
-    sim::HindsightSearchOptions search;
-    search.base = GpuPolicy::parse("min_feasible", "--hindsight");
-    search.lookahead = args.get_long("hindsight", 1, 1L << 30);
-    search.seed = runs.config.seed;
-    const sim::GpuReplayResult result = sim::hindsight_search(jobs, durations, search);
+  if (search) {
+    const sim::GpuReplayResult result = sim::hindsight_search(jobs, durations, *search);
     const sim::Stat met = met_rate_batch_means(result.jobs);
     summary.push_back(stats_json(result.stats, met, estimator->cluster().name));
     add_row(table, result.stats, met);
