@@ -158,9 +158,13 @@ MetBound met_upper_bound(const std::vector<GpuJob>& jobs, DurationModel& duratio
   bound.jobs = static_cast<long>(jobs.size());
   if (jobs.empty()) return bound;
   const int cluster_gpus = durations.cluster().num_gpus();
-  // Servable jobs by the bin of their submission.
-  const double origin = std::floor(jobs.front().submit / options.step) * options.step;
-  std::vector<std::vector<long>> bins;
+  // A grid of at most kMaxBins windows' worth (a coarser one is still a
+  // valid bound): a trace spanning centuries must not ask for terabytes.
+  constexpr double kMaxBins = 1 << 20;
+  const double span = jobs.back().submit - jobs.front().submit;
+  const double step = std::max(options.step, span / kMaxBins);
+  const double origin = std::floor(jobs.front().submit / step) * step;
+  std::vector<std::vector<long>> bins;  // servable jobs by the bin of their submission
   std::vector<std::vector<Run>> runs(jobs.size());
   for (size_t j = 0; j < jobs.size(); ++j) {
     if (j > 0 && jobs[j].submit < jobs[j - 1].submit)
@@ -170,19 +174,19 @@ MetBound met_upper_bound(const std::vector<GpuJob>& jobs, DurationModel& duratio
       ++bound.unservable;
       continue;
     }
-    const auto b = static_cast<size_t>((jobs[j].submit - origin) / options.step);
+    const auto b = static_cast<size_t>((jobs[j].submit - origin) / step);
     if (bins.size() <= b) bins.resize(b + 1);
     bins[b].push_back(static_cast<long>(j));
   }
   // most[i]: the fewest met jobs any partition of bins [0, i) into windows
   // allows (each window counts its cheapest jobs that fit).
   const size_t n = bins.size();
-  const auto longest = static_cast<size_t>(options.max_window / options.step);
+  const auto longest = std::max<size_t>(1, static_cast<size_t>(options.max_window / step));
   std::vector<long> most(n + 1, std::numeric_limits<long>::max());
   most[0] = 0;
   std::vector<double> costs, held;  // of the window's jobs, sorted
   for (size_t i = 1; i <= n; ++i) {
-    const double end = origin + static_cast<double>(i) * options.step;
+    const double end = origin + static_cast<double>(i) * step;
     costs.clear(), held.clear();
     for (size_t width = 1; width <= std::min(longest, i); ++width) {
       const size_t first = i - width;
@@ -194,8 +198,7 @@ MetBound met_upper_bound(const std::vector<GpuJob>& jobs, DurationModel& duratio
       }
       // Both hold for the jobs met: their GPU-seconds in the window, and
       // their GPUs at its end.
-      const double budget =
-          static_cast<double>(cluster_gpus) * static_cast<double>(width) * options.step;
+      const double budget = static_cast<double>(cluster_gpus) * static_cast<double>(width) * step;
       const long met = std::min(cheapest_that_fit(costs, budget),
                                 cheapest_that_fit(held, static_cast<double>(cluster_gpus)));
       most[i] = std::min(most[i], most[first] + met);

@@ -136,6 +136,10 @@ TEST(MetBound, AJobNoCountServesIsMissedAndBadOptionsAreRefused) {
   bad.step = 0;
   EXPECT_THROW(met_upper_bound(jobs, durations, Admission::kQueue, bad), InputError);
   EXPECT_EQ(met_upper_bound({}, durations, Admission::kQueue).met_at_most, 0);
+  // Jobs a million years apart: a coarser grid, not a terabyte of windows.
+  const std::vector<GpuJob> apart = {job("then", 0, 500, 100, 1),
+                                     job("now", 3e13, 3e13 + 500, 100, 1)};
+  EXPECT_EQ(met_upper_bound(apart, durations, Admission::kImmediate).met_at_most, 2);
 }
 
 // The most deadlines any choice of counts meets with immediate admission on
