@@ -142,6 +142,30 @@ TEST(MetBound, AJobNoCountServesIsMissedAndBadOptionsAreRefused) {
   EXPECT_EQ(met_upper_bound(apart, durations, Admission::kImmediate).met_at_most, 2);
 }
 
+// Random jobs for the bound's and the search's property tests: arrivals at
+// gaps up to `max_gap` s, iterations in [least, least + spread), a deadline
+// (slack + slack_spread × u) × iterations seconds after arrival, and
+// requests of 1 GPU (or 1..8 in turn with `varied_requests`).
+struct RandomJobs {
+  int count;
+  double max_gap, least, spread, slack, slack_spread;
+  bool varied_requests = false;
+};
+
+std::vector<GpuJob> random_jobs(Rng& rng, const RandomJobs& shape) {
+  std::vector<GpuJob> jobs;
+  double t = 0;
+  for (int i = 0; i < shape.count; ++i) {
+    t += rng.uniform() * shape.max_gap;
+    const long iterations =
+        static_cast<long>(shape.least) + static_cast<long>(rng.uniform() * shape.spread);
+    const double deadline = t + iterations * (shape.slack + shape.slack_spread * rng.uniform());
+    jobs.push_back(job("r" + std::to_string(i), t, deadline, iterations,
+                       shape.varied_requests ? 1 + i % 8 : 1));
+  }
+  return jobs;
+}
+
 // The most deadlines any choice of counts meets with immediate admission on
 // the one 8-GPU server (placement is capacity there): every job declined or
 // started at its submission on each count that meets its deadline.
@@ -177,14 +201,7 @@ TEST(MetBound, NeverBelowTheOptimumOfSmallBursts) {
   fine.step = 5, fine.max_window = 200;
   long tight = 0;
   for (int trial = 0; trial < 60; ++trial) {
-    std::vector<GpuJob> jobs;
-    double t = 0;
-    for (int i = 0; i < 5; ++i) {
-      t += rng.uniform() * 8;
-      const long iterations = 40 + static_cast<long>(rng.uniform() * 120);
-      jobs.push_back(job("b" + std::to_string(i), t, t + iterations * (0.2 + 0.5 * rng.uniform()),
-                         iterations, 1));
-    }
+    const std::vector<GpuJob> jobs = random_jobs(rng, {5, 8, 40, 120, 0.2, 0.5});
     const long optimum = best_immediate(jobs, durations);
     const long bound = met_upper_bound(jobs, durations, Admission::kImmediate, fine).met_at_most;
     EXPECT_GE(bound, optimum) << "trial " << trial;
@@ -201,14 +218,8 @@ TEST(MetBound, NoPolicyMeetsMoreThanTheBound) {
   MetBoundOptions fine;
   fine.step = 30, fine.max_window = 600;
   for (int trial = 0; trial < 12; ++trial) {
-    std::vector<GpuJob> jobs;
-    double t = 0;
-    for (int i = 0; i < 120; ++i) {
-      t += rng.uniform() * (trial % 2 ? 5 : 40);
-      const long iterations = 20 + static_cast<long>(rng.uniform() * 400);
-      const double deadline = t + iterations * (0.2 + rng.uniform());
-      jobs.push_back(job("t" + std::to_string(i), t, deadline, iterations, 1 + i % 8));
-    }
+    const std::vector<GpuJob> jobs =
+        random_jobs(rng, {120, trial % 2 ? 5.0 : 40.0, 20, 400, 0.2, 1, true});
     for (Admission a : {Admission::kImmediate, Admission::kQueue}) {
       const long bound = std::min(met_upper_bound(jobs, durations, a).met_at_most,
                                   met_upper_bound(jobs, durations, a, fine).met_at_most);
@@ -254,14 +265,7 @@ TEST(HindsightSearch, NeverWorseThanItsBaseOverTheWholeTrace) {
   Rng rng(3);
   DurationModel durations(estimator_4x8());
   for (int trial = 0; trial < 6; ++trial) {
-    std::vector<GpuJob> jobs;
-    double t = 0;
-    for (int i = 0; i < 40; ++i) {
-      t += rng.uniform() * 10;
-      const long iterations = 20 + static_cast<long>(rng.uniform() * 300);
-      jobs.push_back(
-          job("h" + std::to_string(i), t, t + iterations * (0.2 + rng.uniform()), iterations, 1));
-    }
+    const std::vector<GpuJob> jobs = random_jobs(rng, {40, 10, 20, 300, 0.2, 1});
     const long base = run(jobs, "min_feasible", Admission::kImmediate).stats.met;
     const GpuReplayResult r = hindsight_search(jobs, durations, search_over("min_feasible", 40));
     EXPECT_GE(r.stats.met, base) << "trial " << trial;
