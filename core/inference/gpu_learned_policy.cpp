@@ -72,22 +72,19 @@ GpuLearnedPolicy::GpuLearnedPolicy(std::shared_ptr<const GpuLearnedModel> model,
 
 const std::vector<float>& GpuLearnedPolicy::embedding(const ParallelJob* job) {
   if (!job) return zeros_;
-  // The same object with the same key (another job may since live at that
-  // address): compared whole, so one graph never answers for another.
-  if (last_ && last_job_ == job && last_key_ == job->key()) return *last_;
-  last_ = cache_.find(job->key());
+  if (last_ && last_serial_ == job->serial()) return *last_;
+  last_ = cache_.find(job->key(), job->serial());
   if (!last_) {
     const features::JobFeatures f = features::gpu_job_features(*job);
     std::vector<float> e = model_->network().embed(f);
     const std::size_t bytes = e.size() * sizeof(float);
-    last_ = cache_.insert(job->key(), e, bytes);
+    last_ = cache_.insert(job->key(), e, bytes, job->serial());
     if (!last_) {
       oversized_ = std::move(e);  // larger than the cache: valid until the next call
       return oversized_;
     }
   }
-  last_job_ = job;
-  last_key_.assign(job->key());
+  last_serial_ = job->serial();
   return *last_;
 }
 

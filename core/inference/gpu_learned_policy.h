@@ -13,6 +13,7 @@
 //   git_revision    the source revision that trained it
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -91,11 +92,10 @@ class GpuLearnedPolicy {
   LruCache<std::vector<float>> cache_{kEmbeddingCacheBytes};
   std::vector<float> zeros_, oversized_;
   // The embedding found last, the cache's most recently used (valid until
-  // the next insert), kept with its job and key so that a job decided again
+  // the next insert), kept with its job's serial so that a job decided again
   // is not hashed again.
   const std::vector<float>* last_ = nullptr;
-  const ParallelJob* last_job_ = nullptr;
-  std::string last_key_;
+  std::uint64_t last_serial_ = 0;  // ParallelJob::serial() of last_'s job
   // choose()'s buffers, kept so that a decision reuses their memory.
   features::GpuDecisionFeatures features_;
   std::vector<float> logits_;

@@ -11,19 +11,16 @@ DurationModel::DurationModel(std::shared_ptr<const PhysicalEstimator> estimator,
 // The job's entry; a job too large to cache gets a scratch entry, so it is
 // still answered, only planned again next time.
 DurationModel::Entry& DurationModel::entry(const ParallelJob& job) {
-  // The same object with the same key (another job may since live at that
-  // address): compared whole, so one graph never answers for another.
-  if (last_ && last_job_ == &job && last_key_ == job.key()) return *last_;
+  if (last_ && last_serial_ == job.serial()) return *last_;
   last_ = nullptr;
-  Entry* e = entries_.find(job.key());
+  Entry* e = entries_.find(job.key(), job.serial());
   if (!e) {
     Entry fresh{std::vector<double>(cluster_gpus() + 1, NAN), NAN};
     const std::size_t bytes = fresh.steps.size() * sizeof(double);
-    e = entries_.insert(job.key(), std::move(fresh), bytes);
+    e = entries_.insert(job.key(), std::move(fresh), bytes, job.serial());
   }
   if (e) {
-    last_ = e, last_job_ = &job;
-    last_key_.assign(job.key());
+    last_ = e, last_serial_ = job.serial();
     return *e;
   }
   if (spare_key_ != job.key()) {
@@ -51,6 +48,11 @@ double DurationModel::fastest(const ParallelJob& job, long iterations) {
     e.fastest_step = best;
   }
   return static_cast<double>(iterations) * e.fastest_step;
+}
+
+const std::vector<double>& DurationModel::step_times(const ParallelJob& job) {
+  fastest(job, 1);  // plans every count once
+  return entry(job).steps;
 }
 
 }  // namespace pacml

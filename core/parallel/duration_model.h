@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -36,6 +37,11 @@ class DurationModel {
   }
   // The shortest run on an empty cluster, over every GPU count.
   double fastest(const ParallelJob& job, long iterations);
+  // Seconds per step on every k in 1..cluster_gpus() (index k; infinite
+  // where the job cannot run that way), all planned: what a caller asking
+  // about many counts of one job reads instead of asking count by count.
+  // Valid until the model caches another job.
+  const std::vector<double>& step_times(const ParallelJob& job);
 
   int cluster_gpus() const { return estimator_->cluster().num_gpus(); }
   const ClusterSpec& cluster() const { return estimator_->cluster(); }
@@ -54,10 +60,10 @@ class DurationModel {
   // The entry found last, the cache's most recently used (finding it again
   // would not reorder the cache), valid until the next insert: one decision
   // asks about one job dozens of times, and each lookup hashes the job's key
-  // (a profiled graph's spells out every layer).
+  // (a profiled graph's spells out every layer). Recognised by the job's
+  // serial, which no other ParallelJob ever has.
   Entry* last_ = nullptr;
-  const ParallelJob* last_job_ = nullptr;
-  std::string last_key_;
+  std::uint64_t last_serial_ = 0;
   Entry spare_;  // for a job whose key alone exceeds the cache
   std::string spare_key_;
 };

@@ -1,6 +1,7 @@
 #include "core/parallel/parallel_job.h"
 
 #include <algorithm>
+#include <atomic>
 #include <sstream>
 
 #include "core/util/error.h"
@@ -43,6 +44,11 @@ const char* model_family_name(ModelFamily family) {
       break;
   }
   return "other";
+}
+
+ParallelJob::ParallelJob() {
+  static std::atomic<std::uint64_t> next{1};
+  serial_ = next.fetch_add(1, std::memory_order_relaxed);
 }
 
 std::shared_ptr<const ParallelJob> ParallelJob::from_zoo(const std::string& model,

@@ -9,6 +9,7 @@
 // launch, and its activations scale linearly.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -60,12 +61,17 @@ class ParallelJob {
   std::shared_ptr<const LayerGraph> at_batch(int batch) const;
   // A content digest of everything that determines the job's timings.
   const std::string& key() const { return key_; }
+  // This object's number, never given to another ParallelJob in the process:
+  // a cache that remembers the job it answered last compares it in O(1)
+  // (an address can be reused; a key is long and compared byte by byte).
+  std::uint64_t serial() const { return serial_; }
 
  private:
-  ParallelJob() = default;
+  ParallelJob();
   LayerGraph build(int batch) const;
 
   std::string name_, key_;
+  std::uint64_t serial_;
   int global_batch_ = 1;
   ModelFamily family_ = ModelFamily::kOther;
   Precision precision_ = Precision::kFp32;

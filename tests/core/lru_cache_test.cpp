@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <set>
+
 #include "core/parallel/duration_model.h"
 
 namespace pacml {
@@ -35,6 +38,50 @@ TEST(LruCache, KeysAreComparedWhole) {
   cache.insert(b, 2, 4);
   EXPECT_EQ(*cache.find(a), 1);
   EXPECT_EQ(*cache.find(b), 2);
+}
+
+TEST(LruCache, FindsBySerialOnlyWhatTheKeyFound) {
+  LruCache<int> cache(3 * (100 + 2 + 128));
+  cache.insert("a", 1, 100, 11);
+  cache.insert("b", 2, 100);
+  EXPECT_EQ(*cache.find("a", 11), 1);
+  EXPECT_EQ(*cache.find("b", 12), 2);  // found by key, then known by 12
+  EXPECT_EQ(*cache.find("b", 12), 2);
+  EXPECT_EQ(cache.find("c", 13), nullptr);
+  // A serial finds an entry the way its key does, refreshing it: a stays,
+  // b (the coldest) goes, and its serial with it.
+  EXPECT_EQ(*cache.find("a", 11), 1);
+  cache.insert("c", 3, 100);
+  cache.insert("d", 4, 100);
+  EXPECT_EQ(cache.find("b", 12), nullptr);
+  EXPECT_EQ(*cache.find("a", 11), 1);
+  // A replaced entry is found by key again, never by a serial of the old one.
+  cache.insert("a", 5, 100);
+  EXPECT_EQ(*cache.find("a", 11), 5);
+  // Many serials for one key: the latest few are kept, every one still finds it.
+  for (std::uint64_t serial = 100; serial < 120; ++serial) EXPECT_EQ(*cache.find("a", serial), 5);
+}
+
+TEST(ParallelJob, SerialsAreNeverShared) {
+  ZooOptions options;
+  options.batch = 64;
+  std::set<std::uint64_t> serials;
+  for (int i = 0; i < 3; ++i) {
+    const ParallelJobPtr job = ParallelJob::from_zoo("resnet50", options);  // freed each time
+    EXPECT_TRUE(serials.insert(job->serial()).second) << job->serial();
+  }
+}
+
+TEST(DurationModel, StepTimesTableIsWhatStepTimeAnswers) {
+  auto estimator = std::make_shared<PhysicalEstimator>(load_cluster("dgx-a100-4x8"));
+  DurationModel model(estimator), fresh(estimator);
+  ZooOptions options;
+  options.batch = 128;
+  const ParallelJobPtr job = ParallelJob::from_zoo("bert-base", options);
+  const std::vector<double> table = model.step_times(*job);
+  ASSERT_EQ(table.size(), static_cast<size_t>(model.cluster_gpus()) + 1);
+  for (int k = 1; k <= model.cluster_gpus(); ++k)
+    EXPECT_EQ(table[k], fresh.step_time(*job, k)) << k;
 }
 
 TEST(DurationModel, StaysWithinItsBudgetAndAnswersTheSameAfterEviction) {
