@@ -75,17 +75,18 @@ class Answers {
       table_.slots.assign(table_.slots.size(), Slot{});
       table_.stamp = 1;
     }
+    if (in.step_times) {
+      step_times_ = in.step_times->data();
+      step_counts_ = static_cast<int>(in.step_times->size());
+    }
   }
   Answers(const Answers&) = delete;
   Answers& operator=(const Answers&) = delete;
 
   const GpuDecisionInput& input() const { return in_; }
   double seconds(int k) {
-    Slot* s = slot(k);
-    if (!s) return in_.seconds(k);
-    if (s->seconds_stamp != table_.stamp)
-      s->seconds = in_.seconds(k), s->seconds_stamp = table_.stamp;
-    return s->seconds;
+    if (k >= 1 && k < step_counts_) return in_.steps * step_times_[k];
+    return asked_seconds(k);
   }
   bool startable(int k) {
     Slot* s = slot(k);
@@ -128,8 +129,18 @@ class Answers {
     if (static_cast<size_t>(k) >= table_.slots.size()) table_.slots.resize(k + 1);
     return &table_.slots[static_cast<size_t>(k)];
   }
+  double asked_seconds(int k) {
+    Slot* s = slot(k);
+    if (!s) return in_.seconds(k);
+    if (s->seconds_stamp != table_.stamp)
+      s->seconds = in_.seconds(k), s->seconds_stamp = table_.stamp;
+    return s->seconds;
+  }
   const GpuDecisionInput& in_;
   Table& table_;
+  // GpuDecisionInput::step_times, when the caller gave them (else none).
+  const double* step_times_ = nullptr;
+  int step_counts_ = 0;
 };
 
 int fewest_meeting(Answers& a) {
@@ -145,25 +156,57 @@ int fewest_meeting(Answers& a) {
 // on a tie. Whether a count can start is a placement search, so it is asked
 // from the fastest count down rather than of every count.
 int fastest_meeting(Answers& a, int per_server) {
-  std::vector<Answers::Count>& meeting = a.counts();
-  meeting.clear();
   const int free_gpus = a.input().free_gpus;
-  auto consider = [&](int k) {
-    if (a.meets(k)) meeting.push_back({a.seconds(k), static_cast<int>(meeting.size()), k});
-  };
-  for (int k = 1; k <= free_gpus; k *= 2) consider(k);
-  for (int k = per_server; k <= free_gpus; k += per_server) consider(k);
-  if (meeting.empty()) return 0;
   auto before = [](const Answers::Count& x, const Answers::Count& y) {
     return x.seconds < y.seconds || (x.seconds == y.seconds && x.position < y.position);
   };
-  // The fastest count can usually start; only when it cannot are the rest ordered.
-  const auto fastest = std::min_element(meeting.begin(), meeting.end(), before);
-  if (a.startable(fastest->k)) return fastest->k;
+  // The fastest count can usually start: it is found in one pass, and only
+  // when it cannot start are the counts gathered and ordered.
+  Answers::Count fastest{INFINITY, -1, 0};
+  int position = 0;
+  auto consider = [&](int k) {
+    if (!a.meets(k)) return;
+    const Answers::Count c{a.seconds(k), position++, k};
+    if (fastest.position < 0 || before(c, fastest)) fastest = c;
+  };
+  for (int k = 1; k <= free_gpus; k *= 2) consider(k);
+  for (int k = per_server; k <= free_gpus; k += per_server) consider(k);
+  if (fastest.position < 0) return 0;
+  if (a.startable(fastest.k)) return fastest.k;
+  std::vector<Answers::Count>& meeting = a.counts();
+  meeting.clear();
+  auto gather = [&](int k) {
+    if (a.meets(k)) meeting.push_back({a.seconds(k), static_cast<int>(meeting.size()), k});
+  };
+  for (int k = 1; k <= free_gpus; k *= 2) gather(k);
+  for (int k = per_server; k <= free_gpus; k += per_server) gather(k);
   std::sort(meeting.begin(), meeting.end(), before);
   for (const Answers::Count& c : meeting)
     if (a.startable(c.k)) return c.k;
   return 0;
+}
+
+// std::log2(k) and std::log10(1 + k) for the whole numbers a decision
+// takes logarithms of (GPU counts, waiting jobs), read from tables computed
+// with those functions: the same bits, without a libm call per feature.
+constexpr int kLogTableSize = 1 << 14;
+double log2_of_count(int k) {
+  static const std::vector<double> table = [] {
+    std::vector<double> t(kLogTableSize);
+    for (int i = 1; i < kLogTableSize; ++i)
+      t[static_cast<size_t>(i)] = std::log2(static_cast<double>(i));
+    return t;
+  }();
+  return k >= 1 && k < kLogTableSize ? table[static_cast<size_t>(k)]
+                                     : std::log2(static_cast<double>(k));
+}
+double log10_of_one_plus(int k) {
+  static const std::vector<double> table = [] {
+    std::vector<double> t(kLogTableSize);
+    for (int i = 0; i < kLogTableSize; ++i) t[static_cast<size_t>(i)] = std::log10(1.0 + i);
+    return t;
+  }();
+  return k >= 0 && k < kLogTableSize ? table[static_cast<size_t>(k)] : std::log10(1.0 + k);
 }
 
 int next_power_of_two(int k) {
@@ -210,11 +253,11 @@ void context_scalars(const GpuDecisionInput& in, int cluster_gpus, int per_serve
   const double servers = std::max(1, cluster_gpus / per_server);
   x = {clip01(static_cast<double>(in.free_gpus) / cluster_gpus),
        clip01(in.free_servers / servers),
-       clip01(std::log10(1.0 + in.queued_jobs) / 3),
+       clip01(log10_of_one_plus(in.queued_jobs) / 3),
        clip01(in.queued_gpus / cluster_gpus / 4),
        clip01(in.recent_load / 3),
        in.queue_admission ? 1.f : 0.f,
-       clip01(std::log2(static_cast<double>(cluster_gpus)) / 12)};
+       clip01(log2_of_count(cluster_gpus) / 12)};
 }
 
 void append_action_scalars(Answers& a, int k, int fewest, int cluster_gpus, int per_server,
@@ -228,7 +271,7 @@ void append_action_scalars(Answers& a, int k, int fewest, int cluster_gpus, int 
   const double left = in.deadline - in.now;
   out.push_back(1.f);
   out.push_back(clip01(static_cast<double>(k) / cluster_gpus));
-  out.push_back(clip01(std::log2(static_cast<double>(k)) / 12));
+  out.push_back(clip01(log2_of_count(k) / 12));
   out.push_back(cost_log(k * run, cluster_gpus));
   out.push_back(clip01(k * run / least - 1));
   out.push_back(std::isfinite(left) ? clip01((left - run) / left) : 1.f);

@@ -59,6 +59,12 @@ struct GpuDecisionInput {
   std::function<bool(int)> startable;
   // Seconds the job runs on k GPUs; infinite when it cannot run that way.
   std::function<double(int)> seconds;
+  // Optional, for speed: the same as a table, seconds(k) = steps ×
+  // (*step_times)[k] for k in 1..step_times->size() - 1 (DurationModel::
+  // step_times), set by a caller whose `seconds` is exactly that, so that a
+  // policy asking about dozens of counts reads them instead of calling.
+  const std::vector<double>* step_times = nullptr;
+  double steps = 0;
 
   // What else a learned policy reads (core/features/gpu_features.h); the
   // rules above ignore it. Left unset, a field reads as "nothing known".

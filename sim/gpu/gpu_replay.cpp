@@ -209,6 +209,8 @@ GpuDecisionInput Replay::decision_input(const GpuJob& job, int free_gpus) {
 // over the cluster, so rule policies skip it.
 void Replay::add_context(const GpuJob& job, GpuDecisionInput& input) {
   input.job = job.work.get();
+  input.step_times = &durations_.step_times(*job.work);
+  input.steps = static_cast<double>(job.iterations);
   input.cluster_gpus = cluster_.num_gpus();
   input.gpus_per_server = cluster_.gpus_per_server();
   for (int free : cluster_.free_per_server()) input.free_servers += free == input.gpus_per_server;
