@@ -4,7 +4,7 @@
 #include <atomic>
 #include <vector>
 
-#if defined(__SSE2__)
+#if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #endif
 
@@ -67,11 +67,147 @@ TensorShapes GpuArchitecture::tensor_shapes() const {
   return t;
 }
 
+namespace {
+
+// A Linear layer laid out input by input: w[k·padded + j] is input k's
+// weight for output j, each input's row padded with zeros to a multiple of
+// 8 outputs, so that eight outputs' sums advance together in one register.
+struct ColumnLayer {
+  int in = 0, out = 0, padded = 0;
+  std::vector<float> w;  // in × padded
+  std::vector<float> b;  // padded
+};
+
+ColumnLayer column_layer(const Linear& l) {
+  ColumnLayer c;
+  c.in = static_cast<int>(l.w.cols());
+  c.out = static_cast<int>(l.w.rows());
+  c.padded = (c.out + 7) / 8 * 8;
+  c.w.assign(static_cast<size_t>(c.in) * c.padded, 0.f);
+  c.b.assign(static_cast<size_t>(c.padded), 0.f);
+  for (int j = 0; j < c.out; ++j) {
+    c.b[static_cast<size_t>(j)] = l.b(j);
+    for (int k = 0; k < c.in; ++k) c.w[static_cast<size_t>(k) * c.padded + j] = l.w(j, k);
+  }
+  return c;
+}
+
+// Every output of a layer is one sum, in one order on every CPU:
+//   y_j = relu?(((x_0 w_0j + x_1 w_1j) + x_2 w_2j) + … + x_{n-1} w_{n-1,j}) + b_j)
+// a product and an addition each rounded (no fused multiply-add), so the
+// AVX kernels and the portable ones give the same bits, and a sum over the
+// state's inputs is the first part of every candidate's sum: computed once
+// per decision, each candidate continues it with its own inputs.
+//
+// Each kernel works on `rows` rows at once (one per candidate), row r of x
+// at x + r·x_stride and of acc / y at + r·padded:
+//   accumulate  acc continues (or, when `fresh`, starts) each row's sums with
+//               its inputs x[0..n) and their weight rows w (n × padded)
+//   finish      y = relu?(acc + b), b shared by the rows
+struct Kernels {
+  void (*accumulate)(const float* x, int x_stride, int rows, int n, const float* w, int padded,
+                     bool fresh, float* acc);
+  void (*finish)(const float* acc, int rows, const float* b, int padded, bool rectify, float* y);
+};
+
+// max(y, 0) as Eigen's cwiseMax(0.f) gives it (std::max's NaN and -0).
+inline float relu(float y) {
+  return y < 0.f ? 0.f : y;
+}
+
+void accumulate_portable(const float* x, int x_stride, int rows, int n, const float* w, int padded,
+                         bool fresh, float* acc) {
+  for (int r = 0; r < rows; ++r, x += x_stride, acc += padded)
+    for (int j = 0; j < padded; ++j) {
+      int k = 0;
+      float s = acc[j];
+      if (fresh) s = x[0] * w[j], k = 1;
+      for (; k < n; ++k) s = s + x[k] * w[static_cast<size_t>(k) * padded + j];
+      acc[j] = s;
+    }
+}
+
+void finish_portable(const float* acc, int rows, const float* b, int padded, bool rectify,
+                     float* y) {
+  for (int r = 0; r < rows; ++r, acc += padded, y += padded)
+    for (int j = 0; j < padded; ++j) y[j] = rectify ? relu(acc[j] + b[j]) : acc[j] + b[j];
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define PACML_AVX_KERNELS 1
+// Per row, sixteen outputs at a time (two independent chains of additions),
+// then eight.
+__attribute__((target("avx"))) void accumulate_avx(const float* x, int x_stride, int rows, int n,
+                                                   const float* w, int padded, bool fresh,
+                                                   float* acc) {
+  const int k0 = fresh ? 1 : 0;
+  for (int r = 0; r < rows; ++r, x += x_stride, acc += padded) {
+    int j = 0;
+    for (; j + 16 <= padded; j += 16) {
+      __m256 r0, r1;
+      if (fresh) {
+        const __m256 x0 = _mm256_set1_ps(x[0]);
+        r0 = _mm256_mul_ps(x0, _mm256_loadu_ps(w + j));
+        r1 = _mm256_mul_ps(x0, _mm256_loadu_ps(w + j + 8));
+      } else {
+        r0 = _mm256_loadu_ps(acc + j), r1 = _mm256_loadu_ps(acc + j + 8);
+      }
+      const float* wk = w + static_cast<size_t>(k0) * padded + j;
+      for (int k = k0; k < n; ++k, wk += padded) {
+        const __m256 xk = _mm256_set1_ps(x[k]);
+        r0 = _mm256_add_ps(r0, _mm256_mul_ps(xk, _mm256_loadu_ps(wk)));
+        r1 = _mm256_add_ps(r1, _mm256_mul_ps(xk, _mm256_loadu_ps(wk + 8)));
+      }
+      _mm256_storeu_ps(acc + j, r0), _mm256_storeu_ps(acc + j + 8, r1);
+    }
+    for (; j < padded; j += 8) {
+      __m256 r0 = fresh ? _mm256_mul_ps(_mm256_set1_ps(x[0]), _mm256_loadu_ps(w + j))
+                        : _mm256_loadu_ps(acc + j);
+      const float* wk = w + static_cast<size_t>(k0) * padded + j;
+      for (int k = k0; k < n; ++k, wk += padded)
+        r0 = _mm256_add_ps(r0, _mm256_mul_ps(_mm256_set1_ps(x[k]), _mm256_loadu_ps(wk)));
+      _mm256_storeu_ps(acc + j, r0);
+    }
+  }
+}
+
+__attribute__((target("avx"))) void finish_avx(const float* acc, int rows, const float* b,
+                                               int padded, bool rectify, float* y) {
+  for (int r = 0; r < rows; ++r, acc += padded, y += padded)
+    for (int j = 0; j < padded; j += 8) {
+      __m256 v = _mm256_add_ps(_mm256_loadu_ps(acc + j), _mm256_loadu_ps(b + j));
+      if (rectify) v = _mm256_max_ps(_mm256_setzero_ps(), v);  // (0 > v) ? 0 : v, as relu()
+      _mm256_storeu_ps(y + j, v);
+    }
+}
+#endif
+
+std::atomic<bool> portable_kernels{false};
+
+const Kernels& kernels() {
+  static const Kernels portable{accumulate_portable, finish_portable};
+  static const Kernels fastest = [] {
+#ifdef PACML_AVX_KERNELS
+    if (__builtin_cpu_supports("avx")) return Kernels{accumulate_avx, finish_avx};
+#endif
+    return portable;
+  }();
+  return portable_kernels.load(std::memory_order_relaxed) ? portable : fastest;
+}
+
+// Per-thread buffers, so that a warm decision allocates nothing; the network
+// itself is shared by threads (the trainer's workers).
+struct Scratch {
+  std::vector<float> state, acc, h1, h2, out;  // rows of `padded` (out: of 8)
+};
+
+}  // namespace
+
 struct GpuNetwork::Impl {
   Impl(const GpuArchitecture& a, const TensorReader& r) : arch(a), message_passing(a.graph, r) {}
   GpuArchitecture arch;
   MessagePassing message_passing;
-  Linear act1, act2, act3, val1, val2;
+  ColumnLayer act1, act2, act3, val1, val2;
 };
 
 GpuNetwork::GpuNetwork(const GpuArchitecture& arch, const WeightsFile& weights,
@@ -79,11 +215,11 @@ GpuNetwork::GpuNetwork(const GpuArchitecture& arch, const WeightsFile& weights,
   const TensorShapes shapes = arch.tensor_shapes();
   const TensorReader r(weights, shapes, where, GpuArchitecture::kKind);
   impl_ = std::make_unique<Impl>(arch, r);
-  impl_->act1 = read_linear(r, "act1");
-  impl_->act2 = read_linear(r, "act2");
-  impl_->act3 = read_linear(r, "act3");
-  impl_->val1 = read_linear(r, "val1");
-  impl_->val2 = read_linear(r, "val2");
+  impl_->act1 = column_layer(read_linear(r, "act1"));
+  impl_->act2 = column_layer(read_linear(r, "act2"));
+  impl_->act3 = column_layer(read_linear(r, "act3"));
+  impl_->val1 = column_layer(read_linear(r, "val1"));
+  impl_->val2 = column_layer(read_linear(r, "val2"));
 }
 
 GpuNetwork::~GpuNetwork() = default;
@@ -98,211 +234,6 @@ std::vector<float> GpuNetwork::embed(const features::JobFeatures& job) const {
   return impl_->message_passing.embed(job);
 }
 
-namespace {
-
-// The heads' sums of products, in exactly the order Eigen 3.4 sums one
-// coefficient of the coefficient-based (lazy) product the heads were first
-// written with (Redux.h, LinearVectorizedTraversal with 4-float SSE packets):
-// products in two packet accumulators r0, r1 over blocks of 8 terms, then
-// r0 + r1, one more packet if 4 terms remain, the 4 lanes reduced as
-// (l0 + l2) + (l1 + l3), and the last terms one by one. Keeping that order
-// keeps every logit's bits (no decision changes) while what is the same for
-// every candidate is summed once: the first layer's sum over the state
-// columns is the same first blocks of every candidate's sum, so its 8 lanes
-// (r0 ‖ r1) are computed once per decision and each candidate adds only its
-// action block. With AVX, r0 ‖ r1 is one 8-float register: the same
-// additions, half the instructions.
-#if defined(__SSE2__)
-using Packet = __m128;
-inline Packet load(const float* p) {
-  return _mm_loadu_ps(p);
-}
-inline void store(float* p, Packet a) {
-  _mm_storeu_ps(p, a);
-}
-inline Packet add(Packet a, Packet b) {
-  return _mm_add_ps(a, b);
-}
-inline Packet mul(Packet a, Packet b) {
-  return _mm_mul_ps(a, b);
-}
-inline float reduce(Packet a) {
-  const Packet t = _mm_add_ps(a, _mm_movehl_ps(a, a));
-  return _mm_cvtss_f32(_mm_add_ss(t, _mm_shuffle_ps(t, t, 1)));
-}
-#else
-struct Packet {
-  float v[4];
-};
-inline Packet load(const float* p) {
-  return {{p[0], p[1], p[2], p[3]}};
-}
-inline void store(float* p, Packet a) {
-  std::copy_n(a.v, 4, p);
-}
-inline Packet add(Packet a, Packet b) {
-  return {{a.v[0] + b.v[0], a.v[1] + b.v[1], a.v[2] + b.v[2], a.v[3] + b.v[3]}};
-}
-inline Packet mul(Packet a, Packet b) {
-  return {{a.v[0] * b.v[0], a.v[1] * b.v[1], a.v[2] * b.v[2], a.v[3] * b.v[3]}};
-}
-inline float reduce(Packet a) {
-  return (a.v[0] + a.v[2]) + (a.v[1] + a.v[3]);
-}
-#endif
-
-inline Packet product(const float* x, const float* w) {
-  return mul(load(x), load(w));
-}
-
-// max(y, 0) as Eigen's cwiseMax(0.f) gives it (std::max's NaN and -0).
-inline float relu(float y) {
-  return y < 0.f ? 0.f : y;
-}
-
-// The end of a sum once its blocks of 8 are folded into `r`: the packet of
-// 4 terms left (if any), the lanes, the last terms, then the bias.
-inline float finish(Packet r, const float* x, const float* w, int rest, float bias, bool rectify) {
-  int k = 0;
-  if (rest >= 4) r = add(r, product(x, w)), k = 4;
-  float s = reduce(r);
-  for (; k < rest; ++k) s += x[k] * w[k];
-  s += bias;
-  return rectify ? relu(s) : s;
-}
-
-// A sum of fewer than 8 terms (no block of 8).
-inline float short_sum(const float* x, const float* w, int n, float bias, bool rectify) {
-  if (n >= 4) return finish(product(x, w), x + 4, w + 4, n - 4, bias, rectify);
-  float s = x[0] * w[0];
-  for (int k = 1; k < n; ++k) s += x[k] * w[k];
-  s += bias;
-  return rectify ? relu(s) : s;
-}
-
-// The kernels, per instruction set. For rows j of w (stride floats apart):
-//   prefix  lanes[8j..8j+8) = the lanes of x[0..n)·w_j[0..n), n a positive
-//           multiple of 8
-//   rows    y[j] = relu?(x[0..n)·w_j[0..n) + b[j]), continuing lanes[8j..)
-//           when lanes is not null (else from the first term)
-struct Kernels {
-  void (*prefix)(const float* x, const float* w, int stride, int n, int rows, float* lanes);
-  void (*rows)(const float* lanes, const float* x, const float* w, int stride, int n,
-               const float* b, bool rectify, float* y, int rows);
-};
-
-void prefix_packets(const float* x, const float* w, int stride, int n, int rows, float* lanes) {
-  for (int j = 0; j < rows; ++j, w += stride, lanes += 8) {
-    Packet r0 = product(x, w), r1 = product(x + 4, w + 4);
-    for (int k = 8; k < n; k += 8)
-      r0 = add(r0, product(x + k, w + k)), r1 = add(r1, product(x + k + 4, w + k + 4));
-    store(lanes, r0), store(lanes + 4, r1);
-  }
-}
-
-void rows_packets(const float* lanes, const float* x, const float* w, int stride, int n,
-                  const float* b, bool rectify, float* y, int rows) {
-  const int blocks = n / 8 * 8;
-  for (int j = 0; j < rows; ++j, w += stride) {
-    if (!lanes && blocks == 0) {
-      y[j] = short_sum(x, w, n, b[j], rectify);
-      continue;
-    }
-    int k = 0;
-    Packet r0, r1;
-    if (lanes) {
-      r0 = load(lanes + 8 * j), r1 = load(lanes + 8 * j + 4);
-    } else {
-      r0 = product(x, w), r1 = product(x + 4, w + 4), k = 8;
-    }
-    for (; k < blocks; k += 8)
-      r0 = add(r0, product(x + k, w + k)), r1 = add(r1, product(x + k + 4, w + k + 4));
-    y[j] = finish(add(r0, r1), x + blocks, w + blocks, n - blocks, b[j], rectify);
-  }
-}
-
-#if defined(__x86_64__) && defined(__GNUC__)
-#define PACML_AVX_KERNELS 1
-__attribute__((target("avx"))) inline __m256 product8(const float* x, const float* w) {
-  return _mm256_mul_ps(_mm256_loadu_ps(x), _mm256_loadu_ps(w));
-}
-
-__attribute__((target("avx"))) void prefix_avx(const float* x, const float* w, int stride, int n,
-                                               int rows, float* lanes) {
-  for (int j = 0; j < rows; ++j, w += stride, lanes += 8) {
-    __m256 r = product8(x, w);
-    for (int k = 8; k < n; k += 8) r = _mm256_add_ps(r, product8(x + k, w + k));
-    _mm256_storeu_ps(lanes, r);
-  }
-}
-
-// Row j's blocks of 8, folded: r0 + r1.
-__attribute__((target("avx"))) inline __m128 folded_blocks(const float* lanes, const float* x,
-                                                           const float* w, int blocks, int j) {
-  __m256 r;
-  int k = 0;
-  if (lanes) {
-    r = _mm256_loadu_ps(lanes + 8 * j);
-  } else {
-    r = product8(x, w), k = 8;
-  }
-  for (; k < blocks; k += 8) r = _mm256_add_ps(r, product8(x + k, w + k));
-  return _mm_add_ps(_mm256_castps256_ps128(r), _mm256_extractf128_ps(r, 1));
-}
-
-// Four rows at a time when no terms are left after the blocks (the shipped
-// shapes): their lanes are reduced together, transposed so that
-// (l0 + l2) + (l1 + l3), the bias and the ReLU are one instruction each for
-// the four.
-__attribute__((target("avx"))) void rows_avx(const float* lanes, const float* x, const float* w,
-                                             int stride, int n, const float* b, bool rectify,
-                                             float* y, int rows) {
-  const int blocks = n / 8 * 8;
-  auto row = [&](int j) { return w + static_cast<size_t>(j) * stride; };
-  int j = 0;
-  if (n == blocks && (lanes || blocks > 0)) {
-    for (; j + 4 <= rows; j += 4) {
-      __m128 l0 = folded_blocks(lanes, x, row(j), blocks, j);
-      __m128 l1 = folded_blocks(lanes, x, row(j + 1), blocks, j + 1);
-      __m128 l2 = folded_blocks(lanes, x, row(j + 2), blocks, j + 2);
-      __m128 l3 = folded_blocks(lanes, x, row(j + 3), blocks, j + 3);
-      _MM_TRANSPOSE4_PS(l0, l1, l2, l3);  // l0: lane 0 of the four rows, ...
-      __m128 v = _mm_add_ps(_mm_add_ps(l0, l2), _mm_add_ps(l1, l3));
-      v = _mm_add_ps(v, _mm_loadu_ps(b + j));
-      if (rectify) v = _mm_max_ps(_mm_setzero_ps(), v);  // (0 > v) ? 0 : v, as relu()
-      _mm_storeu_ps(y + j, v);
-    }
-  }
-  for (; j < rows; ++j) {
-    const float* wj = row(j);
-    y[j] = !lanes && blocks == 0 ? short_sum(x, wj, n, b[j], rectify)
-                                 : finish(folded_blocks(lanes, x, wj, blocks, j), x + blocks,
-                                          wj + blocks, n - blocks, b[j], rectify);
-  }
-}
-#endif
-
-std::atomic<bool> portable_kernels{false};
-
-const Kernels& kernels() {
-  static const Kernels portable{prefix_packets, rows_packets};
-  static const Kernels fastest = [] {
-#ifdef PACML_AVX_KERNELS
-    if (__builtin_cpu_supports("avx")) return Kernels{prefix_avx, rows_avx};
-#endif
-    return portable;
-  }();
-  return portable_kernels.load(std::memory_order_relaxed) ? portable : fastest;
-}
-
-// Per-thread buffers, so that a warm decision allocates nothing; the network
-// itself is shared by threads (the trainer's workers).
-struct Scratch {
-  std::vector<float> state, row, lanes, h1, h2;
-};
-
-}  // namespace
-
 void GpuNetwork::use_portable_kernels(bool portable) {
   portable_kernels.store(portable, std::memory_order_relaxed);
 }
@@ -313,46 +244,39 @@ void GpuNetwork::score(const std::vector<float>& embedding, const features::GpuD
   constexpr int kJob = features::kGpuJobScalars, kContext = features::kGpuContextScalars,
                 kAction = features::kGpuActionScalars;
   const int e = m.arch.graph.embedding(), state = m.arch.state_in(), hidden = m.arch.hidden;
-  const int in = state + kAction, actions = static_cast<int>(d.gpus.size());
+  const int padded = m.act1.padded, actions = static_cast<int>(d.gpus.size());
   const Kernels& k = kernels();
   thread_local Scratch t;
   t.state.resize(static_cast<size_t>(state));
-  t.h1.resize(static_cast<size_t>(hidden));
-  t.h2.resize(static_cast<size_t>(hidden));
+  const size_t block = static_cast<size_t>(std::max(actions, 1)) * padded;
+  if (t.acc.size() < block) t.acc.resize(block), t.h1.resize(block), t.h2.resize(block);
+  if (t.out.size() < static_cast<size_t>(actions) * 8 + 8) t.out.resize(actions * 8 + 8);
   float* const s = t.state.data();
   std::copy_n(embedding.data(), e, s);
   std::copy_n(d.job.data(), kJob, s + e);
   std::copy_n(d.context.data(), kContext, s + e + kJob);
-  // When the state fills whole blocks of 8 (the shipped shapes do), they are
-  // the first blocks of every candidate's sum; otherwise each candidate's
-  // row [state ‖ action] is summed whole.
-  const bool split = state % 8 == 0;
-  if (split) {
-    t.lanes.resize(static_cast<size_t>(hidden) * 8);
-    k.prefix(s, m.act1.w.data(), in, state, hidden, t.lanes.data());
-  } else {
-    t.row.resize(static_cast<size_t>(in));
-    std::copy_n(s, state, t.row.data());
-  }
+  // act1's sums over the state, the same first terms for every candidate;
+  // then every candidate's row continues them with its action's inputs.
+  k.accumulate(s, state, 1, state, m.act1.w.data(), padded, true, t.acc.data());
+  for (int a = 1; a < actions; ++a)
+    std::copy_n(t.acc.data(), padded, t.acc.data() + static_cast<size_t>(a) * padded);
+  const float* action_weights = m.act1.w.data() + static_cast<size_t>(state) * padded;
+  k.accumulate(d.actions.data(), kAction, actions, kAction, action_weights, padded, false,
+               t.acc.data());
+  k.finish(t.acc.data(), actions, m.act1.b.data(), padded, true, t.h1.data());
+  k.accumulate(t.h1.data(), padded, actions, hidden, m.act2.w.data(), padded, true, t.acc.data());
+  k.finish(t.acc.data(), actions, m.act2.b.data(), padded, true, t.h2.data());
+  k.accumulate(t.h2.data(), padded, actions, hidden, m.act3.w.data(), 8, true, t.out.data());
+  k.finish(t.out.data(), actions, m.act3.b.data(), 8, false, t.out.data());
   logits.resize(static_cast<size_t>(actions));
-  for (int a = 0; a < actions; ++a) {
-    const float* x = d.actions.data() + static_cast<size_t>(a) * kAction;
-    if (split) {
-      k.rows(t.lanes.data(), x, m.act1.w.data() + state, in, kAction, m.act1.b.data(), true,
-             t.h1.data(), hidden);
-    } else {
-      std::copy_n(x, kAction, t.row.data() + state);
-      k.rows(nullptr, t.row.data(), m.act1.w.data(), in, in, m.act1.b.data(), true, t.h1.data(),
-             hidden);
-    }
-    k.rows(nullptr, t.h1.data(), m.act2.w.data(), hidden, hidden, m.act2.b.data(), true,
-           t.h2.data(), hidden);
-    k.rows(nullptr, t.h2.data(), m.act3.w.data(), hidden, hidden, m.act3.b.data(), false,
-           &logits[static_cast<size_t>(a)], 1);
-  }
+  for (int a = 0; a < actions; ++a)
+    logits[static_cast<size_t>(a)] = t.out[static_cast<size_t>(a) * 8];
   if (value) {
-    k.rows(nullptr, s, m.val1.w.data(), state, state, m.val1.b.data(), true, t.h1.data(), hidden);
-    k.rows(nullptr, t.h1.data(), m.val2.w.data(), hidden, hidden, m.val2.b.data(), false, value, 1);
+    k.accumulate(s, state, 1, state, m.val1.w.data(), padded, true, t.acc.data());
+    k.finish(t.acc.data(), 1, m.val1.b.data(), padded, true, t.h1.data());
+    k.accumulate(t.h1.data(), padded, 1, hidden, m.val2.w.data(), 8, true, t.out.data());
+    k.finish(t.out.data(), 1, m.val2.b.data(), 8, false, t.out.data());
+    *value = t.out[0];
   }
 }
 

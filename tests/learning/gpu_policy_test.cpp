@@ -190,12 +190,13 @@ TEST(GpuLearnedPolicy, ReplaysAreDeterministicAndEveryStartMeetsTheDeadlineItWas
   }
 }
 
-// The heads as they were first written, with Eigen's lazy products: the
-// network's own sums must give these bits, so that no decision changes.
-class EigenHeads {
+// The heads with Eigen's products (their values), and with every output
+// summed one input after the other, then its bias (their bits: the order
+// core/inference/gpu_network.cpp defines, the same on every CPU).
+class ReferenceHeads {
  public:
   using Mat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  EigenHeads(const GpuArchitecture& arch, const WeightsFile& w) : arch_(arch) {
+  ReferenceHeads(const GpuArchitecture& arch, const WeightsFile& w) : arch_(arch) {
     for (const char* name : {"act1", "act2", "act3", "val1", "val2"}) {
       Layer& l = layers_[name];
       for (const inference::NamedTensor& t : w.tensors) {
@@ -207,7 +208,7 @@ class EigenHeads {
     }
   }
   void score(const std::vector<float>& embedding, const GpuDecisionFeatures& d,
-             std::vector<float>& logits, float* value) const {
+             std::vector<float>& logits, float* value, bool sequential) const {
     const int e = arch_.graph.embedding(), state = arch_.state_in();
     const int actions = static_cast<int>(d.gpus.size());
     Mat x(actions, arch_.action_in()), s(1, state);
@@ -219,10 +220,13 @@ class EigenHeads {
     x.leftCols(state) = s.replicate(actions, 1);
     x.rightCols(features::kGpuActionScalars) =
         Eigen::Map<const Mat>(d.actions.data(), actions, features::kGpuActionScalars);
-    const Mat h = linear(linear(x, "act1").cwiseMax(0.f), "act2").cwiseMax(0.f);
-    const Mat out = linear(h, "act3");
+    auto layer = [&](const Mat& in, const char* name, bool rectify) {
+      Mat y = sequential ? sequential_linear(in, name) : eigen_linear(in, name);
+      return rectify ? Mat(y.cwiseMax(0.f)) : y;
+    };
+    const Mat out = layer(layer(layer(x, "act1", true), "act2", true), "act3", false);
     logits.assign(out.data(), out.data() + actions);
-    *value = linear(linear(s, "val1").cwiseMax(0.f), "val2")(0, 0);
+    *value = layer(layer(s, "val1", true), "val2", false)(0, 0);
   }
 
  private:
@@ -230,21 +234,35 @@ class EigenHeads {
     Mat w;
     Eigen::RowVectorXf b;
   };
-  Mat linear(const Mat& x, const std::string& name) const {
+  Mat eigen_linear(const Mat& x, const std::string& name) const {
     const Layer& l = layers_.at(name);
-    Mat y = x.lazyProduct(l.w.transpose());
+    Mat y = x * l.w.transpose();
     y.rowwise() += l.b;
+    return y;
+  }
+  Mat sequential_linear(const Mat& x, const std::string& name) const {
+    const Layer& l = layers_.at(name);
+    Mat y(x.rows(), l.w.rows());
+    for (Eigen::Index r = 0; r < x.rows(); ++r)
+      for (Eigen::Index j = 0; j < l.w.rows(); ++j) {
+        float sum = x(r, 0) * l.w(j, 0);
+        for (Eigen::Index k = 1; k < x.cols(); ++k) {
+          const float product = x(r, k) * l.w(j, k);
+          sum = sum + product;
+        }
+        y(r, j) = sum + l.b(j);
+      }
     return y;
   }
   GpuArchitecture arch_;
   std::map<std::string, Layer> layers_;
 };
 
-TEST(GpuNetwork, GivesTheBitsOfTheEigenProductsItReplaced) {
-  // Bit for bit where Eigen sums with 4-float SSE packets and no fused
-  // multiply-add (the default x86-64 build); elsewhere Eigen's own order
-  // differs and only the values are compared.
-#if defined(__SSE2__) && !defined(__AVX__) && !defined(__FMA__)
+TEST(GpuNetwork, SumsEachOutputInputByInputWithEveryKernel) {
+  // Bit for bit where the compiler rounds every product (x86-64 without
+  // FMA, pacml's build); a compiler allowed to fuse multiply-adds elsewhere
+  // may round differently, and there only the values are compared.
+#if defined(__x86_64__) && !defined(__FMA__)
   const bool exact = true;
 #else
   const bool exact = false;
@@ -252,15 +270,15 @@ TEST(GpuNetwork, GivesTheBitsOfTheEigenProductsItReplaced) {
   GpuArchitecture odd;  // a state of 29 (not whole blocks of 8), 7 hidden units
   odd.graph.layers = {8, 13};
   odd.hidden = 7;
-  GpuArchitecture wide;  // a state of 40, 12 hidden units
+  GpuArchitecture wide;  // a state of 40, 20 hidden units (16 + 8 per row)
   wide.graph.layers = {16, 24};
-  wide.hidden = 12;
+  wide.hidden = 20;
   for (bool portable : {false, true})
     for (const GpuArchitecture& arch : {GpuArchitecture{}, odd, wide}) {
       inference::GpuNetwork::use_portable_kernels(portable);
       const WeightsFile w = random_gpu_weights(17, arch);
       const inference::GpuNetwork network(arch, w, "test");
-      const EigenHeads reference(arch, w);
+      const ReferenceHeads reference(arch, w);
       Rng rng(5);
       auto draw = [&](size_t n, bool zeros) {
         std::vector<float> v(n);
@@ -276,23 +294,25 @@ TEST(GpuNetwork, GivesTheBitsOfTheEigenProductsItReplaced) {
         d.actions = draw(d.gpus.size() * features::kGpuActionScalars, true);
         std::vector<float> embedding = draw(static_cast<size_t>(arch.graph.embedding()), false);
         for (float& x : embedding) x = 4 * x - 2;
-        std::vector<float> logits, expected;
-        float value = 0, expected_value = 0;
+        std::vector<float> logits, sequential, eigen;
+        float value = 0, sequential_value = 0, eigen_value = 0;
         network.score(embedding, d, logits, &value);
-        reference.score(embedding, d, expected, &expected_value);
-        ASSERT_EQ(logits.size(), expected.size());
+        reference.score(embedding, d, sequential, &sequential_value, true);
+        reference.score(embedding, d, eigen, &eigen_value, false);
+        ASSERT_EQ(logits.size(), sequential.size());
+        const std::string where = std::string(portable ? "portable " : "") + "hidden " +
+                                  std::to_string(arch.hidden) + " trial " + std::to_string(trial);
         for (size_t a = 0; a < logits.size(); ++a) {
-          if (exact)
-            ASSERT_EQ(0, std::memcmp(&logits[a], &expected[a], sizeof(float)))
-                << (portable ? "portable " : "") << "hidden " << arch.hidden << " trial " << trial
-                << " action " << a << ": " << logits[a] << " vs " << expected[a];
-          else
-            ASSERT_NEAR(logits[a], expected[a], 1e-5);
+          ASSERT_NEAR(logits[a], eigen[a], 1e-5) << where << " action " << a;
+          if (exact) {
+            ASSERT_EQ(0, std::memcmp(&logits[a], &sequential[a], sizeof(float)))
+                << where << " action " << a << ": " << logits[a] << " vs " << sequential[a];
+          }
         }
-        if (exact)
-          ASSERT_EQ(0, std::memcmp(&value, &expected_value, sizeof(float))) << value;
-        else
-          ASSERT_NEAR(value, expected_value, 1e-5);
+        ASSERT_NEAR(value, eigen_value, 1e-5) << where;
+        if (exact) {
+          ASSERT_EQ(0, std::memcmp(&value, &sequential_value, sizeof(float))) << where;
+        }
       }
     }
   inference::GpuNetwork::use_portable_kernels(false);
