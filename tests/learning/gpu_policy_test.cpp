@@ -126,6 +126,33 @@ TEST(GpuFeatures, OffersNotStartingThenTheFewestGpusThatMeetTheDeadline) {
   EXPECT_EQ(features::gpu_decision_features(in).gpus, std::vector<int>{0});
 }
 
+TEST(GpuFeatures, ReadFromTheStepTimeTableWhatTheSecondsFunctionAnswers) {
+  DurationModel durations(estimator(4));
+  for (const auto& [model, batch] :
+       {std::pair<const char*, int>{"resnet50", 256}, {"bert-base", 32}, {"vgg16", 64}})
+    for (double share : {0.05, 0.3, 0.6, 2.0})
+      for (int free : {32, 13, 5}) {
+        const ParallelJobPtr job = zoo_job(model, batch);
+        GpuDecisionInput asked =
+            empty_cluster_input(durations, job, 1500, share * durations.seconds(*job, 1500, 1));
+        asked.free_gpus = free;
+        asked.startable = [free](int k) { return k <= free && k % 3 != 2; };
+        asked.queued_jobs = free;
+        GpuDecisionInput read = asked;
+        read.step_times = &durations.step_times(*job);
+        read.steps = 1500;
+        const GpuDecisionFeatures a = features::gpu_decision_features(asked);
+        const GpuDecisionFeatures r = features::gpu_decision_features(read);
+        const std::string where = std::string(model) + " share " + std::to_string(share) +
+                                  " free " + std::to_string(free);
+        EXPECT_EQ(a.gpus, r.gpus) << where;
+        EXPECT_EQ(a.fewest, r.fewest) << where;
+        EXPECT_EQ(a.job, r.job) << where;  // floats compared exactly
+        EXPECT_EQ(a.context, r.context) << where;
+        EXPECT_EQ(a.actions, r.actions) << where;
+      }
+}
+
 TEST(GpuFeatures, TellModelsWithDifferentScalingApart) {
   DurationModel durations(estimator(4));
   const ParallelJobPtr bert = zoo_job("bert-base", 32), vgg = zoo_job("vgg16", 256);
