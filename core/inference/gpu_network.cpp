@@ -104,10 +104,22 @@ ColumnLayer column_layer(const Linear& l) {
 //   accumulate  acc continues (or, when `fresh`, starts) each row's sums with
 //               its inputs x[0..n) and their weight rows w (n × padded)
 //   finish      y = relu?(acc + b), b shared by the rows
+struct Heads;
 struct Kernels {
   void (*accumulate)(const float* x, int x_stride, int rows, int n, const float* w, int padded,
                      bool fresh, float* acc);
   void (*finish)(const float* acc, int rows, const float* b, int padded, bool rectify, float* y);
+  // Optional: the same sums for every candidate's logit at once, for heads
+  // of 9..16 units (the shipped shape), each candidate held in registers.
+  void (*logits16)(const float* prefix, const float* actions, int rows, const Heads& heads,
+                   float* logits);
+};
+
+// What the candidates' part of the network reads: act1's weights for the
+// action's inputs (kGpuActionScalars × padded) and bias, act2, act3.
+struct Heads {
+  const float *act1_actions, *act1_b, *act2_w, *act2_b, *act3_w, *act3_b;
+  int hidden, padded, act3_padded;
 };
 
 // max(y, 0) as Eigen's cwiseMax(0.f) gives it (std::max's NaN and -0).
@@ -180,15 +192,58 @@ __attribute__((target("avx"))) void finish_avx(const float* acc, int rows, const
       _mm256_storeu_ps(y + j, v);
     }
 }
+
+// Every candidate of a decision through act1's action part, act2 and act3,
+// with sixteen hidden outputs per layer in two registers: the sums
+// accumulate and finish compute, in the same order (act3's one output
+// summed input by input, as lane 0 of accumulate's).
+__attribute__((target("avx"))) void logits16_avx(const float* prefix, const float* actions,
+                                                 int rows, const Heads& h, float* logits) {
+  constexpr int kAction = features::kGpuActionScalars;
+  const __m256 zero = _mm256_setzero_ps();
+  const __m256 p0 = _mm256_loadu_ps(prefix), p1 = _mm256_loadu_ps(prefix + 8);
+  const __m256 b10 = _mm256_loadu_ps(h.act1_b), b11 = _mm256_loadu_ps(h.act1_b + 8);
+  const __m256 b20 = _mm256_loadu_ps(h.act2_b), b21 = _mm256_loadu_ps(h.act2_b + 8);
+  alignas(32) float h1[16], h2[16];
+  for (int r = 0; r < rows; ++r) {
+    const float* x = actions + static_cast<size_t>(r) * kAction;
+    __m256 a0 = p0, a1 = p1;
+    for (int k = 0; k < kAction; ++k) {
+      const __m256 xk = _mm256_set1_ps(x[k]);
+      const float* w = h.act1_actions + 16 * k;
+      a0 = _mm256_add_ps(a0, _mm256_mul_ps(xk, _mm256_loadu_ps(w)));
+      a1 = _mm256_add_ps(a1, _mm256_mul_ps(xk, _mm256_loadu_ps(w + 8)));
+    }
+    _mm256_store_ps(h1, _mm256_max_ps(zero, _mm256_add_ps(a0, b10)));
+    _mm256_store_ps(h1 + 8, _mm256_max_ps(zero, _mm256_add_ps(a1, b11)));
+    const __m256 first = _mm256_set1_ps(h1[0]);
+    a0 = _mm256_mul_ps(first, _mm256_loadu_ps(h.act2_w));
+    a1 = _mm256_mul_ps(first, _mm256_loadu_ps(h.act2_w + 8));
+    for (int k = 1; k < h.hidden; ++k) {
+      const __m256 hk = _mm256_set1_ps(h1[k]);
+      const float* w = h.act2_w + 16 * k;
+      a0 = _mm256_add_ps(a0, _mm256_mul_ps(hk, _mm256_loadu_ps(w)));
+      a1 = _mm256_add_ps(a1, _mm256_mul_ps(hk, _mm256_loadu_ps(w + 8)));
+    }
+    _mm256_store_ps(h2, _mm256_max_ps(zero, _mm256_add_ps(a0, b20)));
+    _mm256_store_ps(h2 + 8, _mm256_max_ps(zero, _mm256_add_ps(a1, b21)));
+    float sum = h2[0] * h.act3_w[0];
+    for (int k = 1; k < h.hidden; ++k) {
+      const float product = h2[k] * h.act3_w[static_cast<size_t>(k) * h.act3_padded];
+      sum = sum + product;
+    }
+    logits[r] = sum + h.act3_b[0];
+  }
+}
 #endif
 
 std::atomic<bool> portable_kernels{false};
 
 const Kernels& kernels() {
-  static const Kernels portable{accumulate_portable, finish_portable};
+  static const Kernels portable{accumulate_portable, finish_portable, nullptr};
   static const Kernels fastest = [] {
 #ifdef PACML_AVX_KERNELS
-    if (__builtin_cpu_supports("avx")) return Kernels{accumulate_avx, finish_avx};
+    if (__builtin_cpu_supports("avx")) return Kernels{accumulate_avx, finish_avx, logits16_avx};
 #endif
     return portable;
   }();
@@ -238,11 +293,33 @@ void GpuNetwork::use_portable_kernels(bool portable) {
   portable_kernels.store(portable, std::memory_order_relaxed);
 }
 
+namespace {
+
+// Every candidate's logit with the generic kernels, each layer one call for
+// all candidates; t.acc's first row holds act1's sums over the state.
+void candidates_by_layer(const Kernels& k, const Heads& h, const features::GpuDecisionFeatures& d,
+                         Scratch& t, std::vector<float>& logits) {
+  constexpr int kAction = features::kGpuActionScalars;
+  const int actions = static_cast<int>(d.gpus.size()), padded = h.padded;
+  for (int a = 1; a < actions; ++a)
+    std::copy_n(t.acc.data(), padded, t.acc.data() + static_cast<size_t>(a) * padded);
+  k.accumulate(d.actions.data(), kAction, actions, kAction, h.act1_actions, padded, false,
+               t.acc.data());
+  k.finish(t.acc.data(), actions, h.act1_b, padded, true, t.h1.data());
+  k.accumulate(t.h1.data(), padded, actions, h.hidden, h.act2_w, padded, true, t.acc.data());
+  k.finish(t.acc.data(), actions, h.act2_b, padded, true, t.h2.data());
+  k.accumulate(t.h2.data(), padded, actions, h.hidden, h.act3_w, 8, true, t.out.data());
+  k.finish(t.out.data(), actions, h.act3_b, 8, false, t.out.data());
+  for (int a = 0; a < actions; ++a)
+    logits[static_cast<size_t>(a)] = t.out[static_cast<size_t>(a) * 8];
+}
+
+}  // namespace
+
 void GpuNetwork::score(const std::vector<float>& embedding, const features::GpuDecisionFeatures& d,
                        std::vector<float>& logits, float* value) const {
   const Impl& m = *impl_;
-  constexpr int kJob = features::kGpuJobScalars, kContext = features::kGpuContextScalars,
-                kAction = features::kGpuActionScalars;
+  constexpr int kJob = features::kGpuJobScalars, kContext = features::kGpuContextScalars;
   const int e = m.arch.graph.embedding(), state = m.arch.state_in(), hidden = m.arch.hidden;
   const int padded = m.act1.padded, actions = static_cast<int>(d.gpus.size());
   const Kernels& k = kernels();
@@ -256,21 +333,22 @@ void GpuNetwork::score(const std::vector<float>& embedding, const features::GpuD
   std::copy_n(d.job.data(), kJob, s + e);
   std::copy_n(d.context.data(), kContext, s + e + kJob);
   // act1's sums over the state, the same first terms for every candidate;
-  // then every candidate's row continues them with its action's inputs.
+  // then every candidate continues them with its action's inputs.
   k.accumulate(s, state, 1, state, m.act1.w.data(), padded, true, t.acc.data());
-  for (int a = 1; a < actions; ++a)
-    std::copy_n(t.acc.data(), padded, t.acc.data() + static_cast<size_t>(a) * padded);
-  const float* action_weights = m.act1.w.data() + static_cast<size_t>(state) * padded;
-  k.accumulate(d.actions.data(), kAction, actions, kAction, action_weights, padded, false,
-               t.acc.data());
-  k.finish(t.acc.data(), actions, m.act1.b.data(), padded, true, t.h1.data());
-  k.accumulate(t.h1.data(), padded, actions, hidden, m.act2.w.data(), padded, true, t.acc.data());
-  k.finish(t.acc.data(), actions, m.act2.b.data(), padded, true, t.h2.data());
-  k.accumulate(t.h2.data(), padded, actions, hidden, m.act3.w.data(), 8, true, t.out.data());
-  k.finish(t.out.data(), actions, m.act3.b.data(), 8, false, t.out.data());
+  const Heads heads{m.act1.w.data() + static_cast<size_t>(state) * padded,
+                    m.act1.b.data(),
+                    m.act2.w.data(),
+                    m.act2.b.data(),
+                    m.act3.w.data(),
+                    m.act3.b.data(),
+                    hidden,
+                    padded,
+                    m.act3.padded};
   logits.resize(static_cast<size_t>(actions));
-  for (int a = 0; a < actions; ++a)
-    logits[static_cast<size_t>(a)] = t.out[static_cast<size_t>(a) * 8];
+  if (k.logits16 && padded == 16)
+    k.logits16(t.acc.data(), d.actions.data(), actions, heads, logits.data());
+  else
+    candidates_by_layer(k, heads, d, t, logits);
   if (value) {
     k.accumulate(s, state, 1, state, m.val1.w.data(), padded, true, t.acc.data());
     k.finish(t.acc.data(), 1, m.val1.b.data(), padded, true, t.h1.data());

@@ -300,8 +300,13 @@ TEST(GpuNetwork, SumsEachOutputInputByInputWithEveryKernel) {
   GpuArchitecture wide;  // a state of 40, 20 hidden units (16 + 8 per row)
   wide.graph.layers = {16, 24};
   wide.hidden = 20;
+  GpuArchitecture shipped;  // pacml:default's shape: 16 hidden units, in registers with AVX
+  shipped.graph.layers = {32, 16};
+  shipped.hidden = 16;
+  GpuArchitecture narrow = shipped;  // 12 hidden units, padded to 16
+  narrow.hidden = 12;
   for (bool portable : {false, true})
-    for (const GpuArchitecture& arch : {GpuArchitecture{}, odd, wide}) {
+    for (const GpuArchitecture& arch : {GpuArchitecture{}, odd, wide, shipped, narrow}) {
       inference::GpuNetwork::use_portable_kernels(portable);
       const WeightsFile w = random_gpu_weights(17, arch);
       const inference::GpuNetwork network(arch, w, "test");
