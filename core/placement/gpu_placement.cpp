@@ -8,7 +8,10 @@ namespace pacml {
 GpuClusterState::GpuClusterState(const ClusterSpec& cluster)
     : per_server_(cluster.gpus_per_server),
       free_(cluster.num_servers(), cluster.gpus_per_server),
-      free_total_(cluster.num_gpus()) {}
+      free_total_(cluster.num_gpus()),
+      servers_with_free_(static_cast<size_t>(cluster.gpus_per_server) + 1, 0) {
+  servers_with_free_.back() = cluster.num_servers();
+}
 
 std::optional<GpuAllocation> GpuClusterState::find(int gpus) const {
   if (gpus < 1 || gpus > free_total_) return std::nullopt;
@@ -32,31 +35,33 @@ std::optional<GpuAllocation> GpuClusterState::find(int gpus) const {
 bool GpuClusterState::fits(int gpus) const {
   if (gpus < 1 || gpus > free_total_) return false;
   const int whole = gpus / per_server_, rest = gpus % per_server_;
-  int whole_free = 0, widest_partial = 0;  // wholly free servers; most GPUs free on another
-  for (int free : free_)
-    if (free == per_server_)
-      ++whole_free;
-    else
-      widest_partial = std::max(widest_partial, free);
+  const int whole_free = free_servers();
   if (whole_free < whole) return false;
   // find() takes the first `whole` wholly free servers; the rest goes on any
   // other server with room: a further wholly free one, or a partial one.
-  return rest == 0 || whole_free > whole || widest_partial >= rest;
+  if (rest == 0 || whole_free > whole) return true;
+  for (int free = rest; free < per_server_; ++free)
+    if (servers_with_free_[static_cast<size_t>(free)] > 0) return true;
+  return false;
 }
 
 void GpuClusterState::take(const GpuAllocation& allocation) {
   for (const auto& [server, gpus] : allocation) {
     if (free_.at(server) < gpus) throw std::logic_error("GPUs taken twice");
+    count_server(free_[server], -1);
     free_[server] -= gpus;
+    count_server(free_[server], +1);
     free_total_ -= gpus;
   }
 }
 
 void GpuClusterState::release(const GpuAllocation& allocation) {
   for (const auto& [server, gpus] : allocation) {
-    free_.at(server) += gpus;
+    if (free_.at(server) + gpus > per_server_) throw std::logic_error("GPUs released twice");
+    count_server(free_[server], -1);
+    free_[server] += gpus;
+    count_server(free_[server], +1);
     free_total_ += gpus;
-    if (free_[server] > per_server_) throw std::logic_error("GPUs released twice");
   }
 }
 

@@ -22,6 +22,8 @@ class GpuClusterState {
   int free_gpus() const { return free_total_; }
   int gpus_per_server() const { return per_server_; }
   const std::vector<int>& free_per_server() const { return free_; }
+  // Servers with every GPU free.
+  int free_servers() const { return servers_with_free_.back(); }
 
   // k GPUs on ceil(k/G) servers: whole free servers for every G, the rest on
   // the free server that fits it most tightly. Nothing if they are not free.
@@ -33,9 +35,17 @@ class GpuClusterState {
   void release(const GpuAllocation& allocation);
 
  private:
+  void count_server(int free, int change) {
+    servers_with_free_[static_cast<size_t>(free)] += change;
+  }
+
   int per_server_;
   std::vector<int> free_;
   int free_total_;
+  // servers_with_free_[f]: how many servers have exactly f GPUs free
+  // (0..per_server), kept by take and release, so that fits() reads it
+  // instead of scanning the servers.
+  std::vector<int> servers_with_free_;
 };
 
 }  // namespace pacml

@@ -213,7 +213,7 @@ void Replay::add_context(const GpuJob& job, GpuDecisionInput& input) {
   input.steps = static_cast<double>(job.iterations);
   input.cluster_gpus = cluster_.num_gpus();
   input.gpus_per_server = cluster_.gpus_per_server();
-  for (int free : cluster_.free_per_server()) input.free_servers += free == input.gpus_per_server;
+  input.free_servers = cluster_.free_servers();
   input.queued_jobs = static_cast<int>(waiting_.size());
   input.queued_gpus = queued_gpus_;
   input.recent_load = offered_sum_ / (kOfferedWindow * cluster_.num_gpus());

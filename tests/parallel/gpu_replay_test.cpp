@@ -2,6 +2,7 @@
 // throughput table fixes every duration, so each outcome can be worked out.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "core/placement/gpu_placement.h"
@@ -78,7 +79,8 @@ TEST(GpuCluster, PacksJobsOnFewestServers) {
 }
 
 // fits(k) answers what find(k) would, on random occupancies of 5 servers of
-// 8 GPUs, for every count.
+// 8 GPUs (GPUs taken and given back), for every count; free_servers()
+// counts what free_per_server() shows.
 TEST(GpuClusterState, FitsAgreesWithFind) {
   std::istringstream in(
       "pacml_cluster: 1\nnetwork: fabric\nservers: 5\ngpus_per_server: 8\n"
@@ -88,10 +90,18 @@ TEST(GpuClusterState, FitsAgreesWithFind) {
   int compared = 0;
   for (int trial = 0; trial < 300; ++trial) {
     GpuClusterState cluster(spec);
-    for (int taken = 0; taken < 6; ++taken) {
+    std::vector<GpuAllocation> held;
+    for (int step = 0; step < 9; ++step) {
+      if (!held.empty() && rng.uniform() < 0.3) {
+        cluster.release(held.back());
+        held.pop_back();
+        continue;
+      }
       const auto a = cluster.find(1 + static_cast<int>(rng.uniform() * 12));
-      if (a) cluster.take(*a);
+      if (a) cluster.take(*a), held.push_back(*a);
     }
+    const auto& free = cluster.free_per_server();
+    EXPECT_EQ(cluster.free_servers(), std::count(free.begin(), free.end(), 8)) << "trial " << trial;
     for (int k = -1; k <= 41; ++k, ++compared)
       EXPECT_EQ(cluster.fits(k), cluster.find(k).has_value()) << "trial " << trial << ", k " << k;
   }
