@@ -156,32 +156,20 @@ int fewest_meeting(Answers& a) {
 // on a tie. Whether a count can start is a placement search, so it is asked
 // from the fastest count down rather than of every count.
 int fastest_meeting(Answers& a, int per_server) {
+  std::vector<Answers::Count>& meeting = a.counts();
+  meeting.clear();
   const int free_gpus = a.input().free_gpus;
-  auto before = [](const Answers::Count& x, const Answers::Count& y) {
-    return x.seconds < y.seconds || (x.seconds == y.seconds && x.position < y.position);
-  };
-  // The fastest count can usually start: it is found in one pass, and only
-  // when it cannot start are the counts gathered.
-  Answers::Count fastest{INFINITY, -1, 0};
-  int position = 0;
   auto consider = [&](int k) {
-    if (!a.meets(k)) return;
-    const Answers::Count c{a.seconds(k), position++, k};
-    if (fastest.position < 0 || before(c, fastest)) fastest = c;
+    if (a.meets(k)) meeting.push_back({a.seconds(k), static_cast<int>(meeting.size()), k});
   };
   for (int k = 1; k <= free_gpus; k *= 2) consider(k);
   for (int k = per_server; k <= free_gpus; k += per_server) consider(k);
-  if (fastest.position < 0) return 0;
-  if (a.startable(fastest.k)) return fastest.k;
-  std::vector<Answers::Count>& meeting = a.counts();
-  meeting.clear();
-  auto gather = [&](int k) {
-    if (a.meets(k)) meeting.push_back({a.seconds(k), static_cast<int>(meeting.size()), k});
+  auto before = [](const Answers::Count& x, const Answers::Count& y) {
+    return x.seconds < y.seconds || (x.seconds == y.seconds && x.position < y.position);
   };
-  for (int k = 1; k <= free_gpus; k *= 2) gather(k);
-  for (int k = per_server; k <= free_gpus; k += per_server) gather(k);
-  // In that order, the first that can start; usually one of the next few,
-  // so each is picked from the rest rather than all sorted.
+  // In that order, the first that can start: often not the fastest on a busy
+  // cluster, but one of the next few, so each is picked from the rest rather
+  // than all sorted.
   for (auto rest = meeting.begin(); rest != meeting.end(); ++rest) {
     std::iter_swap(rest, std::min_element(rest, meeting.end(), before));
     if (a.startable(rest->k)) return rest->k;

@@ -95,6 +95,10 @@ Table decision_table(const std::shared_ptr<const inference::GpuLearnedModel>& mo
   return t;
 }
 
+// Runs per episode measurement: a few milliseconds each, on machines whose
+// timing varies from run to run by a third.
+constexpr int kEpisodeRuns = 15;
+
 // Every baseline, then the learned policy, on the same jobs; the learned
 // policy's time against min_feasible's and against the slowest baseline's.
 Table episode_table(const std::string& weights, DurationModel& durations) {
@@ -116,7 +120,8 @@ Table episode_table(const std::string& weights, DurationModel& durations) {
       config.policy = GpuPolicy::parse(names[p], "--weights", sim::model_search_dirs());
       sim::replay_on_gpus(jobs, durations, config);  // warm the duration cache
       seconds.push_back(
-          median_ms(3, [&] { stats[p] = sim::replay_on_gpus(jobs, durations, config).stats; }) /
+          median_ms(kEpisodeRuns,
+                    [&] { stats[p] = sim::replay_on_gpus(jobs, durations, config).stats; }) /
           1e3);
     }
     const double min_feasible = seconds[1];
@@ -152,7 +157,7 @@ int bench_gpu_policy_command(const std::vector<std::string>& argv) {
   std::cout << "learned GPU policy " << path << ", 1 thread, median of " << repeats << "\n";
   decision_table(model, durations, repeats).print(std::cout);
   std::cout << "\nthe default experiment's first seed (" << sim::default_experiment().fitted.jobs
-            << " jobs), median of 3\n";
+            << " jobs), median of " << kEpisodeRuns << "\n";
   episode_table(weights.rfind("pacml:", 0) == 0 ? weights : "pacml:" + weights, durations)
       .print(std::cout);
   return 0;
