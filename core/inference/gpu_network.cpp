@@ -193,6 +193,26 @@ __attribute__((target("avx"))) void finish_avx(const float* acc, int rows, const
     }
 }
 
+// a0 ‖ a1, sixteen sums, continued with inputs x[from..n) and their weight
+// rows w (16 floats apart), input by input.
+__attribute__((target("avx"), always_inline)) inline void add_inputs16(const float* x, int from,
+                                                                       int n, const float* w,
+                                                                       __m256& a0, __m256& a1) {
+  for (int k = from; k < n; ++k) {
+    const __m256 xk = _mm256_set1_ps(x[k]);
+    a0 = _mm256_add_ps(a0, _mm256_mul_ps(xk, _mm256_loadu_ps(w + 16 * k)));
+    a1 = _mm256_add_ps(a1, _mm256_mul_ps(xk, _mm256_loadu_ps(w + 16 * k + 8)));
+  }
+}
+
+// y[0..16) = relu(a0 ‖ a1 + b[0..16)), as finish_avx.
+__attribute__((target("avx"), always_inline)) inline void rectified16(__m256 a0, __m256 a1,
+                                                                      const float* b, float* y) {
+  const __m256 zero = _mm256_setzero_ps();
+  _mm256_store_ps(y, _mm256_max_ps(zero, _mm256_add_ps(a0, _mm256_loadu_ps(b))));
+  _mm256_store_ps(y + 8, _mm256_max_ps(zero, _mm256_add_ps(a1, _mm256_loadu_ps(b + 8))));
+}
+
 // Every candidate of a decision through act1's action part, act2 and act3,
 // with sixteen hidden outputs per layer in two registers: the sums
 // accumulate and finish compute, in the same order (act3's one output
@@ -200,33 +220,16 @@ __attribute__((target("avx"))) void finish_avx(const float* acc, int rows, const
 __attribute__((target("avx"))) void logits16_avx(const float* prefix, const float* actions,
                                                  int rows, const Heads& h, float* logits) {
   constexpr int kAction = features::kGpuActionScalars;
-  const __m256 zero = _mm256_setzero_ps();
-  const __m256 p0 = _mm256_loadu_ps(prefix), p1 = _mm256_loadu_ps(prefix + 8);
-  const __m256 b10 = _mm256_loadu_ps(h.act1_b), b11 = _mm256_loadu_ps(h.act1_b + 8);
-  const __m256 b20 = _mm256_loadu_ps(h.act2_b), b21 = _mm256_loadu_ps(h.act2_b + 8);
   alignas(32) float h1[16], h2[16];
   for (int r = 0; r < rows; ++r) {
-    const float* x = actions + static_cast<size_t>(r) * kAction;
-    __m256 a0 = p0, a1 = p1;
-    for (int k = 0; k < kAction; ++k) {
-      const __m256 xk = _mm256_set1_ps(x[k]);
-      const float* w = h.act1_actions + 16 * k;
-      a0 = _mm256_add_ps(a0, _mm256_mul_ps(xk, _mm256_loadu_ps(w)));
-      a1 = _mm256_add_ps(a1, _mm256_mul_ps(xk, _mm256_loadu_ps(w + 8)));
-    }
-    _mm256_store_ps(h1, _mm256_max_ps(zero, _mm256_add_ps(a0, b10)));
-    _mm256_store_ps(h1 + 8, _mm256_max_ps(zero, _mm256_add_ps(a1, b11)));
+    __m256 a0 = _mm256_loadu_ps(prefix), a1 = _mm256_loadu_ps(prefix + 8);
+    add_inputs16(actions + static_cast<size_t>(r) * kAction, 0, kAction, h.act1_actions, a0, a1);
+    rectified16(a0, a1, h.act1_b, h1);
     const __m256 first = _mm256_set1_ps(h1[0]);
     a0 = _mm256_mul_ps(first, _mm256_loadu_ps(h.act2_w));
     a1 = _mm256_mul_ps(first, _mm256_loadu_ps(h.act2_w + 8));
-    for (int k = 1; k < h.hidden; ++k) {
-      const __m256 hk = _mm256_set1_ps(h1[k]);
-      const float* w = h.act2_w + 16 * k;
-      a0 = _mm256_add_ps(a0, _mm256_mul_ps(hk, _mm256_loadu_ps(w)));
-      a1 = _mm256_add_ps(a1, _mm256_mul_ps(hk, _mm256_loadu_ps(w + 8)));
-    }
-    _mm256_store_ps(h2, _mm256_max_ps(zero, _mm256_add_ps(a0, b20)));
-    _mm256_store_ps(h2 + 8, _mm256_max_ps(zero, _mm256_add_ps(a1, b21)));
+    add_inputs16(h1, 1, h.hidden, h.act2_w, a0, a1);
+    rectified16(a0, a1, h.act2_b, h2);
     float sum = h2[0] * h.act3_w[0];
     for (int k = 1; k < h.hidden; ++k) {
       const float product = h2[k] * h.act3_w[static_cast<size_t>(k) * h.act3_padded];
