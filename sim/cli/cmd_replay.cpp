@@ -78,9 +78,14 @@ const std::vector<ReplayOption>& replay_options() {
        kGpu},
       {"order", "ORDER", "queue admission: edf or fifo", "edf", kGpu},
       {"hindsight", "N",
-       "also a search teacher that knows the trace (immediate admission): at each arrival every "
-       "action the learned policy could take is tried, followed by min_feasible for the next N "
-       "arrivals, and the best kept; quadratic in the trace's length",
+       "also a search teacher that knows the trace: at each decision every action the learned "
+       "policy could take is tried, followed by min_feasible for the next N arrivals, and the "
+       "best kept; quadratic in the trace's length",
+       "", kGpu},
+      {"hindsight-admission", "MODE",
+       "the search's admission: immediate, queue or both (default: immediate, or queue with "
+       "--admission queue); a queue decides a waiting job again at each completion, so its "
+       "search takes about ten times longer",
        "", kGpu},
       {"bound", "",
        "also the share of deadlines no policy can exceed on this trace and cluster (a capacity "

@@ -185,14 +185,38 @@ std::vector<sim::GpuJob> read_jobs(const Args& args, const sim::GpuTraceMapping&
   return sim::gpu_jobs_from_trace(records, mapping, estimator, mapped);
 }
 
+// The admission modes --hindsight searches in (--hindsight-admission), each
+// one --admission replays.
+std::vector<sim::Admission> hindsight_modes(const Args& args, const Runs& runs) {
+  const bool queue_only = runs.modes == std::vector<sim::Admission>{sim::Admission::kQueue};
+  const std::string text = args.has("hindsight-admission") ? args.get("hindsight-admission")
+                           : queue_only                    ? "queue"
+                                                           : "immediate";
+  std::vector<sim::Admission> modes;
+  if (text == "both")
+    modes = {sim::Admission::kImmediate, sim::Admission::kQueue};
+  else
+    modes = {sim::parse_admission(text, "--hindsight-admission")};
+  for (sim::Admission mode : modes)
+    if (!std::count(runs.modes.begin(), runs.modes.end(), mode))
+      throw InputError("--hindsight-admission",
+                       "'" + text + "' is not replayed: --admission " + args.get("admission"));
+  if (runs.config.decide != sim::GpuDecision::kAtStart &&
+      std::count(modes.begin(), modes.end(), sim::Admission::kQueue))
+    throw InputError("--hindsight",
+                     "with a queue the search decides each job when it is tried (--decide start)");
+  return modes;
+}
+
 // --hindsight N: the search teacher's options, checked before any replay.
 std::optional<sim::HindsightSearchOptions> hindsight_of(const Args& args, const Runs& runs) {
-  if (!args.has("hindsight")) return std::nullopt;
-  if (!std::count(runs.modes.begin(), runs.modes.end(), sim::Admission::kImmediate))
-    throw InputError("--hindsight",
-                     "the search decides each job once, at its arrival: immediate admission only "
-                     "(--admission immediate or both)");
+  if (!args.has("hindsight")) {
+    if (args.has("hindsight-admission"))
+      throw InputError("--hindsight-admission", "only with --hindsight N");
+    return std::nullopt;
+  }
   sim::HindsightSearchOptions search;
+  search.order = runs.config.order;
   search.base = GpuPolicy::parse("min_feasible", "--hindsight");
   search.lookahead = args.get_long("hindsight", 1, 1L << 30);
   search.seed = runs.config.seed;
@@ -204,7 +228,9 @@ std::optional<sim::HindsightSearchOptions> hindsight_of(const Args& args, const 
 int replay_on_gpus(const Args& args, const sim::GpuTraceMapping& mapping) {
   const sim::TraceFormat format = sim::parse_trace_format(args.get("format"), "--format");
   Runs runs = runs_of(args, mapping.seed);
-  const std::optional<sim::HindsightSearchOptions> search = hindsight_of(args, runs);
+  std::optional<sim::HindsightSearchOptions> search = hindsight_of(args, runs);
+  const std::vector<sim::Admission> search_modes =
+      search ? hindsight_modes(args, runs) : std::vector<sim::Admission>{};
   const auto estimator = replay_estimator(args);
   sim::TraceReport read;
   sim::GpuTraceReport mapped;
@@ -225,7 +251,8 @@ int replay_on_gpus(const Args& args, const sim::GpuTraceMapping& mapping) {
       summary.push_back(stats_json(result.stats, met, estimator->cluster().name));
       add_row(table, result.stats, met);
     }
-  if (search) {
+  for (sim::Admission mode : search_modes) {
+    search->admission = mode;
     const sim::GpuReplayResult result = sim::hindsight_search(jobs, durations, *search);
     const sim::Stat met = met_rate_batch_means(result.jobs);
     summary.push_back(stats_json(result.stats, met, estimator->cluster().name));

@@ -12,14 +12,16 @@ namespace {
 
 using Chooser = std::function<int(const GpuDecisionInput&, Rng&)>;
 
-// Immediate admission decides each job once, at its arrival, in order: the
-// d-th decision is job d's. Decisions before forced.size() take the choices
-// made; the next one asks `next`; the rest follow the base.
-GpuReplayConfig scripted(const std::vector<int>& forced, const Chooser& next, const GpuPolicy& base,
-                         std::uint64_t seed, size_t& decision) {
+// A replay's decisions in the order it makes them (with immediate admission
+// the d-th is job d's): those before forced.size() take the choices made;
+// the next one asks `next` (the base when null); the rest follow the base.
+GpuReplayConfig scripted(const std::vector<int>& forced, const Chooser& next,
+                         const HindsightSearchOptions& options, size_t& decision) {
+  const GpuPolicy& base = options.base;
   GpuReplayConfig config;
-  config.admission = Admission::kImmediate;
-  config.seed = seed;
+  config.admission = options.admission;
+  config.order = options.order;
+  config.seed = options.seed;
   config.policy.kind = GpuPolicy::Kind::kChooser;
   config.policy.name = "rollout";
   config.policy.chooser = [&forced, &next, &base, &decision](const GpuDecisionInput& in, Rng& rng) {
@@ -37,7 +39,7 @@ long met_in_rollout(const std::vector<GpuJob>& jobs, size_t end, DurationModel& 
                     const std::vector<int>& forced, const Chooser& next,
                     const HindsightSearchOptions& options) {
   size_t decision = 0, fed = 0;
-  const GpuReplayConfig config = scripted(forced, next, options.base, options.seed, decision);
+  const GpuReplayConfig config = scripted(forced, next, options, decision);
   long met = 0;
   const long from = static_cast<long>(forced.size());
   replay_stream(
@@ -51,10 +53,86 @@ long met_in_rollout(const std::vector<GpuJob>& jobs, size_t end, DurationModel& 
   return met;
 }
 
-}  // namespace
+// Every deadline met when jobs [0, end) are replayed (with a queue) with
+// the choices made, `next` for the decision after them, and the base after.
+long met_in_queue_rollout(const std::vector<GpuJob>& jobs, size_t end, DurationModel& durations,
+                          const std::vector<int>& forced, const Chooser& next,
+                          const HindsightSearchOptions& options) {
+  size_t decision = 0, fed = 0;
+  const GpuReplayConfig config = scripted(forced, next, options, decision);
+  long met = 0;
+  replay_stream(
+      [&](GpuJob& job) {
+        if (fed >= end) return false;
+        job = jobs[fed++];
+        return true;
+      },
+      durations, config, [&](long, const GpuJobOutcome& o) { met += o.met; });
+  return met;
+}
 
-GpuReplayResult hindsight_search(const std::vector<GpuJob>& jobs, DurationModel& durations,
-                                 const HindsightSearchOptions& options) {
+// What a decision offers: the actions the learned policy could take there,
+// the base's, and when it is made.
+struct Offer {
+  std::vector<int> actions;
+  int base_action = 0;
+  double now = 0;
+  bool reached = false;  // the replay came to the decision
+};
+
+Chooser probe_into(Offer& o, const GpuPolicy& base) {
+  return [&o, &base](const GpuDecisionInput& in, Rng& rng) {
+    const features::GpuDecisionFeatures f = features::gpu_decision_features(in);
+    o.actions.clear();
+    for (size_t a = 0; a < f.gpus.size(); ++a)
+      o.actions.push_back(features::gpus_for_action(f, static_cast<int>(a)));
+    o.now = in.now, o.reached = true;
+    return o.base_action = choose_gpus(base, in, rng);
+  };
+}
+
+// Decision by decision with a queue (hindsight_search.h).
+std::vector<int> search_queue(const std::vector<GpuJob>& jobs, DurationModel& durations,
+                              const HindsightSearchOptions& options) {
+  std::vector<int> chosen;
+  const size_t n = jobs.size(), lookahead = static_cast<size_t>(options.lookahead);
+  ProgressBar bar("hindsight search", n, options.progress);
+  size_t end = std::min(n, lookahead + 1);
+  for (;;) {
+    // The next decision, replayed far enough that no arrival left out
+    // could have come before it.
+    Offer o;
+    met_in_queue_rollout(jobs, end, durations, chosen, probe_into(o, options.base), options);
+    if (!o.reached || (end < n && jobs[end].submit <= o.now)) {
+      if (end == n) break;  // no decision left
+      end = std::min(n, 2 * end);
+      continue;
+    }
+    const size_t arrived = static_cast<size_t>(
+        std::upper_bound(jobs.begin(), jobs.end(), o.now,
+                         [](double t, const GpuJob& j) { return t < j.submit; }) -
+        jobs.begin());
+    end = std::max(end, std::min(n, arrived + lookahead));
+    int best = o.base_action;
+    if (o.actions.size() > 1) {
+      long best_met = met_in_queue_rollout(jobs, end, durations, chosen, nullptr, options);
+      for (int action : o.actions) {
+        if (action == o.base_action) continue;
+        const Chooser take = [action](const GpuDecisionInput&, Rng&) { return action; };
+        const long met = met_in_queue_rollout(jobs, end, durations, chosen, take, options);
+        if (met > best_met) best = action, best_met = met;
+      }
+    }
+    chosen.push_back(best);
+    bar.update(arrived);
+  }
+  bar.finish();
+  return chosen;
+}
+
+// Job by job with immediate admission (hindsight_search.h).
+std::vector<int> search_immediate(const std::vector<GpuJob>& jobs, DurationModel& durations,
+                                  const HindsightSearchOptions& options) {
   std::vector<int> chosen;
   chosen.reserve(jobs.size());
   ProgressBar bar("hindsight search", jobs.size(), options.progress);
@@ -81,8 +159,18 @@ GpuReplayResult hindsight_search(const std::vector<GpuJob>& jobs, DurationModel&
     bar.update(i + 1);
   }
   bar.finish();
+  return chosen;
+}
+
+}  // namespace
+
+GpuReplayResult hindsight_search(const std::vector<GpuJob>& jobs, DurationModel& durations,
+                                 const HindsightSearchOptions& options) {
+  const std::vector<int> chosen = options.admission == Admission::kImmediate
+                                      ? search_immediate(jobs, durations, options)
+                                      : search_queue(jobs, durations, options);
   size_t decision = 0;
-  const GpuReplayConfig config = scripted(chosen, nullptr, options.base, options.seed, decision);
+  const GpuReplayConfig config = scripted(chosen, nullptr, options, decision);
   GpuReplayResult result = replay_on_gpus(jobs, durations, config);
   result.stats.policy =
       "hindsight(" + options.base.name + ", " + std::to_string(options.lookahead) + ")";

@@ -14,6 +14,15 @@
 // base's action among those tried, it never does worse than the base over
 // the lookahead. Cost: a replay of the trace so far per action and arrival,
 // so quadratic in the trace's length (a 13,000-job trace: minutes).
+//
+// With a queue, a job is decided whenever it is tried (at its arrival, and
+// while it waits, at each completion), so the search goes decision by
+// decision instead: the d-th decision of a replay is the same decision
+// whenever the d before it were made alike (replays are deterministic). Each
+// rollout replays the arrivals up to `lookahead` after the decision's time
+// (the queue drained after the last) and counts every deadline met in it.
+// A queue decides a job many times, so this costs several times the
+// immediate search on the same trace.
 #pragma once
 
 #include <vector>
@@ -29,9 +38,11 @@ struct HindsightSearchOptions {
   long lookahead = 200;  // arrivals followed by the base
   std::uint64_t seed = 1;
   int progress = -1;  // -1 auto (a terminal), 0 off, 1 on
+  Admission admission = Admission::kImmediate;
+  QueueOrder order = QueueOrder::kEarliestDeadline;  // with a queue
 };
 
-// The searched choices replayed once more, with immediate admission, as
+// The searched choices replayed once more, with the options' admission, as
 // one replay result (stats.policy "hindsight(BASE, N)").
 GpuReplayResult hindsight_search(const std::vector<GpuJob>& jobs, DurationModel& durations,
                                  const HindsightSearchOptions& options);

@@ -285,6 +285,30 @@ TEST(HindsightSearch, NeverWorseThanItsBaseOverTheWholeTrace) {
   }
 }
 
+// With a queue too: the search never meets fewer deadlines than its base
+// over the whole trace, stays within the capacity bound and is
+// deterministic; on the three jobs above it turns the wide one away.
+TEST(HindsightSearch, WithAQueueNeverWorseThanItsBase) {
+  DurationModel durations(estimator_4x8());
+  HindsightSearchOptions queue = search_over("min_feasible", 40);
+  queue.admission = Admission::kQueue;
+  const std::vector<GpuJob> three = {job("wide", 0, 100, 500, 1), job("b", 1, 26, 100, 1),
+                                     job("c", 1, 26, 100, 1)};
+  EXPECT_EQ(run(three, "min_feasible", Admission::kQueue).stats.met, 1);
+  const GpuReplayResult r3 = hindsight_search(three, durations, queue);
+  EXPECT_EQ(r3.stats.met, 2);
+  EXPECT_TRUE(r3.jobs[0].turned_away);
+  Rng rng(5);
+  for (int trial = 0; trial < 6; ++trial) {
+    const std::vector<GpuJob> jobs = random_jobs(rng, {40, 10, 20, 300, 0.2, 1});
+    const long base = run(jobs, "min_feasible", Admission::kQueue).stats.met;
+    const GpuReplayResult r = hindsight_search(jobs, durations, queue);
+    EXPECT_GE(r.stats.met, base) << "trial " << trial;
+    EXPECT_LE(r.stats.met, met_upper_bound(jobs, durations, Admission::kQueue).met_at_most);
+    EXPECT_EQ(hindsight_search(jobs, durations, queue).stats.met, r.stats.met);
+  }
+}
+
 // Each miss has one reason, and with the met and the unservable they add up
 // to every job: turned away by the policy, never started otherwise (no room,
 // or out of time in the queue), or started and late.

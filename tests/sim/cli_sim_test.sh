@@ -108,9 +108,21 @@ check "replay --bound with --profile reference: exit 2, says it is the GPU repla
 "$PACML" replay "$tmp/unk.csv" --format elasticflow --unknown-model skip --admission both --hindsight 5 >"$tmp/out" 2>"$tmp/err"
 check "replay --hindsight 5 adds the search's row (immediate admission)" \
   "[ $? -eq 0 ] && grep -q '^hindsight(min_feasible, 5)  *immediate  *1 ' '$tmp/out'"
-"$PACML" replay "$tmp/unk.csv" --format elasticflow --unknown-model skip --admission queue --hindsight 5 >/dev/null 2>"$tmp/err"
-check "replay --hindsight with queue admission only: exit 2, says immediate only" \
-  "[ $? -eq 2 ] && grep -q -- '--hindsight.*immediate admission only' '$tmp/err'"
+"$PACML" replay "$tmp/unk.csv" --format elasticflow --unknown-model skip --admission queue --hindsight 5 >"$tmp/out" 2>"$tmp/err"
+check "replay --hindsight with a queue: the search's row, queue admission" \
+  "[ $? -eq 0 ] && grep -q '^hindsight(min_feasible, 5)  *queue  *1 ' '$tmp/out'"
+"$PACML" replay "$tmp/unk.csv" --format elasticflow --unknown-model skip --admission both --hindsight 5 --hindsight-admission both >"$tmp/out" 2>"$tmp/err"
+check "replay --hindsight-admission both: a search row per admission" \
+  "[ $? -eq 0 ] && [ \$(grep -c '^hindsight(min_feasible, 5) ' '$tmp/out') -eq 2 ]"
+"$PACML" replay "$tmp/unk.csv" --format elasticflow --unknown-model skip --admission immediate --hindsight 5 --hindsight-admission queue >/dev/null 2>"$tmp/err"
+check "replay --hindsight-admission queue without a queue replayed: exit 2 naming the option" \
+  "[ $? -eq 2 ] && grep -q -- '--hindsight-admission.*not replayed' '$tmp/err'"
+"$PACML" replay "$tmp/unk.csv" --format elasticflow --unknown-model skip --hindsight-admission both >/dev/null 2>"$tmp/err"
+check "replay --hindsight-admission without --hindsight: exit 2" \
+  "[ $? -eq 2 ] && grep -q -- '--hindsight-admission.*only with --hindsight' '$tmp/err'"
+"$PACML" replay "$tmp/unk.csv" --format elasticflow --unknown-model skip --admission queue --decide submission --hindsight 5 >/dev/null 2>"$tmp/err"
+check "replay --hindsight with a queue deciding at submission: exit 2, says --decide start" \
+  "[ $? -eq 2 ] && grep -q -- '--hindsight.*--decide start' '$tmp/err'"
 "$PACML" replay "$tmp/unk.csv" --format elasticflow --unknown-model skip --hindsight 0 >/dev/null 2>"$tmp/err"
 check "replay --hindsight 0: exit 2 naming the option" "[ $? -eq 2 ] && grep -q -- '--hindsight' '$tmp/err'"
 "$PACML" replay "$tmp/nonexistent.csv" --format elasticflow >/dev/null 2>"$tmp/err"
