@@ -77,18 +77,45 @@ struct Offer {
   std::vector<int> actions;
   int base_action = 0;
   double now = 0;
-  bool reached = false;  // the replay came to the decision
 };
 
-Chooser probe_into(Offer& o, const GpuPolicy& base) {
-  return [&o, &base](const GpuDecisionInput& in, Rng& rng) {
-    const features::GpuDecisionFeatures f = features::gpu_decision_features(in);
-    o.actions.clear();
-    for (size_t a = 0; a < f.gpus.size(); ++a)
-      o.actions.push_back(features::gpus_for_action(f, static_cast<int>(a)));
-    o.now = in.now, o.reached = true;
-    return o.base_action = choose_gpus(base, in, rng);
+Offer offer_at(const GpuDecisionInput& in, const GpuPolicy& base, Rng& rng) {
+  Offer o;
+  const features::GpuDecisionFeatures f = features::gpu_decision_features(in);
+  for (size_t a = 0; a < f.gpus.size(); ++a)
+    o.actions.push_back(features::gpus_for_action(f, static_cast<int>(a)));
+  o.now = in.now;
+  o.base_action = choose_gpus(base, in, rng);
+  return o;
+}
+
+// The decisions after the choices made, as jobs [0, end) replayed with them
+// and then the base meet them: what each offers, up to and including the
+// first with a choice to make. (While it waits for GPUs a queued job is
+// decided again and again with nothing to choose: those are taken in one go.)
+std::vector<Offer> next_offers(const std::vector<GpuJob>& jobs, size_t end,
+                               DurationModel& durations, const std::vector<int>& chosen,
+                               const HindsightSearchOptions& options) {
+  std::vector<Offer> offers;
+  bool open = true;
+  size_t decision = 0, fed = 0;
+  GpuReplayConfig config = scripted(chosen, nullptr, options, decision);
+  config.policy.chooser = [&](const GpuDecisionInput& in, Rng& rng) {
+    const size_t d = decision++;
+    if (d < chosen.size()) return chosen[d];
+    if (!open) return choose_gpus(options.base, in, rng);
+    offers.push_back(offer_at(in, options.base, rng));
+    open = offers.back().actions.size() <= 1;
+    return offers.back().base_action;
   };
+  replay_stream(
+      [&](GpuJob& job) {
+        if (fed >= end) return false;
+        job = jobs[fed++];
+        return true;
+      },
+      durations, config, [](long, const GpuJobOutcome&) {});
+  return offers;
 }
 
 // Decision by decision with a queue (hindsight_search.h).
@@ -98,33 +125,38 @@ std::vector<int> search_queue(const std::vector<GpuJob>& jobs, DurationModel& du
   const size_t n = jobs.size(), lookahead = static_cast<size_t>(options.lookahead);
   ProgressBar bar("hindsight search", n, options.progress);
   size_t end = std::min(n, lookahead + 1);
+  auto arrived_by = [&](double t) {
+    return static_cast<size_t>(
+        std::upper_bound(jobs.begin(), jobs.end(), t,
+                         [](double at, const GpuJob& j) { return at < j.submit; }) -
+        jobs.begin());
+  };
   for (;;) {
-    // The next decision, replayed far enough that no arrival left out
-    // could have come before it.
-    Offer o;
-    met_in_queue_rollout(jobs, end, durations, chosen, probe_into(o, options.base), options);
-    if (!o.reached || (end < n && jobs[end].submit <= o.now)) {
+    // The next decisions, kept while no arrival left out of the replay
+    // could have come before them.
+    const std::vector<Offer> offers = next_offers(jobs, end, durations, chosen, options);
+    size_t valid = 0;
+    while (valid < offers.size() && (end == n || offers[valid].now < jobs[end].submit)) ++valid;
+    if (valid == 0) {
       if (end == n) break;  // no decision left
       end = std::min(n, 2 * end);
       continue;
     }
-    const size_t arrived = static_cast<size_t>(
-        std::upper_bound(jobs.begin(), jobs.end(), o.now,
-                         [](double t, const GpuJob& j) { return t < j.submit; }) -
-        jobs.begin());
-    end = std::max(end, std::min(n, arrived + lookahead));
+    size_t k = 0;
+    for (; k < valid && offers[k].actions.size() <= 1; ++k) chosen.push_back(offers[k].base_action);
+    bar.update(arrived_by(offers[k == valid ? k - 1 : k].now));
+    if (k == valid) continue;
+    const Offer& o = offers[k];
+    end = std::max(end, std::min(n, arrived_by(o.now) + lookahead));
     int best = o.base_action;
-    if (o.actions.size() > 1) {
-      long best_met = met_in_queue_rollout(jobs, end, durations, chosen, nullptr, options);
-      for (int action : o.actions) {
-        if (action == o.base_action) continue;
-        const Chooser take = [action](const GpuDecisionInput&, Rng&) { return action; };
-        const long met = met_in_queue_rollout(jobs, end, durations, chosen, take, options);
-        if (met > best_met) best = action, best_met = met;
-      }
+    long best_met = met_in_queue_rollout(jobs, end, durations, chosen, nullptr, options);
+    for (int action : o.actions) {
+      if (action == o.base_action) continue;
+      const Chooser take = [action](const GpuDecisionInput&, Rng&) { return action; };
+      const long met = met_in_queue_rollout(jobs, end, durations, chosen, take, options);
+      if (met > best_met) best = action, best_met = met;
     }
     chosen.push_back(best);
-    bar.update(arrived);
   }
   bar.finish();
   return chosen;
