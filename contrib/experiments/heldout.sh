@@ -6,8 +6,8 @@
 # (heldout-pipedream.yaml), each with immediate and queue admission, next to every
 # baseline, with the capacity bound no policy can exceed on each trace
 # (pacml replay --bound) and, in the JSON, a search teacher that knows the
-# trace (--hindsight 200). Training used only the workload fitted on
-# cluster01-05 (and its zoo variant, train-zoo.yaml).
+# trace (--hindsight 200, with each admission). Training used only the
+# workload fitted on cluster01-05 (and its zoo variant, train-zoo.yaml).
 #
 # usage: contrib/experiments/heldout.sh [OUT_DIR]
 #   PACML       the pacml binary (default: pacml on PATH)
@@ -46,9 +46,11 @@ for t in cluster06 cluster07 cluster08 cluster09 195job; do
   for cluster in dgx-a100-4x8 dgx-a100-16x8; do
     "$pacml" replay "$file" --format elasticflow --cluster $cluster --admission both \
       --policies "$policies" --bound | tee "$out/$t-$cluster.txt"
-    # the search teacher that knows the trace (immediate admission; about a
-    # minute per 10,000-job trace): in the JSON only
+    # the search teacher that knows the trace, in both admission modes (with
+    # a queue it goes decision by decision: up to about two minutes for a
+    # 10,000-job trace): in the JSON only
     "$pacml" replay "$file" --format elasticflow --cluster $cluster --admission both \
-      --policies "$policies" --bound --hindsight 200 --json > "$out/$t-$cluster.json"
+      --policies "$policies" --bound --hindsight 200 --hindsight-admission both \
+      --json > "$out/$t-$cluster.json"
   done
 done
