@@ -33,23 +33,30 @@ GpuReplayConfig scripted(const std::vector<int>& forced, const Chooser& next,
   return config;
 }
 
-// Deadlines met among jobs [from, end) when jobs [0, end) are replayed
-// with the choices made, `next` for job from, and the base after it.
-long met_in_rollout(const std::vector<GpuJob>& jobs, size_t end, DurationModel& durations,
-                    const std::vector<int>& forced, const Chooser& next,
-                    const HindsightSearchOptions& options) {
-  size_t decision = 0, fed = 0;
-  const GpuReplayConfig config = scripted(forced, next, options, decision);
-  long met = 0;
-  const long from = static_cast<long>(forced.size());
+// Jobs [0, end) replayed under `config`, each final outcome to `sink`.
+void replay_first(const std::vector<GpuJob>& jobs, size_t end, DurationModel& durations,
+                  const GpuReplayConfig& config, const GpuOutcomeSink& sink) {
+  size_t fed = 0;
   replay_stream(
       [&](GpuJob& job) {
         if (fed >= end) return false;
         job = jobs[fed++];
         return true;
       },
-      durations, config,
-      [&](long index, const GpuJobOutcome& o) { met += index >= from && o.met; });
+      durations, config, sink);
+}
+
+// Deadlines met among jobs [from, end) when jobs [0, end) are replayed
+// with the choices made, `next` for job from, and the base after it.
+long met_in_rollout(const std::vector<GpuJob>& jobs, size_t end, DurationModel& durations,
+                    const std::vector<int>& forced, const Chooser& next,
+                    const HindsightSearchOptions& options) {
+  size_t decision = 0;
+  const GpuReplayConfig config = scripted(forced, next, options, decision);
+  long met = 0;
+  const long from = static_cast<long>(forced.size());
+  replay_first(jobs, end, durations, config,
+               [&](long index, const GpuJobOutcome& o) { met += index >= from && o.met; });
   return met;
 }
 
@@ -58,16 +65,10 @@ long met_in_rollout(const std::vector<GpuJob>& jobs, size_t end, DurationModel& 
 long met_in_queue_rollout(const std::vector<GpuJob>& jobs, size_t end, DurationModel& durations,
                           const std::vector<int>& forced, const Chooser& next,
                           const HindsightSearchOptions& options) {
-  size_t decision = 0, fed = 0;
+  size_t decision = 0;
   const GpuReplayConfig config = scripted(forced, next, options, decision);
   long met = 0;
-  replay_stream(
-      [&](GpuJob& job) {
-        if (fed >= end) return false;
-        job = jobs[fed++];
-        return true;
-      },
-      durations, config, [&](long, const GpuJobOutcome& o) { met += o.met; });
+  replay_first(jobs, end, durations, config, [&](long, const GpuJobOutcome& o) { met += o.met; });
   return met;
 }
 
@@ -98,7 +99,7 @@ std::vector<Offer> next_offers(const std::vector<GpuJob>& jobs, size_t end,
                                const HindsightSearchOptions& options) {
   std::vector<Offer> offers;
   bool open = true;
-  size_t decision = 0, fed = 0;
+  size_t decision = 0;
   GpuReplayConfig config = scripted(chosen, nullptr, options, decision);
   config.policy.chooser = [&](const GpuDecisionInput& in, Rng& rng) {
     const size_t d = decision++;
@@ -108,13 +109,7 @@ std::vector<Offer> next_offers(const std::vector<GpuJob>& jobs, size_t end,
     open = offers.back().actions.size() <= 1;
     return offers.back().base_action;
   };
-  replay_stream(
-      [&](GpuJob& job) {
-        if (fed >= end) return false;
-        job = jobs[fed++];
-        return true;
-      },
-      durations, config, [](long, const GpuJobOutcome&) {});
+  replay_first(jobs, end, durations, config, [](long, const GpuJobOutcome&) {});
   return offers;
 }
 
