@@ -47,28 +47,17 @@ void replay_first(const std::vector<GpuJob>& jobs, size_t end, DurationModel& du
 }
 
 // Deadlines met among jobs [from, end) when jobs [0, end) are replayed
-// with the choices made, `next` for job from, and the base after it.
+// with the choices made, `next` for the decision after them, and the base
+// after it (immediate admission counts from the job decided; a queue, whose
+// earlier jobs may still wait, from 0).
 long met_in_rollout(const std::vector<GpuJob>& jobs, size_t end, DurationModel& durations,
                     const std::vector<int>& forced, const Chooser& next,
-                    const HindsightSearchOptions& options) {
+                    const HindsightSearchOptions& options, long from) {
   size_t decision = 0;
   const GpuReplayConfig config = scripted(forced, next, options, decision);
   long met = 0;
-  const long from = static_cast<long>(forced.size());
   replay_first(jobs, end, durations, config,
                [&](long index, const GpuJobOutcome& o) { met += index >= from && o.met; });
-  return met;
-}
-
-// Every deadline met when jobs [0, end) are replayed (with a queue) with
-// the choices made, `next` for the decision after them, and the base after.
-long met_in_queue_rollout(const std::vector<GpuJob>& jobs, size_t end, DurationModel& durations,
-                          const std::vector<int>& forced, const Chooser& next,
-                          const HindsightSearchOptions& options) {
-  size_t decision = 0;
-  const GpuReplayConfig config = scripted(forced, next, options, decision);
-  long met = 0;
-  replay_first(jobs, end, durations, config, [&](long, const GpuJobOutcome& o) { met += o.met; });
   return met;
 }
 
@@ -144,11 +133,11 @@ std::vector<int> search_queue(const std::vector<GpuJob>& jobs, DurationModel& du
     const Offer& o = offers[k];
     end = std::max(end, std::min(n, arrived_by(o.now) + lookahead));
     int best = o.base_action;
-    long best_met = met_in_queue_rollout(jobs, end, durations, chosen, nullptr, options);
+    long best_met = met_in_rollout(jobs, end, durations, chosen, nullptr, options, 0);
     for (int action : o.actions) {
       if (action == o.base_action) continue;
       const Chooser take = [action](const GpuDecisionInput&, Rng&) { return action; };
-      const long met = met_in_queue_rollout(jobs, end, durations, chosen, take, options);
+      const long met = met_in_rollout(jobs, end, durations, chosen, take, options, 0);
       if (met > best_met) best = action, best_met = met;
     }
     chosen.push_back(best);
@@ -174,12 +163,14 @@ std::vector<int> search_immediate(const std::vector<GpuJob>& jobs, DurationModel
         actions.push_back(features::gpus_for_action(f, static_cast<int>(a)));
       return base_action = choose_gpus(options.base, in, rng);
     };
-    long best_met = met_in_rollout(jobs, end, durations, chosen, probe, options);
+    long best_met = met_in_rollout(jobs, end, durations, chosen, probe, options,
+                                   static_cast<long>(chosen.size()));
     int best = base_action;
     for (int action : actions) {
       if (action == base_action) continue;
       const Chooser take = [action](const GpuDecisionInput&, Rng&) { return action; };
-      const long met = met_in_rollout(jobs, end, durations, chosen, take, options);
+      const long met = met_in_rollout(jobs, end, durations, chosen, take, options,
+                                      static_cast<long>(chosen.size()));
       if (met > best_met) best = action, best_met = met;
     }
     chosen.push_back(best);
