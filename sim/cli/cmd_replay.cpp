@@ -79,7 +79,7 @@ const std::vector<ReplayOption>& replay_options() {
       {"order", "ORDER", "queue admission: edf or fifo", "edf", kGpu},
       {"hindsight", "N",
        "also a search teacher that knows the trace: at each decision every action the learned "
-       "policy could take is tried, followed by min_feasible for the next N arrivals, and the "
+       "policy could take is tried, followed by the base (--hindsight-base) for the next N arrivals, and the "
        "best kept; quadratic in the trace's length",
        "", kGpu},
       {"hindsight-admission", "MODE",
@@ -87,6 +87,10 @@ const std::vector<ReplayOption>& replay_options() {
        "--admission queue); a queue decides a waiting job again at each completion, so its "
        "search takes about ten times longer",
        "", kGpu},
+      {"hindsight-base", "POLICY",
+       "the GPU policy the search follows after each action it tries (any --policies name, "
+       "e.g. pacml:default: one step of improvement over that policy)",
+       "min_feasible", kGpu},
       {"bound", "",
        "also the share of deadlines no policy can exceed on this trace and cluster (a capacity "
        "relaxation, sim/README.md)",

@@ -123,6 +123,15 @@ check "replay --hindsight-admission without --hindsight: exit 2" \
 "$PACML" replay "$tmp/unk.csv" --format elasticflow --unknown-model skip --admission queue --decide submission --hindsight 5 >/dev/null 2>"$tmp/err"
 check "replay --hindsight with a queue deciding at submission: exit 2, says --decide start" \
   "[ $? -eq 2 ] && grep -q -- '--hindsight.*--decide start' '$tmp/err'"
+"$PACML" replay "$tmp/unk.csv" --format elasticflow --unknown-model skip --admission immediate --hindsight 5 --hindsight-base pacml:default >"$tmp/out" 2>"$tmp/err"
+check "replay --hindsight-base pacml:default: the search follows the learned policy (its row's name)" \
+  "[ $? -eq 0 ] && grep -q '^hindsight(pacml:default, 5)  *immediate ' '$tmp/out'"
+"$PACML" replay "$tmp/unk.csv" --format elasticflow --unknown-model skip --hindsight 5 --hindsight-base nosuch >/dev/null 2>"$tmp/err"
+check "replay --hindsight-base with an unknown policy: exit 2 naming the option" \
+  "[ $? -eq 2 ] && grep -q -- '--hindsight-base' '$tmp/err'"
+"$PACML" replay "$tmp/unk.csv" --format elasticflow --unknown-model skip --hindsight-base min_feasible >/dev/null 2>"$tmp/err"
+check "replay --hindsight-base without --hindsight: exit 2" \
+  "[ $? -eq 2 ] && grep -q -- '--hindsight-base.*only with --hindsight' '$tmp/err'"
 "$PACML" replay "$tmp/unk.csv" --format elasticflow --unknown-model skip --hindsight 0 >/dev/null 2>"$tmp/err"
 check "replay --hindsight 0: exit 2 naming the option" "[ $? -eq 2 ] && grep -q -- '--hindsight' '$tmp/err'"
 "$PACML" replay "$tmp/nonexistent.csv" --format elasticflow >/dev/null 2>"$tmp/err"
