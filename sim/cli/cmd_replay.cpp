@@ -79,8 +79,8 @@ const std::vector<ReplayOption>& replay_options() {
       {"order", "ORDER", "queue admission: edf or fifo", "edf", kGpu},
       {"hindsight", "N",
        "also a search teacher that knows the trace: at each decision every action the learned "
-       "policy could take is tried, followed by the base (--hindsight-base) for the next N arrivals, and the "
-       "best kept; quadratic in the trace's length",
+       "policy could take is tried, followed by the base (--hindsight-base) for the next N "
+       "arrivals, and the best kept; quadratic in the trace's length",
        "", kGpu},
       {"hindsight-admission", "MODE",
        "the search's admission: immediate, queue or both (default: immediate, or queue with "

@@ -212,15 +212,14 @@ std::vector<sim::Admission> hindsight_modes(const Args& args, const Runs& runs) 
 std::optional<sim::HindsightSearchOptions> hindsight_of(const Args& args, const Runs& runs) {
   if (!args.has("hindsight")) {
     for (const char* option : {"hindsight-admission", "hindsight-base"})
-      if (args.has(option))
-        throw InputError(std::string("--") + option, "only with --hindsight N");
+      if (args.has(option)) throw InputError(std::string("--") + option, "only with --hindsight N");
     return std::nullopt;
   }
   sim::HindsightSearchOptions search;
   search.order = runs.config.order;
-  search.base = GpuPolicy::parse(
-      args.has("hindsight-base") ? args.get("hindsight-base") : "min_feasible", "--hindsight-base",
-      sim::model_search_dirs());
+  search.base =
+      GpuPolicy::parse(args.has("hindsight-base") ? args.get("hindsight-base") : "min_feasible",
+                       "--hindsight-base", sim::model_search_dirs());
   search.lookahead = args.get_long("hindsight", 1, 1L << 30);
   search.seed = runs.config.seed;
   return search;
