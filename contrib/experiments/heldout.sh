@@ -47,7 +47,7 @@ for t in cluster06 cluster07 cluster08 cluster09 195job; do
     "$pacml" replay "$file" --format elasticflow --cluster $cluster --admission both \
       --policies "$policies" --bound | tee "$out/$t-$cluster.txt"
     # the search teacher that knows the trace, in both admission modes (with
-    # a queue it goes decision by decision: up to about six minutes for a
+    # a queue it goes decision by decision; up to about 20 s for a
     # 12,000-job trace): in the JSON only
     "$pacml" replay "$file" --format elasticflow --cluster $cluster --admission both \
       --policies "$policies" --bound --hindsight 200 --hindsight-admission both \

@@ -80,7 +80,7 @@ const std::vector<ReplayOption>& replay_options() {
       {"hindsight", "N",
        "also a search teacher that knows the trace: at each decision every action the learned "
        "policy could take is tried, followed by the base (--hindsight-base) for the next N "
-       "arrivals, and the best kept; quadratic in the trace's length",
+       "arrivals, and the best kept",
        "", kGpu},
       {"hindsight-admission", "MODE",
        "the search's admission: immediate, queue or both (default: immediate, or queue with "

@@ -110,20 +110,51 @@ GpuReplayStats StatsAccumulator::stats(const GpuReplayConfig& config, int cluste
   return s;
 }
 
+}  // namespace
+
+namespace detail {
+
+// One replay's state; GpuReplayCursor (gpu_replay.h) steps it and copies it.
 class Replay {
  public:
-  Replay(const GpuJobSource& source, DurationModel& durations, const GpuReplayConfig& config,
-         const GpuOutcomeSink& sink)
-      : source_(source),
+  Replay(GpuJobSource source, DurationModel& durations, const GpuReplayConfig& config,
+         GpuOutcomeSink sink)
+      : source_(std::move(source)),
         durations_(durations),
         config_(config),
-        sink_(sink),
+        sink_(std::move(sink)),
         cluster_(durations.cluster()),
         rng_(config.seed) {}
+  // The same state carrying on with its own source, sink and policy.
+  Replay(const Replay& from, GpuJobSource source, GpuOutcomeSink sink, const GpuPolicy& policy)
+      : Replay(from) {
+    source_ = std::move(source);
+    sink_ = std::move(sink);
+    config_.policy = policy;
+  }
 
+  void begin() { fetch_next(); }
+  // One event: an arrival, or the completions at one time and then the
+  // queue. False when nothing is left to happen.
+  bool step();
+  // Jobs still waiting when nothing runs and nothing arrives never start.
+  void drain();
+  GpuReplayStats stats() const { return stats_.stats(config_, cluster_.num_gpus()); }
   GpuReplayStats run();
+  bool next_is_arrival() const {
+    return has_next_ && (completions_.empty() || completions_.top().first > next_.submit);
+  }
+  long arrived() const { return next_index_; }
+  double next_event_time() const {
+    return std::min(has_next_ ? next_.submit : INFINITY,
+                    completions_.empty() ? INFINITY : completions_.top().first);
+  }
+  // Forgets the job fetched to arrive next: the source's jobs end before it.
+  void drop_next() { has_next_ = false; }
 
  private:
+  Replay(const Replay&) = default;
+
   // A job that has arrived and whose outcome is not final yet.
   struct Live {
     GpuJob job;
@@ -148,10 +179,10 @@ class Replay {
   void schedule_queue();
   void finish(long j);
 
-  const GpuJobSource& source_;
+  GpuJobSource source_;
   DurationModel& durations_;
   GpuReplayConfig config_;
-  const GpuOutcomeSink& sink_;
+  GpuOutcomeSink sink_;
   GpuClusterState cluster_;
   std::unordered_map<long, Live> live_;
   GpuJob next_;  // the next arrival, when has_next_
@@ -358,39 +389,99 @@ void Replay::schedule_queue() {
   }
 }
 
-GpuReplayStats Replay::run() {
-  fetch_next();
-  while (has_next_ || !completions_.empty()) {
-    const double arrival = has_next_ ? next_.submit : INFINITY;
-    if (!completions_.empty() && completions_.top().first <= arrival) {
-      now_ = completions_.top().first;
-      while (!completions_.empty() && completions_.top().first <= now_) {
-        const long j = completions_.top().second;
-        completions_.pop();
-        cluster_.release(live_.at(j).held);
-        ++placement_version_;
-        finish(j);
-      }
-      if (config_.admission == Admission::kQueue) schedule_queue();
-    } else {
-      now_ = arrival;
-      arrive();
+bool Replay::step() {
+  if (!has_next_ && completions_.empty()) return false;
+  const double arrival = has_next_ ? next_.submit : INFINITY;
+  if (!completions_.empty() && completions_.top().first <= arrival) {
+    now_ = completions_.top().first;
+    while (!completions_.empty() && completions_.top().first <= now_) {
+      const long j = completions_.top().second;
+      completions_.pop();
+      cluster_.release(live_.at(j).held);
+      ++placement_version_;
+      finish(j);
     }
+    if (config_.admission == Admission::kQueue) schedule_queue();
+  } else {
+    now_ = arrival;
+    arrive();
   }
-  // Jobs still waiting when nothing runs and nothing arrives never start.
+  return true;
+}
+
+void Replay::drain() {
   while (!waiting_.empty()) {
     const long j = std::get<2>(*waiting_.begin());
     waiting_.erase(waiting_.begin());
     finish(j);
   }
-  return stats_.stats(config_, cluster_.num_gpus());
 }
 
-}  // namespace
+GpuReplayStats Replay::run() {
+  begin();
+  while (step()) {
+  }
+  drain();
+  return stats();
+}
+
+}  // namespace detail
 
 GpuReplayStats replay_stream(const GpuJobSource& source, DurationModel& durations,
                              const GpuReplayConfig& config, const GpuOutcomeSink& sink) {
-  return Replay(source, durations, config, sink).run();
+  return detail::Replay(source, durations, config, sink).run();
+}
+
+// ---- the cursor ------------------------------------------------------------------
+
+GpuReplayCursor::GpuReplayCursor(const std::vector<GpuJob>& jobs, size_t end,
+                                 DurationModel& durations, const GpuReplayConfig& config,
+                                 GpuOutcomeSink sink)
+    : feed_(std::make_unique<Feed>(Feed{&jobs, 0, std::min(end, jobs.size())})),
+      replay_(std::make_unique<detail::Replay>(source(), durations, config, std::move(sink))) {
+  replay_->begin();
+}
+
+GpuReplayCursor::GpuReplayCursor(const GpuReplayCursor& from, const GpuPolicy& policy, size_t end,
+                                 GpuOutcomeSink sink)
+    : feed_(std::make_unique<Feed>(
+          Feed{from.feed_->jobs, from.feed_->next,
+               std::max(from.feed_->next, std::min(end, from.feed_->jobs->size()))})),
+      replay_(std::make_unique<detail::Replay>(*from.replay_, source(), std::move(sink), policy)) {
+  if (replay_->arrived() >= static_cast<long>(std::min(end, feed_->jobs->size())))
+    replay_->drop_next();
+}
+
+GpuReplayCursor::GpuReplayCursor(GpuReplayCursor&&) noexcept = default;
+GpuReplayCursor::~GpuReplayCursor() = default;
+
+GpuJobSource GpuReplayCursor::source() {
+  Feed* feed = feed_.get();  // owned by this cursor, where it stays when the cursor moves
+  return [feed](GpuJob& job) {
+    if (feed->next >= feed->end) return false;
+    job = (*feed->jobs)[feed->next++];
+    return true;
+  };
+}
+
+bool GpuReplayCursor::next_is_arrival() const {
+  return replay_->next_is_arrival();
+}
+long GpuReplayCursor::arrived() const {
+  return replay_->arrived();
+}
+double GpuReplayCursor::next_event_time() const {
+  return replay_->next_event_time();
+}
+bool GpuReplayCursor::step() {
+  return replay_->step();
+}
+
+GpuReplayStats GpuReplayCursor::run_to_end() {
+  while (replay_->step()) {
+  }
+  replay_->drain();
+  return replay_->stats();
 }
 
 GpuReplayResult replay_on_gpus(const std::vector<GpuJob>& jobs, DurationModel& durations,

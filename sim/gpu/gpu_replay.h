@@ -116,4 +116,44 @@ GpuReplayStats replay_stream(const GpuJobSource& source, DurationModel& duration
 GpuReplayResult replay_on_gpus(const std::vector<GpuJob>& jobs, DurationModel& durations,
                                const GpuReplayConfig& config);
 
+namespace detail {
+class Replay;
+}
+
+// A replay of jobs [0, end) (sorted by submission) that advances one event
+// at a time (an arrival, or the completions at one time and then the
+// queue) and can be forked between events: the fork carries on from the
+// same state with a policy, a last job and an outcome sink of its own. The
+// rollout search (hindsight_search.h) forks the replay it is making at each
+// decision instead of replaying the trace so far. Stepped to its end a
+// cursor makes the same decisions and outcomes as replay_stream.
+class GpuReplayCursor {
+ public:
+  GpuReplayCursor(const std::vector<GpuJob>& jobs, size_t end, DurationModel& durations,
+                  const GpuReplayConfig& config, GpuOutcomeSink sink = {});
+  // A fork of `from` (its RNG included) that decides with `policy` and
+  // replays the jobs before `end` only (those that have arrived stay).
+  GpuReplayCursor(const GpuReplayCursor& from, const GpuPolicy& policy, size_t end,
+                  GpuOutcomeSink sink);
+  GpuReplayCursor(GpuReplayCursor&&) noexcept;
+  ~GpuReplayCursor();
+
+  // Whether the next event is an arrival (else a completion, or none left).
+  bool next_is_arrival() const;
+  long arrived() const;            // jobs arrived so far
+  double next_event_time() const;  // infinite when none is left
+  bool step();                     // one event; false when none is left
+  // The remaining events, then the jobs still waiting leave (missed).
+  GpuReplayStats run_to_end();
+
+ private:
+  struct Feed {
+    const std::vector<GpuJob>* jobs;
+    size_t next, end;
+  };
+  GpuJobSource source();
+  std::unique_ptr<Feed> feed_;
+  std::unique_ptr<detail::Replay> replay_;
+};
+
 }  // namespace pacml::sim

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <stdexcept>
 #include <string>
 
 #include "core/features/gpu_features.h"
@@ -15,50 +16,18 @@ using Chooser = std::function<int(const GpuDecisionInput&, Rng&)>;
 // A replay's decisions in the order it makes them (with immediate admission
 // the d-th is job d's): those before forced.size() take the choices made;
 // the next one asks `next` (the base when null); the rest follow the base.
-GpuReplayConfig scripted(const std::vector<int>& forced, const Chooser& next,
-                         const HindsightSearchOptions& options, size_t& decision) {
-  const GpuPolicy& base = options.base;
-  GpuReplayConfig config;
-  config.admission = options.admission;
-  config.order = options.order;
-  config.seed = options.seed;
-  config.policy.kind = GpuPolicy::Kind::kChooser;
-  config.policy.name = "rollout";
-  config.policy.chooser = [&forced, &next, &base, &decision](const GpuDecisionInput& in, Rng& rng) {
+GpuPolicy scripted_policy(const std::vector<int>& forced, const Chooser& next,
+                          const GpuPolicy& base, size_t& decision) {
+  GpuPolicy policy;
+  policy.kind = GpuPolicy::Kind::kChooser;
+  policy.name = "rollout";
+  policy.chooser = [&forced, &next, &base, &decision](const GpuDecisionInput& in, Rng& rng) {
     const size_t d = decision++;
     if (d < forced.size()) return forced[d];
     if (d == forced.size() && next) return next(in, rng);
     return choose_gpus(base, in, rng);
   };
-  return config;
-}
-
-// Jobs [0, end) replayed under `config`, each final outcome to `sink`.
-void replay_first(const std::vector<GpuJob>& jobs, size_t end, DurationModel& durations,
-                  const GpuReplayConfig& config, const GpuOutcomeSink& sink) {
-  size_t fed = 0;
-  replay_stream(
-      [&](GpuJob& job) {
-        if (fed >= end) return false;
-        job = jobs[fed++];
-        return true;
-      },
-      durations, config, sink);
-}
-
-// Deadlines met among jobs [from, end) when jobs [0, end) are replayed
-// with the choices made, `next` for the decision after them, and the base
-// after it (immediate admission counts from the job decided; a queue, whose
-// earlier jobs may still wait, from 0).
-long met_in_rollout(const std::vector<GpuJob>& jobs, size_t end, DurationModel& durations,
-                    const std::vector<int>& forced, const Chooser& next,
-                    const HindsightSearchOptions& options, long from) {
-  size_t decision = 0;
-  const GpuReplayConfig config = scripted(forced, next, options, decision);
-  long met = 0;
-  replay_first(jobs, end, durations, config,
-               [&](long index, const GpuJobOutcome& o) { met += index >= from && o.met; });
-  return met;
+  return policy;
 }
 
 // What a decision offers: the actions the learned policy could take there,
@@ -79,18 +48,21 @@ Offer offer_at(const GpuDecisionInput& in, const GpuPolicy& base, Rng& rng) {
   return o;
 }
 
-// The decisions after the choices made, as jobs [0, end) replayed with them
-// and then the base meet them: what each offers, up to and including the
-// first with a choice to make. (While it waits for GPUs a queued job is
-// decided again and again with nothing to choose: those are taken in one go.)
-std::vector<Offer> next_offers(const std::vector<GpuJob>& jobs, size_t end,
-                               DurationModel& durations, const std::vector<int>& chosen,
+// The decisions after the choices made, as the replay at `at` (which has
+// made `made` decisions) goes on with them and then the base, up to job
+// `end`: what each offers, up to and including the first with a choice to
+// make. (While it waits for GPUs a queued job is decided again and again
+// with nothing to choose: those are taken in one go.)
+std::vector<Offer> next_offers(const GpuReplayCursor& at, size_t made, size_t end,
+                               const std::vector<int>& chosen,
                                const HindsightSearchOptions& options) {
   std::vector<Offer> offers;
   bool open = true;
-  size_t decision = 0;
-  GpuReplayConfig config = scripted(chosen, nullptr, options, decision);
-  config.policy.chooser = [&](const GpuDecisionInput& in, Rng& rng) {
+  size_t decision = made;
+  GpuPolicy probe;
+  probe.kind = GpuPolicy::Kind::kChooser;
+  probe.name = "probe";
+  probe.chooser = [&](const GpuDecisionInput& in, Rng& rng) {
     const size_t d = decision++;
     if (d < chosen.size()) return chosen[d];
     if (!open) return choose_gpus(options.base, in, rng);
@@ -98,11 +70,53 @@ std::vector<Offer> next_offers(const std::vector<GpuJob>& jobs, size_t end,
     open = offers.back().actions.size() <= 1;
     return offers.back().base_action;
   };
-  replay_first(jobs, end, durations, config, [](long, const GpuJobOutcome&) {});
+  GpuReplayCursor fork(at, probe, end, {});
+  fork.run_to_end();
   return offers;
 }
 
-// Decision by decision with a queue (hindsight_search.h).
+// Deadlines met among jobs `from` on, outcomes final after `at`, when the
+// replay at `at` (which has made `made` decisions) goes on with the choices
+// made, `next` for the decision after them and the base after it, up to
+// job `end`. (With a queue, `from` is 0: the jobs final before `at` count
+// alike for every action tried.)
+long met_in_fork(const GpuReplayCursor& at, size_t made, const std::vector<int>& chosen, size_t end,
+                 const Chooser& next, const HindsightSearchOptions& options, long from) {
+  size_t decision = made;
+  long met = 0;
+  GpuReplayCursor fork(at, scripted_policy(chosen, next, options.base, decision), end,
+                       [&](long index, const GpuJobOutcome& o) { met += index >= from && o.met; });
+  fork.run_to_end();
+  return met;
+}
+
+// A replay whose d-th decision takes chosen[d] (`made` counts them).
+GpuReplayConfig choices_config(const std::vector<int>& chosen, size_t& made,
+                               const HindsightSearchOptions& options) {
+  GpuReplayConfig config;
+  config.admission = options.admission;
+  config.order = options.order;
+  config.seed = options.seed;
+  config.policy.kind = GpuPolicy::Kind::kChooser;
+  config.policy.name = "rollout";
+  config.policy.chooser = [&chosen, &made](const GpuDecisionInput&, Rng&) {
+    if (made >= chosen.size()) throw std::logic_error("hindsight search: a decision not made yet");
+    return chosen[made++];
+  };
+  return config;
+}
+
+// The replay of the choices made, stepped by the search only over events
+// whose decisions are made.
+GpuReplayCursor replay_of_choices(const std::vector<GpuJob>& jobs, DurationModel& durations,
+                                  const std::vector<int>& chosen, size_t& made,
+                                  const HindsightSearchOptions& options) {
+  return GpuReplayCursor(jobs, jobs.size(), durations, choices_config(chosen, made, options));
+}
+
+// Decision by decision with a queue (hindsight_search.h). Each probe and
+// rollout forks the replay of the choices made, kept at an event before the
+// decision searched (the same rollouts as replaying the trace so far).
 std::vector<int> search_queue(const std::vector<GpuJob>& jobs, DurationModel& durations,
                               const HindsightSearchOptions& options) {
   std::vector<int> chosen;
@@ -115,10 +129,12 @@ std::vector<int> search_queue(const std::vector<GpuJob>& jobs, DurationModel& du
                          [](double at, const GpuJob& j) { return at < j.submit; }) -
         jobs.begin());
   };
+  size_t made = 0;  // decisions the replay of the choices has made
+  GpuReplayCursor replay = replay_of_choices(jobs, durations, chosen, made, options);
   for (;;) {
     // The next decisions, kept while no arrival left out of the replay
     // could have come before them.
-    const std::vector<Offer> offers = next_offers(jobs, end, durations, chosen, options);
+    const std::vector<Offer> offers = next_offers(replay, made, end, chosen, options);
     size_t valid = 0;
     while (valid < offers.size() && (end == n || offers[valid].now < jobs[end].submit)) ++valid;
     if (valid == 0) {
@@ -131,13 +147,15 @@ std::vector<int> search_queue(const std::vector<GpuJob>& jobs, DurationModel& du
     bar.update(arrived_by(offers[k == valid ? k - 1 : k].now));
     if (k == valid) continue;
     const Offer& o = offers[k];
+    // Every decision of the events before this one's time is made.
+    while (replay.next_event_time() < o.now) replay.step();
     end = std::max(end, std::min(n, arrived_by(o.now) + lookahead));
     int best = o.base_action;
-    long best_met = met_in_rollout(jobs, end, durations, chosen, nullptr, options, 0);
+    long best_met = met_in_fork(replay, made, chosen, end, nullptr, options, 0);
     for (int action : o.actions) {
       if (action == o.base_action) continue;
       const Chooser take = [action](const GpuDecisionInput&, Rng&) { return action; };
-      const long met = met_in_rollout(jobs, end, durations, chosen, take, options, 0);
+      const long met = met_in_fork(replay, made, chosen, end, take, options, 0);
       if (met > best_met) best = action, best_met = met;
     }
     chosen.push_back(best);
@@ -146,14 +164,20 @@ std::vector<int> search_queue(const std::vector<GpuJob>& jobs, DurationModel& du
   return chosen;
 }
 
-// Job by job with immediate admission (hindsight_search.h).
+// Job by job with immediate admission (hindsight_search.h): the replay of
+// the choices made stops before each arrival, and each action is tried on a
+// fork of it (the same rollouts as replaying the trace so far each time).
 std::vector<int> search_immediate(const std::vector<GpuJob>& jobs, DurationModel& durations,
                                   const HindsightSearchOptions& options) {
   std::vector<int> chosen;
   chosen.reserve(jobs.size());
   ProgressBar bar("hindsight search", jobs.size(), options.progress);
+  size_t made = 0;  // decisions the replay of the choices has made
+  GpuReplayCursor replay = replay_of_choices(jobs, durations, chosen, made, options);
   for (size_t i = 0; i < jobs.size(); ++i) {
+    while (!replay.next_is_arrival()) replay.step();
     const size_t end = std::min(jobs.size(), i + 1 + static_cast<size_t>(options.lookahead));
+    const long from = static_cast<long>(i);
     // The base's action and the candidates, read where job i is decided.
     int base_action = 0;
     std::vector<int> actions;
@@ -163,17 +187,16 @@ std::vector<int> search_immediate(const std::vector<GpuJob>& jobs, DurationModel
         actions.push_back(features::gpus_for_action(f, static_cast<int>(a)));
       return base_action = choose_gpus(options.base, in, rng);
     };
-    long best_met = met_in_rollout(jobs, end, durations, chosen, probe, options,
-                                   static_cast<long>(chosen.size()));
+    long best_met = met_in_fork(replay, i, chosen, end, probe, options, from);
     int best = base_action;
     for (int action : actions) {
       if (action == base_action) continue;
       const Chooser take = [action](const GpuDecisionInput&, Rng&) { return action; };
-      const long met = met_in_rollout(jobs, end, durations, chosen, take, options,
-                                      static_cast<long>(chosen.size()));
+      const long met = met_in_fork(replay, i, chosen, end, take, options, from);
       if (met > best_met) best = action, best_met = met;
     }
     chosen.push_back(best);
+    replay.step();  // job i arrives and takes it
     bar.update(i + 1);
   }
   bar.finish();
@@ -187,9 +210,8 @@ GpuReplayResult hindsight_search(const std::vector<GpuJob>& jobs, DurationModel&
   const std::vector<int> chosen = options.admission == Admission::kImmediate
                                       ? search_immediate(jobs, durations, options)
                                       : search_queue(jobs, durations, options);
-  size_t decision = 0;
-  const GpuReplayConfig config = scripted(chosen, nullptr, options, decision);
-  GpuReplayResult result = replay_on_gpus(jobs, durations, config);
+  size_t made = 0;
+  GpuReplayResult result = replay_on_gpus(jobs, durations, choices_config(chosen, made, options));
   result.stats.policy =
       "hindsight(" + options.base.name + ", " + std::to_string(options.lookahead) + ")";
   return result;

@@ -7,22 +7,25 @@
 // Rollout search (one step of policy iteration): at each arrival in turn,
 // every action the learned GPU policy could take (turn the job away, or one
 // of its candidate counts: features::gpu_decision_features) is tried by
-// replaying the trace so far with the choices already made, that action,
-// and then `base` for the next `lookahead` arrivals; the action whose
-// rollout meets the most deadlines among the job and those arrivals is
-// kept (ties: the base's own action, else the earliest candidate). With the
-// base's action among those tried, it never does worse than the base over
-// the lookahead. Cost: a replay of the trace so far per action and arrival,
-// so quadratic in the trace's length (a 13,000-job trace: minutes).
+// going on from the trace so far, replayed with the choices already made,
+// with that action and then `base` for the next `lookahead` arrivals; the
+// action whose rollout meets the most deadlines among the job and those
+// arrivals is kept (ties: the base's own action, else the earliest
+// candidate). With the base's action among those tried, it never does worse
+// than the base over the lookahead. The replay of the choices made is kept
+// (a GpuReplayCursor, stepped as choices are made) and forked for each
+// rollout, so a decision costs its rollouts, not a replay of the trace so
+// far: linear in the trace's length (a 13,000-job trace: seconds).
 //
 // With a queue, a job is decided whenever it is tried (at its arrival, and
 // while it waits, at each completion), so the search goes decision by
 // decision instead: the d-th decision of a replay is the same decision
 // whenever the d before it were made alike (replays are deterministic). Each
-// rollout replays the arrivals up to `lookahead` after the decision's time
-// (the queue drained after the last) and counts every deadline met in it.
-// A queue decides a job many times, so this costs several times the
-// immediate search on the same trace.
+// rollout forks the replay of the choices made, kept at an event before the
+// decision's, and goes on over the arrivals up to `lookahead` after the
+// decision's time (the queue drained after the last), counting every
+// deadline met in it. A queue decides a job many times, so this costs
+// several times the immediate search on the same trace.
 #pragma once
 
 #include <vector>

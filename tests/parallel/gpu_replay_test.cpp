@@ -245,6 +245,100 @@ TEST(MetBound, NoPolicyMeetsMoreThanTheBound) {
   }
 }
 
+bool same_outcome(const GpuJobOutcome& a, const GpuJobOutcome& b) {
+  auto same = [](double x, double y) { return x == y || (std::isnan(x) && std::isnan(y)); };
+  return a.gpus == b.gpus && same(a.start, b.start) && same(a.end, b.end) && a.met == b.met &&
+         a.unservable == b.unservable && a.turned_away == b.turned_away;
+}
+
+// A policy that records each decision's count, in the order they are made.
+GpuPolicy recording(const char* name, std::vector<int>& made) {
+  GpuPolicy p;
+  p.kind = GpuPolicy::Kind::kChooser;
+  p.name = name;
+  p.chooser = [rule = GpuPolicy::parse(name, "test"), &made](const GpuDecisionInput& in, Rng& rng) {
+    made.push_back(choose_gpus(rule, in, rng));
+    return made.back();
+  };
+  return p;
+}
+
+// Stepped to its end, a cursor gives every job the outcome the replay gives.
+TEST(GpuReplayCursor, SteppedToTheEndIsTheReplay) {
+  Rng rng(11);
+  DurationModel durations(estimator_4x8());
+  const std::vector<GpuJob> jobs = random_jobs(rng, {150, 8, 20, 400, 0.3, 1, true});
+  for (Admission a : {Admission::kImmediate, Admission::kQueue}) {
+    GpuReplayConfig config;
+    config.policy = GpuPolicy::parse("min_feasible", "test");
+    config.admission = a;
+    const GpuReplayResult whole = replay_on_gpus(jobs, durations, config);
+    std::vector<GpuJobOutcome> outcomes(jobs.size());
+    GpuReplayCursor cursor(jobs, jobs.size(), durations, config,
+                           [&](long j, const GpuJobOutcome& o) { outcomes[j] = o; });
+    long events = 0;
+    while (cursor.step()) ++events;
+    EXPECT_GE(events, static_cast<long>(jobs.size())) << admission_name(a);
+    const GpuReplayStats stats = cursor.run_to_end();
+    EXPECT_EQ(stats.met, whole.stats.met) << admission_name(a);
+    for (size_t j = 0; j < jobs.size(); ++j)
+      EXPECT_TRUE(same_outcome(outcomes[j], whole.jobs[j])) << admission_name(a) << ", job " << j;
+  }
+}
+
+// A fork taken between any two events carries on as a replay from the start
+// would that made the same decisions before it and the fork's after it,
+// over the fork's jobs only (the next to arrive left out when the fork ends
+// before it): the rollout search's rollouts rest on this.
+TEST(GpuReplayCursor, AForkIsTheReplayFromTheStartWithTheSameChoices) {
+  Rng rng(12);
+  DurationModel durations(estimator_4x8());
+  const std::vector<GpuJob> jobs = random_jobs(rng, {80, 8, 20, 400, 0.3, 1, true});
+  for (Admission a : {Admission::kImmediate, Admission::kQueue}) {
+    std::vector<int> made;
+    GpuReplayConfig config;
+    config.policy = recording("min_feasible", made);
+    config.admission = a;
+    GpuReplayCursor cursor(jobs, jobs.size(), durations, config);
+    for (long event = 0, forks = 0; forks < 12; ++event) {
+      if (event % 9 == 4) {
+        ++forks;
+        const size_t end = std::min(jobs.size(), static_cast<size_t>(cursor.arrived()) +
+                                                     static_cast<size_t>(event % 4) * 10);
+        const std::vector<int> before = made;
+        std::vector<int> after;
+        std::vector<GpuJobOutcome> forked(jobs.size());
+        std::vector<bool> reported(jobs.size(), false);
+        GpuReplayCursor fork(
+            cursor, recording("para_max", after), end,
+            [&](long j, const GpuJobOutcome& o) { forked[j] = o, reported[j] = true; });
+        fork.run_to_end();
+        // From the start: the same decisions, then para_max, jobs [0, end).
+        size_t d = 0;
+        GpuReplayConfig again = config;
+        const GpuPolicy para_max = GpuPolicy::parse("para_max", "test");
+        again.policy.chooser = [&](const GpuDecisionInput& in, Rng& r) {
+          const size_t i = d++;
+          return i < before.size() ? before[i] : choose_gpus(para_max, in, r);
+        };
+        const std::vector<GpuJob> first(jobs.begin(), jobs.begin() + static_cast<long>(end));
+        const GpuReplayResult scratch = replay_on_gpus(first, durations, again);
+        EXPECT_EQ(d, before.size() + after.size()) << admission_name(a) << ", event " << event;
+        long compared = 0;
+        for (size_t j = 0; j < end; ++j) {
+          if (!reported[j]) continue;
+          ++compared;
+          EXPECT_TRUE(same_outcome(forked[j], scratch.jobs[j]))
+              << admission_name(a) << ", event " << event << ", job " << j;
+        }
+        EXPECT_GT(compared, 0) << admission_name(a) << ", event " << event;
+        EXPECT_EQ(made, before) << "the fork leaves the cursor as it was";
+      }
+      if (!cursor.step()) break;
+    }
+  }
+}
+
 HindsightSearchOptions search_over(const char* base, long lookahead) {
   HindsightSearchOptions o;
   o.base = GpuPolicy::parse(base, "test");
