@@ -9,6 +9,7 @@
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 
 #include "core/cluster/cluster_spec.h"
@@ -27,6 +28,7 @@
 #include "sim/experiment/evaluation.h"
 #include "sim/gpu/fitted_workload.h"
 #include "sim/gpu/gpu_replay.h"
+#include "sim/gpu/hindsight_search.h"
 #include "sim/report/csv.h"
 #include "sim/report/progress.h"
 #include "sim/workload/paths.h"
@@ -65,6 +67,8 @@ nlohmann::json GpuTrainConfig::to_json() const {
           {"train", grid_json(train)},
           {"validation", grid_json(validation)},
           {"teacher_caps", caps_json(teacher_caps)},
+          {"teacher", teacher},
+          {"teacher_lookahead", teacher_lookahead},
           {"iterations", iterations},
           {"dagger_sample", dagger_sample},
           {"record_retries", record_retries},
@@ -179,6 +183,8 @@ void parse_scalars(const YAML::Node& r, const std::string& source, GpuTrainConfi
     c.load_reference_gpus = static_cast<int>(keys.integer(r, source, "load_reference_gpus"));
   if (r["order"]) c.order = keys.choice(r, source, "order");
   if (r["teacher_caps"]) c.teacher_caps = yaml_caps(r["teacher_caps"], source);
+  if (r["teacher"]) c.teacher = keys.choice(r, source, "teacher");
+  if (r["teacher_lookahead"]) c.teacher_lookahead = keys.integer(r, source, "teacher_lookahead");
   if (r["iterations"]) c.iterations = keys.integer(r, source, "iterations");
   if (r["dagger_sample"]) c.dagger_sample = keys.boolean(r, source, "dagger_sample");
   if (r["record_retries"]) c.record_retries = keys.boolean(r, source, "record_retries");
@@ -228,6 +234,12 @@ GpuTrainConfig parse_gpu_train_config(const std::string& yaml_text, const std::s
     c.validation.seeds = {1001, 1002};
     if (r["validation"]) parse_grid(r["validation"], source, c.validation);
     check_seeds_disjoint(c, r["validation"] ? r["validation"] : r);
+    // The search labels the decisions of a replay it makes itself, which a
+    // sampled rollout would leave.
+    if (c.teacher == "rollout" && c.dagger_sample)
+      throw InputError(yaml_where(source, r["dagger_sample"]),
+                       "dagger_sample: true needs teacher: cap (the rollout search labels the "
+                       "greedy network's decisions)");
     if (r["optimiser"]) parse_optimiser(r["optimiser"], source, c.optimiser);
     if (r["network"]) parse_network(r["network"], source, c.architecture);
     return c;
@@ -479,21 +491,34 @@ struct Rollout {
 // records the decisions with a choice, labelled by the teacher.
 class Recorder {
  public:
+  // `searched`: the rollout search's action at each decision, in order
+  // (teacher: rollout); null: the capped teacher labels.
   Recorder(const Setup& s, const GpuTrainConfig& c, const Episode& e,
-           inference::GpuLearnedPolicy* policy, Rollout& out)
-      : s_(s), c_(c), e_(e), policy_(policy), out_(out) {}
+           inference::GpuLearnedPolicy* policy, const std::vector<int>* searched, Rollout& out)
+      : s_(s), c_(c), e_(e), policy_(policy), searched_(searched), out_(out) {}
   int operator()(const GpuDecisionInput& in, Rng& rng);
 
  private:
+  int teacher_action(const GpuDecisionInput& in);
   const Setup& s_;
   const GpuTrainConfig& c_;
   const Episode& e_;
   inference::GpuLearnedPolicy* policy_;
+  const std::vector<int>* searched_;
+  size_t decisions_ = 0;
   Rollout& out_;
   // Per job (model, deadline): what the teacher and the policy said at its
   // last recorded decision, as label × 8 + chosen.
   std::map<std::pair<const ParallelJob*, double>, int> last_;
 };
+
+int Recorder::teacher_action(const GpuDecisionInput& in) {
+  const size_t d = decisions_++;
+  if (!searched_) return capped_min_feasible(in, e_.cap);
+  if (d >= searched_->size())
+    throw std::logic_error("gpu trainer: the rollout search labelled fewer decisions than made");
+  return (*searched_)[d];
+}
 
 int Recorder::operator()(const GpuDecisionInput& in, Rng& rng) {
   features::GpuDecisionFeatures f;
@@ -505,7 +530,7 @@ int Recorder::operator()(const GpuDecisionInput& in, Rng& rng) {
   } else {
     f = features::gpu_decision_features(in);
   }
-  const int label = candidate_index(f, capped_min_feasible(in, e_.cap));
+  const int label = candidate_index(f, teacher_action(in));
   if (chosen < 0) chosen = label;
   // A decision with one candidate (nothing can start now) teaches nothing.
   if (f.gpus.size() < 2) return features::gpus_for_action(f, chosen);
@@ -521,6 +546,30 @@ int Recorder::operator()(const GpuDecisionInput& in, Rng& rng) {
   return features::gpus_for_action(f, chosen);
 }
 
+// teacher: rollout: the rollout search's action at every decision of the
+// replay rollout() makes (following the greedy network, or the search
+// itself when there is no model yet), with the capped teacher as its base.
+std::vector<int> searched_labels(const Setup& s, const GpuTrainConfig& c, const Episode& e,
+                                 const std::shared_ptr<const inference::GpuLearnedModel>& model,
+                                 std::uint64_t rng_seed, int worker) {
+  sim::HindsightSearchOptions options;
+  options.base.kind = GpuPolicy::Kind::kCapped;
+  options.base.name = "teacher";
+  options.base.cap = e.cap;
+  options.lookahead = c.teacher_lookahead;
+  options.seed = rng_seed;
+  options.progress = 0;
+  options.admission = e.scenario.admission;
+  options.order = s.order;
+  DurationModel& d = s.durations_of(worker, e.scenario.cluster_index);
+  if (!model) return sim::hindsight_labels(e.jobs, d, options, nullptr);
+  inference::GpuLearnedPolicy network(model, false);
+  const GpuPolicy follow = chooser_policy("pacml:train", [&](const GpuDecisionInput& in, Rng& rng) {
+    return network.decide(in, rng).gpus();
+  });
+  return sim::hindsight_labels(e.jobs, d, options, &follow);
+}
+
 // Follows the teacher (model null) or the network, greedy or sampled with
 // the replay's RNG seeded by `rng_seed`; the teacher labels every decision.
 Rollout rollout(const Setup& s, const GpuTrainConfig& c, const Episode& e,
@@ -529,7 +578,9 @@ Rollout rollout(const Setup& s, const GpuTrainConfig& c, const Episode& e,
   Rollout out;
   std::unique_ptr<inference::GpuLearnedPolicy> policy;
   if (model) policy = std::make_unique<inference::GpuLearnedPolicy>(model, c.dagger_sample);
-  Recorder recorder(s, c, e, policy.get(), out);
+  std::vector<int> searched;
+  if (c.teacher == "rollout") searched = searched_labels(s, c, e, model, rng_seed, worker);
+  Recorder recorder(s, c, e, policy.get(), c.teacher == "rollout" ? &searched : nullptr, out);
   const GpuPolicy follow = chooser_policy(
       "rollout", [&recorder](const GpuDecisionInput& in, Rng& rng) { return recorder(in, rng); });
   out.met = replay_met(s, e, follow, worker, rng_seed);

@@ -14,6 +14,10 @@
 // knows the episode's future through its choice of cap, so it teaches, it
 // does not deploy.
 //
+// With `teacher: rollout` the labels are instead the rollout search's with
+// that teacher as its base (one step of improvement over it, knowing the
+// episode's next teacher_lookahead arrivals).
+//
 // Iteration 0 follows the teacher; later iterations follow the network
 // (greedy, or sampled with dagger_sample) while the teacher labels every
 // decision (DAgger), so the network also learns what to do in the states its
@@ -68,6 +72,13 @@ struct GpuTrainConfig {
   GpuScenarioGrid train;
   GpuScenarioGrid validation;  // defaults to train's scenarios with seeds 1001, 1002
   std::vector<double> teacher_caps = {0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 1, 2, INFINITY};
+  // "cap": the labels are the searched cap's (capped:X). "rollout": the
+  // rollout search's (sim/gpu/hindsight_search.h) with that capped:X as its
+  // base, looking `teacher_lookahead` arrivals ahead: at each decision of
+  // the followed rollout, every action is tried against the episode's
+  // coming jobs and the best kept.
+  std::string teacher = "cap";
+  long teacher_lookahead = 200;
   long iterations = 6;
   bool dagger_sample = false;
   // Whether a queue's retries of a waiting job are all recorded (false:

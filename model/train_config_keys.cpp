@@ -202,7 +202,8 @@ const SettingsTable& train_eval_settings() {
 const SettingsTable& gpu_train_settings() {
   static const SettingsTable table(
       "GPU training config key",
-      {version_key(), gpu_world_key(),
+      {version_key(),
+       gpu_world_key(),
        SettingKey("name", T::kText, "label in logs and plots").defaults_to("gpu"),
        SettingKey("workload", T::kList,
                   "built-in fitted workloads or files relative to this one (each with every "
@@ -223,6 +224,15 @@ const SettingsTable& gpu_train_settings() {
                   "caps (cluster-hours) searched per episode for the capped:X teacher; inf = none")
            .range(1e-9, 1e9)
            .defaults_to("[0.01 … 2, inf]"),
+       SettingKey("teacher", T::kChoice,
+                  "the labels: cap (the searched capped:X) or rollout (the rollout search "
+                  "over it, model/README.md)")
+           .one_of({"cap", "rollout"})
+           .defaults_to("cap"),
+       SettingKey("teacher_lookahead", T::kInteger,
+                  "teacher: rollout: the arrivals each rollout looks ahead")
+           .range(1, 1L << 30)
+           .defaults_to("200"),
        SettingKey("iterations", T::kInteger,
                   "round 0 follows the teacher, the others the network (DAgger)")
            .range(1, 100000)
@@ -241,7 +251,9 @@ const SettingsTable& gpu_train_settings() {
                   "decisions kept in the aggregate, an equal share per round")
            .range(1, 1L << 32)
            .defaults_to("300000"),
-       seed_key(), time_limit_key("30"), workers_key(),
+       seed_key(),
+       time_limit_key("30"),
+       workers_key(),
        SettingKey("optimiser", T::kMapping, "table `train.gpu.optimiser`"),
        SettingKey("network", T::kMapping, "table `train.gpu.network`")});
   return table;

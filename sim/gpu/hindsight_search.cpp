@@ -35,16 +35,20 @@ GpuPolicy scripted_policy(const std::vector<int>& forced, const Chooser& next,
 struct Offer {
   std::vector<int> actions;
   int base_action = 0;
+  int followed = 0;  // what the replay of the choices takes there
   double now = 0;
 };
 
-Offer offer_at(const GpuDecisionInput& in, const GpuPolicy& base, Rng& rng) {
+// `follow`: the policy whose decisions are labelled (null: the search's own).
+Offer offer_at(const GpuDecisionInput& in, const GpuPolicy& base, const GpuPolicy* follow,
+               Rng& rng) {
   Offer o;
   const features::GpuDecisionFeatures f = features::gpu_decision_features(in);
   for (size_t a = 0; a < f.gpus.size(); ++a)
     o.actions.push_back(features::gpus_for_action(f, static_cast<int>(a)));
   o.now = in.now;
   o.base_action = choose_gpus(base, in, rng);
+  o.followed = follow ? choose_gpus(*follow, in, rng) : o.base_action;
   return o;
 }
 
@@ -55,7 +59,7 @@ Offer offer_at(const GpuDecisionInput& in, const GpuPolicy& base, Rng& rng) {
 // with nothing to choose: those are taken in one go.)
 std::vector<Offer> next_offers(const GpuReplayCursor& at, size_t made, size_t end,
                                const std::vector<int>& chosen,
-                               const HindsightSearchOptions& options) {
+                               const HindsightSearchOptions& options, const GpuPolicy* follow) {
   std::vector<Offer> offers;
   bool open = true;
   size_t decision = made;
@@ -66,9 +70,9 @@ std::vector<Offer> next_offers(const GpuReplayCursor& at, size_t made, size_t en
     const size_t d = decision++;
     if (d < chosen.size()) return chosen[d];
     if (!open) return choose_gpus(options.base, in, rng);
-    offers.push_back(offer_at(in, options.base, rng));
+    offers.push_back(offer_at(in, options.base, follow, rng));
     open = offers.back().actions.size() <= 1;
-    return offers.back().base_action;
+    return offers.back().followed;
   };
   GpuReplayCursor fork(at, probe, end, {});
   fork.run_to_end();
@@ -118,7 +122,8 @@ GpuReplayCursor replay_of_choices(const std::vector<GpuJob>& jobs, DurationModel
 // rollout forks the replay of the choices made, kept at an event before the
 // decision searched (the same rollouts as replaying the trace so far).
 std::vector<int> search_queue(const std::vector<GpuJob>& jobs, DurationModel& durations,
-                              const HindsightSearchOptions& options) {
+                              const HindsightSearchOptions& options, const GpuPolicy* follow,
+                              std::vector<int>& best_actions) {
   std::vector<int> chosen;
   const size_t n = jobs.size(), lookahead = static_cast<size_t>(options.lookahead);
   ProgressBar bar("hindsight search", n, options.progress);
@@ -134,7 +139,7 @@ std::vector<int> search_queue(const std::vector<GpuJob>& jobs, DurationModel& du
   for (;;) {
     // The next decisions, kept while no arrival left out of the replay
     // could have come before them.
-    const std::vector<Offer> offers = next_offers(replay, made, end, chosen, options);
+    const std::vector<Offer> offers = next_offers(replay, made, end, chosen, options, follow);
     size_t valid = 0;
     while (valid < offers.size() && (end == n || offers[valid].now < jobs[end].submit)) ++valid;
     if (valid == 0) {
@@ -143,7 +148,10 @@ std::vector<int> search_queue(const std::vector<GpuJob>& jobs, DurationModel& du
       continue;
     }
     size_t k = 0;
-    for (; k < valid && offers[k].actions.size() <= 1; ++k) chosen.push_back(offers[k].base_action);
+    for (; k < valid && offers[k].actions.size() <= 1; ++k) {
+      chosen.push_back(offers[k].followed);
+      best_actions.push_back(offers[k].base_action);
+    }
     bar.update(arrived_by(offers[k == valid ? k - 1 : k].now));
     if (k == valid) continue;
     const Offer& o = offers[k];
@@ -158,7 +166,8 @@ std::vector<int> search_queue(const std::vector<GpuJob>& jobs, DurationModel& du
       const long met = met_in_fork(replay, made, chosen, end, take, options, 0);
       if (met > best_met) best = action, best_met = met;
     }
-    chosen.push_back(best);
+    chosen.push_back(follow ? o.followed : best);
+    best_actions.push_back(best);
   }
   bar.finish();
   return chosen;
@@ -168,7 +177,8 @@ std::vector<int> search_queue(const std::vector<GpuJob>& jobs, DurationModel& du
 // the choices made stops before each arrival, and each action is tried on a
 // fork of it (the same rollouts as replaying the trace so far each time).
 std::vector<int> search_immediate(const std::vector<GpuJob>& jobs, DurationModel& durations,
-                                  const HindsightSearchOptions& options) {
+                                  const HindsightSearchOptions& options, const GpuPolicy* follow,
+                                  std::vector<int>& best_actions) {
   std::vector<int> chosen;
   chosen.reserve(jobs.size());
   ProgressBar bar("hindsight search", jobs.size(), options.progress);
@@ -179,13 +189,15 @@ std::vector<int> search_immediate(const std::vector<GpuJob>& jobs, DurationModel
     const size_t end = std::min(jobs.size(), i + 1 + static_cast<size_t>(options.lookahead));
     const long from = static_cast<long>(i);
     // The base's action and the candidates, read where job i is decided.
-    int base_action = 0;
+    int base_action = 0, followed = 0;
     std::vector<int> actions;
     const Chooser probe = [&](const GpuDecisionInput& in, Rng& rng) {
       const features::GpuDecisionFeatures f = features::gpu_decision_features(in);
       for (size_t a = 0; a < f.gpus.size(); ++a)
         actions.push_back(features::gpus_for_action(f, static_cast<int>(a)));
-      return base_action = choose_gpus(options.base, in, rng);
+      base_action = choose_gpus(options.base, in, rng);
+      if (follow) followed = choose_gpus(*follow, in, rng);
+      return base_action;
     };
     long best_met = met_in_fork(replay, i, chosen, end, probe, options, from);
     int best = base_action;
@@ -195,7 +207,8 @@ std::vector<int> search_immediate(const std::vector<GpuJob>& jobs, DurationModel
       const long met = met_in_fork(replay, i, chosen, end, take, options, from);
       if (met > best_met) best = action, best_met = met;
     }
-    chosen.push_back(best);
+    chosen.push_back(follow ? followed : best);
+    best_actions.push_back(best);
     replay.step();  // job i arrives and takes it
     bar.update(i + 1);
   }
@@ -203,18 +216,32 @@ std::vector<int> search_immediate(const std::vector<GpuJob>& jobs, DurationModel
   return chosen;
 }
 
+std::vector<int> search(const std::vector<GpuJob>& jobs, DurationModel& durations,
+                        const HindsightSearchOptions& options, const GpuPolicy* follow,
+                        std::vector<int>& best_actions) {
+  return options.admission == Admission::kImmediate
+             ? search_immediate(jobs, durations, options, follow, best_actions)
+             : search_queue(jobs, durations, options, follow, best_actions);
+}
+
 }  // namespace
 
 GpuReplayResult hindsight_search(const std::vector<GpuJob>& jobs, DurationModel& durations,
                                  const HindsightSearchOptions& options) {
-  const std::vector<int> chosen = options.admission == Admission::kImmediate
-                                      ? search_immediate(jobs, durations, options)
-                                      : search_queue(jobs, durations, options);
+  std::vector<int> best_actions;
+  const std::vector<int> chosen = search(jobs, durations, options, nullptr, best_actions);
   size_t made = 0;
   GpuReplayResult result = replay_on_gpus(jobs, durations, choices_config(chosen, made, options));
   result.stats.policy =
       "hindsight(" + options.base.name + ", " + std::to_string(options.lookahead) + ")";
   return result;
+}
+
+std::vector<int> hindsight_labels(const std::vector<GpuJob>& jobs, DurationModel& durations,
+                                  const HindsightSearchOptions& options, const GpuPolicy* follow) {
+  std::vector<int> best_actions;
+  search(jobs, durations, options, follow, best_actions);
+  return best_actions;
 }
 
 }  // namespace pacml::sim

@@ -50,4 +50,13 @@ struct HindsightSearchOptions {
 GpuReplayResult hindsight_search(const std::vector<GpuJob>& jobs, DurationModel& durations,
                                  const HindsightSearchOptions& options);
 
+// The search's best action at every decision of a replay that takes
+// `follow`'s decisions instead of the search's own (null: its own), in the
+// order they are made: DAgger's labels for the learned policy's rollouts
+// when it learns from the search (model/gpu_trainer.h, `teacher: rollout`).
+// A replay of the same jobs with the same options and a policy deciding as
+// `follow` does (or as the labels say) makes these decisions in this order.
+std::vector<int> hindsight_labels(const std::vector<GpuJob>& jobs, DurationModel& durations,
+                                  const HindsightSearchOptions& options, const GpuPolicy* follow);
+
 }  // namespace pacml::sim

@@ -195,6 +195,27 @@ TEST(GpuTrainer, SameSeedSameWeightsWhateverTheWorkerCount) {
   EXPECT_NO_THROW(inference::GpuLearnedModel::load(one.best_weights));
 }
 
+// Learning from the rollout search: it runs, and the same seed gives the
+// same weights whatever the worker count.
+TEST(GpuTrainer, FromTheRolloutSearchSameWeightsWhateverTheWorkerCount) {
+  const std::string dir = temp_dir("rollout-teacher");
+  write_file(dir + "/two.yaml", two_model_workload("resnet50", 64, "vgg16", 128, 3000));
+  const std::string config = small_config(
+      "teacher: rollout\nteacher_lookahead: 20\nteacher_caps: [0.002, 0.02, inf]\n"
+      "iterations: 2\nseed: 5\n");
+  const auto one = train_in(dir, config, 1);
+  const auto two = train_in(dir, config, 2);
+  EXPECT_EQ(one.iterations, 2);
+  EXPECT_GT(one.decisions, 0);
+  EXPECT_EQ(one.decisions, two.decisions);
+  const auto a = inference::read_weights_file(one.final_weights);
+  const auto b = inference::read_weights_file(two.final_weights);
+  ASSERT_EQ(a.tensors.size(), b.tensors.size());
+  for (size_t i = 0; i < a.tensors.size(); ++i)
+    EXPECT_EQ(a.tensors[i].data, b.tensors[i].data) << a.tensors[i].name;
+  EXPECT_NO_THROW(inference::GpuLearnedModel::load(one.best_weights));
+}
+
 // One GPU run of `iterations` steps of `job`, as cluster-hours of `gpus` GPUs.
 double cost_on_one_gpu(DurationModel& d, const ParallelJob& job, long iterations) {
   return d.seconds(job, iterations, 1) / (d.cluster_gpus() * 3600.0);
@@ -276,6 +297,15 @@ TEST(GpuTrainer, ConfigErrorsNameFileAndLine) {
   }
   EXPECT_EQ(model::train_config_world(head, "cfg.yaml"), "gpu");
   EXPECT_EQ(model::train_config_world("pacml_train: 1\n", "cfg.yaml"), "paper");
+  // The teacher: a choice; the rollout search labels greedy rollouts only.
+  EXPECT_EQ(model::parse_gpu_train_config(head, "cfg.yaml").teacher, "cap");
+  EXPECT_EQ(model::parse_gpu_train_config(head + "teacher: rollout\n", "cfg.yaml").teacher,
+            "rollout");
+  EXPECT_NE(parse_error(head + "teacher: oracle\n").find("cfg.yaml:3"), std::string::npos);
+  EXPECT_NE(parse_error(head + "teacher_lookahead: 0\n").find("cfg.yaml:3"), std::string::npos);
+  EXPECT_NE(parse_error(head + "teacher: rollout\ndagger_sample: true\n").find("cfg.yaml:4"),
+            std::string::npos)
+      << parse_error(head + "teacher: rollout\ndagger_sample: true\n");
   // Infinity as a cap; the defaults.
   const auto c = model::parse_gpu_train_config(head + "teacher_caps: [inf, 0.5]\n", "cfg.yaml");
   ASSERT_EQ(c.teacher_caps.size(), 2u);

@@ -406,6 +406,48 @@ TEST(HindsightSearch, WithAQueueNeverWorseThanItsBase) {
   }
 }
 
+// The search's labels for another policy's decisions: one per decision that
+// policy's replay makes, in order; on the three jobs above, min_feasible
+// starts the wide job where the search would turn it away. Without a
+// policy to follow the labels are the search's own choices.
+TEST(HindsightSearch, LabelsEveryDecisionOfTheFollowedPolicy) {
+  DurationModel durations(estimator_4x8());
+  const std::vector<GpuJob> three = {job("wide", 0, 100, 500, 1), job("b", 1, 26, 100, 1),
+                                     job("c", 1, 26, 100, 1)};
+  const GpuPolicy min_feasible = GpuPolicy::parse("min_feasible", "test");
+  const std::vector<int> labels =
+      hindsight_labels(three, durations, search_over("min_feasible", 10), &min_feasible);
+  ASSERT_EQ(labels.size(), 3u);
+  EXPECT_EQ(labels[0], kTurnAway);
+  EXPECT_EQ(run(three, "min_feasible", Admission::kImmediate).jobs[0].gpus, 8);
+  Rng rng(9);
+  for (Admission a : {Admission::kImmediate, Admission::kQueue}) {
+    const std::vector<GpuJob> jobs = random_jobs(rng, {60, 10, 20, 300, 0.2, 1});
+    HindsightSearchOptions o = search_over("min_feasible", 20);
+    o.admission = a;
+    for (const char* name : {"para_max", "min_feasible"}) {
+      const GpuPolicy follow = GpuPolicy::parse(name, "test");
+      std::vector<int> made;
+      GpuReplayConfig config;
+      config.policy = recording(name, made);
+      config.admission = a;
+      replay_on_gpus(jobs, durations, config);
+      EXPECT_EQ(hindsight_labels(jobs, durations, o, &follow).size(), made.size())
+          << admission_name(a) << ", " << name;
+    }
+    const std::vector<int> own = hindsight_labels(jobs, durations, o, nullptr);
+    size_t d = 0;
+    GpuReplayConfig config;
+    config.admission = a;
+    config.policy.kind = GpuPolicy::Kind::kChooser;
+    config.policy.chooser = [&](const GpuDecisionInput&, Rng&) { return own.at(d++); };
+    EXPECT_EQ(replay_on_gpus(jobs, durations, config).stats.met,
+              hindsight_search(jobs, durations, o).stats.met)
+        << admission_name(a);
+    EXPECT_EQ(d, own.size()) << admission_name(a);
+  }
+}
+
 // Each miss has one reason, and with the met and the unservable they add up
 // to every job: turned away by the policy, never started otherwise (no room,
 // or out of time in the queue), or started and late.
