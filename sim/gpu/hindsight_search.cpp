@@ -189,25 +189,20 @@ std::vector<int> search_immediate(const std::vector<GpuJob>& jobs, DurationModel
     const size_t end = std::min(jobs.size(), i + 1 + static_cast<size_t>(options.lookahead));
     const long from = static_cast<long>(i);
     // The base's action and the candidates, read where job i is decided.
-    int base_action = 0, followed = 0;
-    std::vector<int> actions;
+    Offer o;
     const Chooser probe = [&](const GpuDecisionInput& in, Rng& rng) {
-      const features::GpuDecisionFeatures f = features::gpu_decision_features(in);
-      for (size_t a = 0; a < f.gpus.size(); ++a)
-        actions.push_back(features::gpus_for_action(f, static_cast<int>(a)));
-      base_action = choose_gpus(options.base, in, rng);
-      if (follow) followed = choose_gpus(*follow, in, rng);
-      return base_action;
+      o = offer_at(in, options.base, follow, rng);
+      return o.base_action;
     };
     long best_met = met_in_fork(replay, i, chosen, end, probe, options, from);
-    int best = base_action;
-    for (int action : actions) {
-      if (action == base_action) continue;
+    int best = o.base_action;
+    for (int action : o.actions) {
+      if (action == o.base_action) continue;
       const Chooser take = [action](const GpuDecisionInput&, Rng&) { return action; };
       const long met = met_in_fork(replay, i, chosen, end, take, options, from);
       if (met > best_met) best = action, best_met = met;
     }
-    chosen.push_back(follow ? followed : best);
+    chosen.push_back(follow ? o.followed : best);
     best_actions.push_back(best);
     replay.step();  // job i arrives and takes it
     bar.update(i + 1);
