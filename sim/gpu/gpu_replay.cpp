@@ -165,6 +165,7 @@ class Replay {
   };
   using Completion = std::pair<double, long>;  // (end, job)
   bool fetch_next();
+  void next_event();
   int choose(const GpuJob& job);
   GpuDecisionInput decision_input(const GpuJob& job, int free_gpus);
   void add_context(const GpuJob& job, GpuDecisionInput& input);
@@ -265,7 +266,7 @@ void Replay::count_offered(const GpuJob& job) {
   }
 }
 
-bool Replay::startable(int k) {
+inline bool Replay::startable(int k) {
   if (startable_memo_.empty()) startable_memo_.assign(cluster_.num_gpus() + 1, {0, false});
   if (k < 1 || k > cluster_.num_gpus()) return false;
   auto& [version, placeable] = startable_memo_[k];
@@ -389,8 +390,8 @@ void Replay::schedule_queue() {
   }
 }
 
-bool Replay::step() {
-  if (!has_next_ && completions_.empty()) return false;
+// The next arrival, or the completions at the next end and then the queue.
+inline void Replay::next_event() {
   const double arrival = has_next_ ? next_.submit : INFINITY;
   if (!completions_.empty() && completions_.top().first <= arrival) {
     now_ = completions_.top().first;
@@ -406,6 +407,11 @@ bool Replay::step() {
     now_ = arrival;
     arrive();
   }
+}
+
+bool Replay::step() {
+  if (!has_next_ && completions_.empty()) return false;
+  next_event();
   return true;
 }
 
@@ -419,8 +425,7 @@ void Replay::drain() {
 
 GpuReplayStats Replay::run() {
   begin();
-  while (step()) {
-  }
+  while (has_next_ || !completions_.empty()) next_event();
   drain();
   return stats();
 }
