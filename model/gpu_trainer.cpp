@@ -384,13 +384,15 @@ int candidate_index(const features::GpuDecisionFeatures& f, int gpus) {
   return 0;
 }
 
-GpuPolicy chooser_policy(const std::string& name,
-                         std::function<int(const GpuDecisionInput&, Rng&)> fn) {
-  GpuPolicy p;
-  p.kind = GpuPolicy::Kind::kChooser;
-  p.name = name;
-  p.chooser = std::move(fn);
-  return p;
+// The teacher: the GPU policy capped:X (core/policy/gpu_policy.h): the
+// fewest GPUs that meet the deadline now if that run costs at most `cap`
+// cluster-hours, else the job is turned away.
+GpuPolicy capped_teacher(double cap) {
+  GpuPolicy teacher;
+  teacher.kind = GpuPolicy::Kind::kCapped;
+  teacher.name = "teacher";
+  teacher.cap = cap;
+  return teacher;
 }
 
 double replay_met(const Setup& s, const Episode& e, const GpuPolicy& policy, int worker,
@@ -405,14 +407,7 @@ double replay_met(const Setup& s, const Episode& e, const GpuPolicy& policy, int
 }
 
 double teacher_met(const Setup& s, const Episode& e, double cap, int worker) {
-  // The teacher is the GPU policy capped:X (core/policy/gpu_policy.h): the
-  // fewest GPUs that meet the deadline now if that run costs at most `cap`
-  // cluster-hours, else 0.
-  GpuPolicy teacher;
-  teacher.kind = GpuPolicy::Kind::kCapped;
-  teacher.name = "teacher";
-  teacher.cap = cap;
-  return replay_met(s, e, teacher, worker, e.seed);
+  return replay_met(s, e, capped_teacher(cap), worker, e.seed);
 }
 
 // The cap meeting the most deadlines on the episode's jobs (ties: the
@@ -553,9 +548,7 @@ std::vector<int> searched_labels(const Setup& s, const GpuTrainConfig& c, const 
                                  const std::shared_ptr<const inference::GpuLearnedModel>& model,
                                  std::uint64_t rng_seed, int worker) {
   sim::HindsightSearchOptions options;
-  options.base.kind = GpuPolicy::Kind::kCapped;
-  options.base.name = "teacher";
-  options.base.cap = e.cap;
+  options.base = capped_teacher(e.cap);
   options.lookahead = c.teacher_lookahead;
   options.seed = rng_seed;
   options.progress = 0;
@@ -564,9 +557,9 @@ std::vector<int> searched_labels(const Setup& s, const GpuTrainConfig& c, const 
   DurationModel& d = s.durations_of(worker, e.scenario.cluster_index);
   if (!model) return sim::hindsight_labels(e.jobs, d, options, nullptr);
   inference::GpuLearnedPolicy network(model, false);
-  const GpuPolicy follow = chooser_policy("pacml:train", [&](const GpuDecisionInput& in, Rng& rng) {
-    return network.decide(in, rng).gpus();
-  });
+  const GpuPolicy follow = GpuPolicy::of_chooser(
+      "pacml:train",
+      [&](const GpuDecisionInput& in, Rng& rng) { return network.decide(in, rng).gpus(); });
   return sim::hindsight_labels(e.jobs, d, options, &follow);
 }
 
@@ -581,7 +574,7 @@ Rollout rollout(const Setup& s, const GpuTrainConfig& c, const Episode& e,
   std::vector<int> searched;
   if (c.teacher == "rollout") searched = searched_labels(s, c, e, model, rng_seed, worker);
   Recorder recorder(s, c, e, policy.get(), c.teacher == "rollout" ? &searched : nullptr, out);
-  const GpuPolicy follow = chooser_policy(
+  const GpuPolicy follow = GpuPolicy::of_chooser(
       "rollout", [&recorder](const GpuDecisionInput& in, Rng& rng) { return recorder(in, rng); });
   out.met = replay_met(s, e, follow, worker, rng_seed);
   // A sample keeps the episodes' weights comparable and the dataset's
@@ -600,9 +593,9 @@ Rollout rollout(const Setup& s, const GpuTrainConfig& c, const Episode& e,
 double greedy_met(const Setup& s, const Episode& e,
                   const std::shared_ptr<const inference::GpuLearnedModel>& model, int worker) {
   inference::GpuLearnedPolicy policy(model, false);
-  const GpuPolicy p = chooser_policy("pacml:train", [&](const GpuDecisionInput& in, Rng& rng) {
-    return policy.decide(in, rng).gpus();
-  });
+  const GpuPolicy p = GpuPolicy::of_chooser(
+      "pacml:train",
+      [&](const GpuDecisionInput& in, Rng& rng) { return policy.decide(in, rng).gpus(); });
   return replay_met(s, e, p, worker, e.seed);
 }
 

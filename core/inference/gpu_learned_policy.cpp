@@ -163,13 +163,9 @@ GpuPolicy make_gpu_learned_policy(const std::string& name, const std::string& wh
   const std::string path = resolve_model_path(name, where, search_dirs);
   auto policy = std::make_shared<GpuLearnedPolicy>(load_cached(path, where),
                                                    name.find("?sample") != std::string::npos);
-  GpuPolicy p;
-  p.kind = GpuPolicy::Kind::kChooser;
-  p.name = name.rfind("pacml:", 0) == 0 ? name : "pacml:" + name;
-  p.chooser = [policy](const GpuDecisionInput& input, Rng& rng) {
-    return policy->choose(input, rng);
-  };
-  return p;
+  return GpuPolicy::of_chooser(
+      name.rfind("pacml:", 0) == 0 ? name : "pacml:" + name,
+      [policy](const GpuDecisionInput& input, Rng& rng) { return policy->choose(input, rng); });
 }
 
 }  // namespace pacml::inference

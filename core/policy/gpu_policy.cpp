@@ -36,6 +36,15 @@ GpuPolicy GpuPolicy::parse(const std::string& text, const std::string& where,
           "'; known: requested, min_feasible, para_max, fixed:K, random, capped:X, pacml:MODEL");
 }
 
+GpuPolicy GpuPolicy::of_chooser(std::string name,
+                                std::function<int(const GpuDecisionInput&, Rng&)> fn) {
+  GpuPolicy p;
+  p.kind = Kind::kChooser;
+  p.name = std::move(name);
+  p.chooser = std::move(fn);
+  return p;
+}
+
 namespace {
 
 // k GPUs if they can start now and the job can run on them, else 0.

@@ -47,6 +47,9 @@ struct GpuPolicy {
   // in $PACML_MODELS_DIR, then in `model_dirs`.
   static GpuPolicy parse(const std::string& text, const std::string& where,
                          const std::vector<std::string>& model_dirs = {});
+  // A kChooser policy named `name` that decides with `fn`.
+  static GpuPolicy of_chooser(std::string name,
+                              std::function<int(const GpuDecisionInput&, Rng&)> fn);
 };
 
 // What a GPU policy sees when it decides one job.

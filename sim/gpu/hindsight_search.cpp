@@ -18,16 +18,13 @@ using Chooser = std::function<int(const GpuDecisionInput&, Rng&)>;
 // the next one asks `next` (the base when null); the rest follow the base.
 GpuPolicy scripted_policy(const std::vector<int>& forced, const Chooser& next,
                           const GpuPolicy& base, size_t& decision) {
-  GpuPolicy policy;
-  policy.kind = GpuPolicy::Kind::kChooser;
-  policy.name = "rollout";
-  policy.chooser = [&forced, &next, &base, &decision](const GpuDecisionInput& in, Rng& rng) {
-    const size_t d = decision++;
-    if (d < forced.size()) return forced[d];
-    if (d == forced.size() && next) return next(in, rng);
-    return choose_gpus(base, in, rng);
-  };
-  return policy;
+  return GpuPolicy::of_chooser(
+      "rollout", [&forced, &next, &base, &decision](const GpuDecisionInput& in, Rng& rng) {
+        const size_t d = decision++;
+        if (d < forced.size()) return forced[d];
+        if (d == forced.size() && next) return next(in, rng);
+        return choose_gpus(base, in, rng);
+      });
 }
 
 // What a decision offers: the actions the learned policy could take there,
@@ -63,17 +60,14 @@ std::vector<Offer> next_offers(const GpuReplayCursor& at, size_t made, size_t en
   std::vector<Offer> offers;
   bool open = true;
   size_t decision = made;
-  GpuPolicy probe;
-  probe.kind = GpuPolicy::Kind::kChooser;
-  probe.name = "probe";
-  probe.chooser = [&](const GpuDecisionInput& in, Rng& rng) {
+  const GpuPolicy probe = GpuPolicy::of_chooser("probe", [&](const GpuDecisionInput& in, Rng& rng) {
     const size_t d = decision++;
     if (d < chosen.size()) return chosen[d];
     if (!open) return choose_gpus(options.base, in, rng);
     offers.push_back(offer_at(in, options.base, follow, rng));
     open = offers.back().actions.size() <= 1;
     return offers.back().followed;
-  };
+  });
   GpuReplayCursor fork(at, probe, end, {});
   fork.run_to_end();
   return offers;
@@ -101,12 +95,10 @@ GpuReplayConfig choices_config(const std::vector<int>& chosen, size_t& made,
   config.admission = options.admission;
   config.order = options.order;
   config.seed = options.seed;
-  config.policy.kind = GpuPolicy::Kind::kChooser;
-  config.policy.name = "rollout";
-  config.policy.chooser = [&chosen, &made](const GpuDecisionInput&, Rng&) {
+  config.policy = GpuPolicy::of_chooser("rollout", [&chosen, &made](const GpuDecisionInput&, Rng&) {
     if (made >= chosen.size()) throw std::logic_error("hindsight search: a decision not made yet");
     return chosen[made++];
-  };
+  });
   return config;
 }
 

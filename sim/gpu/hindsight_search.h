@@ -1,4 +1,4 @@
-// A search teacher with hindsight for immediate admission (README, "The
+// A search teacher with hindsight, for either admission (README, "The
 // learned GPU policy on what it never saw"): how many deadlines could a
 // policy meet on a trace if, at each job, it knew the jobs to come? Not a
 // policy (it reads the future); a measure of what is in reach beyond the

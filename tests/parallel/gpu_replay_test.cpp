@@ -253,14 +253,11 @@ bool same_outcome(const GpuJobOutcome& a, const GpuJobOutcome& b) {
 
 // A policy that records each decision's count, in the order they are made.
 GpuPolicy recording(const char* name, std::vector<int>& made) {
-  GpuPolicy p;
-  p.kind = GpuPolicy::Kind::kChooser;
-  p.name = name;
-  p.chooser = [rule = GpuPolicy::parse(name, "test"), &made](const GpuDecisionInput& in, Rng& rng) {
-    made.push_back(choose_gpus(rule, in, rng));
-    return made.back();
-  };
-  return p;
+  return GpuPolicy::of_chooser(
+      name, [rule = GpuPolicy::parse(name, "test"), &made](const GpuDecisionInput& in, Rng& rng) {
+        made.push_back(choose_gpus(rule, in, rng));
+        return made.back();
+      });
 }
 
 // Stepped to its end, a cursor gives every job the outcome the replay gives.
@@ -439,8 +436,8 @@ TEST(HindsightSearch, LabelsEveryDecisionOfTheFollowedPolicy) {
     size_t d = 0;
     GpuReplayConfig config;
     config.admission = a;
-    config.policy.kind = GpuPolicy::Kind::kChooser;
-    config.policy.chooser = [&](const GpuDecisionInput&, Rng&) { return own.at(d++); };
+    config.policy =
+        GpuPolicy::of_chooser("own", [&](const GpuDecisionInput&, Rng&) { return own.at(d++); });
     EXPECT_EQ(replay_on_gpus(jobs, durations, config).stats.met,
               hindsight_search(jobs, durations, o).stats.met)
         << admission_name(a);
