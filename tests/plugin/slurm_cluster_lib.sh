@@ -257,9 +257,16 @@ decision_of() { # decision_of JOBID -> the decision log line for the job (waits 
   printf '%s' "$line"
 }
 json() { python3 -c "import json,sys; d=json.loads(sys.argv[1]); print(d$2)" "$1"; }
-wait_idle() { # wait_idle: all $lab_nodes nodes idle again (after scancel)
+# wait_idle: all $lab_nodes nodes idle again (after scancel), and no job still
+# completing: a node sinfo lists as idle may still be held by a cancelled
+# job's completion, and the next job would then be placed elsewhere.
+wait_idle() {
   for _ in $(seq 1 200); do
-    [ "$(timeout 2 sinfo -h -N -p main -t idle -o %N 2>/dev/null | wc -l)" -ge "$lab_nodes" ] && return 0
+    if [ "$(timeout 2 sinfo -h -N -p main -t idle -o %N 2>/dev/null | wc -l)" -ge "$lab_nodes" ] &&
+      [ "$(timeout 2 squeue -h -t CG -o %i 2>/dev/null | wc -l)" -eq 0 ] &&
+      ! timeout 2 sinfo -h -N -p main -o %t 2>/dev/null | grep -qv '^idle$'; then
+      return 0
+    fi
     sleep 0.1
   done
   return 1
