@@ -67,17 +67,18 @@ bool is_gpu_weights(const WeightsFile& weights) {
 
 GpuLearnedPolicy::GpuLearnedPolicy(std::shared_ptr<const GpuLearnedModel> model, bool sample)
     : model_(std::move(model)), sample_(sample) {
-  zeros_.assign(model_->architecture().graph.embedding(), 0.f);
+  zeros_ = model_->network().with_prefix(
+      std::vector<float>(static_cast<size_t>(model_->architecture().graph.embedding()), 0.f));
 }
 
-const std::vector<float>& GpuLearnedPolicy::embedding(const ParallelJob* job) {
+const GpuJobEmbedding& GpuLearnedPolicy::embedded(const ParallelJob* job) {
   if (!job) return zeros_;
   if (last_ && last_serial_ == job->serial()) return *last_;
   last_ = cache_.find(job->key(), job->serial());
   if (!last_) {
     const features::JobFeatures f = features::gpu_job_features(*job);
-    std::vector<float> e = model_->network().embed(f);
-    const std::size_t bytes = e.size() * sizeof(float);
+    GpuJobEmbedding e = model_->network().with_prefix(model_->network().embed(f));
+    const std::size_t bytes = (e.embedding.size() + e.act1_prefix.size()) * sizeof(float);
     last_ = cache_.insert(job->key(), e, bytes, job->serial());
     if (!last_) {
       oversized_ = std::move(e);  // larger than the cache: valid until the next call
@@ -106,8 +107,9 @@ int GpuLearnedPolicy::pick(const std::vector<float>& logits, Rng& rng) const {
 GpuDecision GpuLearnedPolicy::decide(const GpuDecisionInput& input, Rng& rng) {
   GpuDecision d;
   d.features = features::gpu_decision_features(input);
-  d.embedding = embedding(input.job);
-  model_->network().score(d.embedding, d.features, d.logits, &d.value);
+  const GpuJobEmbedding& job = embedded(input.job);
+  d.embedding = job.embedding;
+  model_->network().score(job, d.features, d.logits, &d.value);
   d.action = pick(d.logits, rng);
   return d;
 }
@@ -117,7 +119,7 @@ int GpuLearnedPolicy::choose(const GpuDecisionInput& input, Rng& rng) {
   // With "do not start" the only candidate, the answer is 0 whatever the
   // logit; a sampling policy still scores and draws, to keep its RNG stream.
   if (features_.gpus.size() == 1 && !sample_) return features::gpus_for_action(features_, 0);
-  model_->network().score(embedding(input.job), features_, logits_, nullptr);
+  model_->network().score(embedded(input.job), features_, logits_, nullptr);
   int action = 0;
   if (sample_) {
     action = pick(logits_, rng);

@@ -78,23 +78,25 @@ class GpuLearnedPolicy {
   // The job's graph embedding, cached per model (ParallelJob::key) in an LRU
   // of kEmbeddingCacheBytes; zeros when the input names no job. Valid until
   // the next call. Not thread-safe: one policy per thread.
-  const std::vector<float>& embedding(const ParallelJob* job);
+  const std::vector<float>& embedding(const ParallelJob* job) { return embedded(job).embedding; }
 
   const GpuLearnedModel& model() const { return *model_; }
 
  private:
+  // The embedding with act1's sums over it (GpuJobEmbedding), as embedding().
+  const GpuJobEmbedding& embedded(const ParallelJob* job);
   // The action for `logits`: the best, or a draw from their softmax.
   int pick(const std::vector<float>& logits, Rng& rng) const;
 
   std::shared_ptr<const GpuLearnedModel> model_;
   bool sample_;
   static constexpr std::size_t kEmbeddingCacheBytes = 16u << 20;
-  LruCache<std::vector<float>> cache_{kEmbeddingCacheBytes};
-  std::vector<float> zeros_, oversized_;
+  LruCache<GpuJobEmbedding> cache_{kEmbeddingCacheBytes};
+  GpuJobEmbedding zeros_, oversized_;
   // The embedding found last, the cache's most recently used (valid until
   // the next insert), kept with its job's serial so that a job decided again
   // is not hashed again.
-  const std::vector<float>* last_ = nullptr;
+  const GpuJobEmbedding* last_ = nullptr;
   std::uint64_t last_serial_ = 0;  // ParallelJob::serial() of last_'s job
   // choose()'s buffers, kept so that a decision reuses their memory.
   features::GpuDecisionFeatures features_;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -193,18 +195,6 @@ __attribute__((target("avx"))) void finish_avx(const float* acc, int rows, const
     }
 }
 
-// a0 ‖ a1, sixteen sums, continued with inputs x[from..n) and their weight
-// rows w (16 floats apart), input by input.
-__attribute__((target("avx"), always_inline)) inline void add_inputs16(const float* x, int from,
-                                                                       int n, const float* w,
-                                                                       __m256& a0, __m256& a1) {
-  for (int k = from; k < n; ++k) {
-    const __m256 xk = _mm256_set1_ps(x[k]);
-    a0 = _mm256_add_ps(a0, _mm256_mul_ps(xk, _mm256_loadu_ps(w + 16 * k)));
-    a1 = _mm256_add_ps(a1, _mm256_mul_ps(xk, _mm256_loadu_ps(w + 16 * k + 8)));
-  }
-}
-
 // y[0..16) = relu(a0 ‖ a1 + b[0..16)), as finish_avx.
 __attribute__((target("avx"), always_inline)) inline void rectified16(__m256 a0, __m256 a1,
                                                                       const float* b, float* y) {
@@ -213,29 +203,87 @@ __attribute__((target("avx"), always_inline)) inline void rectified16(__m256 a0,
   _mm256_store_ps(y + 8, _mm256_max_ps(zero, _mm256_add_ps(a1, _mm256_loadu_ps(b + 8))));
 }
 
-// Every candidate of a decision through act1's action part, act2 and act3,
-// with sixteen hidden outputs per layer in two registers: the sums
-// accumulate and finish compute, in the same order (act3's one output
-// summed input by input, as lane 0 of accumulate's).
+// R candidates of a decision through act1's action part, act2 and act3, with
+// sixteen hidden outputs per layer in two registers per candidate: the sums
+// accumulate and finish compute, in the same order (act3's one output summed
+// input by input, as lane 0 of accumulate's). The candidates advance input
+// by input together, so their chains of additions overlap in the CPU and
+// each weight row is loaded once for all of them.
+template <int R>
+__attribute__((target("avx"), always_inline)) inline void logits16_rows(const float* prefix,
+                                                                        const float* actions,
+                                                                        const Heads& h,
+                                                                        float* logits) {
+  constexpr int kAction = features::kGpuActionScalars;
+  alignas(32) float h1[R][16], h2[R][16];
+  __m256 a0[R], a1[R];
+#pragma GCC unroll 4
+  for (int r = 0; r < R; ++r) a0[r] = _mm256_loadu_ps(prefix), a1[r] = _mm256_loadu_ps(prefix + 8);
+  for (int k = 0; k < kAction; ++k) {
+    const __m256 w0 = _mm256_loadu_ps(h.act1_actions + 16 * k);
+    const __m256 w1 = _mm256_loadu_ps(h.act1_actions + 16 * k + 8);
+#pragma GCC unroll 4
+    for (int r = 0; r < R; ++r) {
+      const __m256 xk = _mm256_set1_ps(actions[r * kAction + k]);
+      a0[r] = _mm256_add_ps(a0[r], _mm256_mul_ps(xk, w0));
+      a1[r] = _mm256_add_ps(a1[r], _mm256_mul_ps(xk, w1));
+    }
+  }
+#pragma GCC unroll 4
+  for (int r = 0; r < R; ++r) rectified16(a0[r], a1[r], h.act1_b, h1[r]);
+  {
+    const __m256 w0 = _mm256_loadu_ps(h.act2_w), w1 = _mm256_loadu_ps(h.act2_w + 8);
+#pragma GCC unroll 4
+    for (int r = 0; r < R; ++r) {
+      const __m256 first = _mm256_set1_ps(h1[r][0]);
+      a0[r] = _mm256_mul_ps(first, w0), a1[r] = _mm256_mul_ps(first, w1);
+    }
+  }
+  for (int k = 1; k < h.hidden; ++k) {
+    const __m256 w0 = _mm256_loadu_ps(h.act2_w + 16 * k);
+    const __m256 w1 = _mm256_loadu_ps(h.act2_w + 16 * k + 8);
+#pragma GCC unroll 4
+    for (int r = 0; r < R; ++r) {
+      const __m256 xk = _mm256_set1_ps(h1[r][k]);
+      a0[r] = _mm256_add_ps(a0[r], _mm256_mul_ps(xk, w0));
+      a1[r] = _mm256_add_ps(a1[r], _mm256_mul_ps(xk, w1));
+    }
+  }
+#pragma GCC unroll 4
+  for (int r = 0; r < R; ++r) rectified16(a0[r], a1[r], h.act2_b, h2[r]);
+  float sum[R];
+#pragma GCC unroll 4
+  for (int r = 0; r < R; ++r) sum[r] = h2[r][0] * h.act3_w[0];
+  for (int k = 1; k < h.hidden; ++k) {
+    const float w = h.act3_w[static_cast<size_t>(k) * h.act3_padded];
+#pragma GCC unroll 4
+    for (int r = 0; r < R; ++r) {
+      const float product = h2[r][k] * w;
+      sum[r] = sum[r] + product;
+    }
+  }
+#pragma GCC unroll 4
+  for (int r = 0; r < R; ++r) logits[r] = sum[r] + h.act3_b[0];
+}
+
+// Every candidate's logit, up to four candidates at a time.
 __attribute__((target("avx"))) void logits16_avx(const float* prefix, const float* actions,
                                                  int rows, const Heads& h, float* logits) {
   constexpr int kAction = features::kGpuActionScalars;
-  alignas(32) float h1[16], h2[16];
-  for (int r = 0; r < rows; ++r) {
-    __m256 a0 = _mm256_loadu_ps(prefix), a1 = _mm256_loadu_ps(prefix + 8);
-    add_inputs16(actions + static_cast<size_t>(r) * kAction, 0, kAction, h.act1_actions, a0, a1);
-    rectified16(a0, a1, h.act1_b, h1);
-    const __m256 first = _mm256_set1_ps(h1[0]);
-    a0 = _mm256_mul_ps(first, _mm256_loadu_ps(h.act2_w));
-    a1 = _mm256_mul_ps(first, _mm256_loadu_ps(h.act2_w + 8));
-    add_inputs16(h1, 1, h.hidden, h.act2_w, a0, a1);
-    rectified16(a0, a1, h.act2_b, h2);
-    float sum = h2[0] * h.act3_w[0];
-    for (int k = 1; k < h.hidden; ++k) {
-      const float product = h2[k] * h.act3_w[static_cast<size_t>(k) * h.act3_padded];
-      sum = sum + product;
-    }
-    logits[r] = sum + h.act3_b[0];
+  int r = 0;
+  for (; r + 4 <= rows; r += 4) logits16_rows<4>(prefix, actions + r * kAction, h, logits + r);
+  switch (rows - r) {
+    case 3:
+      logits16_rows<3>(prefix, actions + r * kAction, h, logits + r);
+      break;
+    case 2:
+      logits16_rows<2>(prefix, actions + r * kAction, h, logits + r);
+      break;
+    case 1:
+      logits16_rows<1>(prefix, actions + r * kAction, h, logits + r);
+      break;
+    default:
+      break;
   }
 }
 #endif
@@ -319,7 +367,26 @@ void candidates_by_layer(const Kernels& k, const Heads& h, const features::GpuDe
 
 }  // namespace
 
+GpuJobEmbedding GpuNetwork::with_prefix(std::vector<float> embedding) const {
+  const Impl& m = *impl_;
+  const int e = m.arch.graph.embedding();
+  if (static_cast<int>(embedding.size()) != e)
+    throw std::invalid_argument("GpuNetwork: an embedding of " + std::to_string(embedding.size()) +
+                                " floats, the network's has " + std::to_string(e));
+  GpuJobEmbedding job;
+  job.act1_prefix.assign(static_cast<size_t>(m.act1.padded), 0.f);
+  kernels().accumulate(embedding.data(), e, 1, e, m.act1.w.data(), m.act1.padded, true,
+                       job.act1_prefix.data());
+  job.embedding = std::move(embedding);
+  return job;
+}
+
 void GpuNetwork::score(const std::vector<float>& embedding, const features::GpuDecisionFeatures& d,
+                       std::vector<float>& logits, float* value) const {
+  score(with_prefix(embedding), d, logits, value);
+}
+
+void GpuNetwork::score(const GpuJobEmbedding& job, const features::GpuDecisionFeatures& d,
                        std::vector<float>& logits, float* value) const {
   const Impl& m = *impl_;
   constexpr int kJob = features::kGpuJobScalars, kContext = features::kGpuContextScalars;
@@ -332,12 +399,15 @@ void GpuNetwork::score(const std::vector<float>& embedding, const features::GpuD
   if (t.acc.size() < block) t.acc.resize(block), t.h1.resize(block), t.h2.resize(block);
   if (t.out.size() < static_cast<size_t>(actions) * 8 + 8) t.out.resize(actions * 8 + 8);
   float* const s = t.state.data();
-  std::copy_n(embedding.data(), e, s);
+  std::copy_n(job.embedding.data(), e, s);
   std::copy_n(d.job.data(), kJob, s + e);
   std::copy_n(d.context.data(), kContext, s + e + kJob);
-  // act1's sums over the state, the same first terms for every candidate;
-  // then every candidate continues them with its action's inputs.
-  k.accumulate(s, state, 1, state, m.act1.w.data(), padded, true, t.acc.data());
+  // act1's sums over the state, the same first terms for every candidate
+  // (those over the embedding computed once per job); then every candidate
+  // continues them with its action's inputs.
+  std::copy_n(job.act1_prefix.data(), padded, t.acc.data());
+  k.accumulate(s + e, state, 1, kJob + kContext, m.act1.w.data() + static_cast<size_t>(e) * padded,
+               padded, false, t.acc.data());
   const Heads heads{m.act1.w.data() + static_cast<size_t>(state) * padded,
                     m.act1.b.data(),
                     m.act2.w.data(),

@@ -41,6 +41,14 @@ struct GpuArchitecture {
   TensorShapes tensor_shapes() const;
 };
 
+// A job's graph as the network reads it, cached per model by the policy:
+// the embedding, and act1's sums over it, the first terms of the sums of
+// every decision about the job (GpuNetwork::score continues them).
+struct GpuJobEmbedding {
+  std::vector<float> embedding;
+  std::vector<float> act1_prefix;  // act1's padded outputs, before the bias
+};
+
 class GpuNetwork {
  public:
   GpuNetwork(const GpuArchitecture& arch, const WeightsFile& weights, const std::string& where);
@@ -50,8 +58,13 @@ class GpuNetwork {
 
   const GpuArchitecture& architecture() const;
   std::vector<float> embed(const features::JobFeatures& job) const;
+  // An embedding with act1's sums over it.
+  GpuJobEmbedding with_prefix(std::vector<float> embedding) const;
   // One logit per candidate action of `decision`, and the state's value.
   // Allocates nothing once warm (per-thread buffers); `value` may be null.
+  void score(const GpuJobEmbedding& job, const features::GpuDecisionFeatures& decision,
+             std::vector<float>& logits, float* value) const;
+  // The same for a bare embedding (its act1 sums computed here).
   void score(const std::vector<float>& embedding, const features::GpuDecisionFeatures& decision,
              std::vector<float>& logits, float* value) const;
   // For tests: score with the portable kernels even on a CPU with AVX (both

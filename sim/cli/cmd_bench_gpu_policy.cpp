@@ -82,9 +82,10 @@ Table decision_table(const std::shared_ptr<const inference::GpuLearnedModel>& mo
       model->network().score(fresh.embedding(job.get()), f, logits, &value);
     });
     inference::GpuLearnedPolicy policy(model);
-    const std::vector<float> embedding = policy.embedding(job.get());
+    const inference::GpuJobEmbedding embedded =
+        model->network().with_prefix(policy.embedding(job.get()));
     const double warm = median_ms_per_call(
-        repeats, kCallsPerSample, [&] { model->network().score(embedding, f, logits, &value); });
+        repeats, kCallsPerSample, [&] { model->network().score(embedded, f, logits, &value); });
     const double candidates = median_ms_per_call(
         repeats, kCallsPerSample, [&] { (void)features::gpu_decision_features(in); });
     const auto g = make_job_graph(*job->at_batch(job->global_batch()));
