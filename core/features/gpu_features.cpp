@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/parallel/duration_model.h"
 #include "core/parallel/parallel_job.h"
 
 namespace pacml::features {
@@ -104,6 +105,9 @@ class Answers {
     double seconds;
     int position, k;
   };
+  // Whether the caller ranked the counts (GpuDecisionInput::fastest_first)
+  // on its table of step times.
+  bool ranked() const { return in_.fastest_first && step_times_; }
   // A buffer for the search's counts, reused by every decision of the thread.
   std::vector<Count>& counts() { return table_.counts; }
 
@@ -149,6 +153,34 @@ int fewest_meeting(Answers& a) {
   return 0;
 }
 
+// fastest_meeting's answer read from the caller's ranking of the same counts
+// (GpuDecisionInput::fastest_first): the first that can start is the
+// answer, skipping counts beyond the free GPUs, and the first that misses
+// the deadline ends the search (every later count runs at least as long).
+// Two counts whose step times differ can still run equally long once
+// multiplied by the steps; among those the search below takes the first
+// in its order (powers of two, then whole servers), and so does this.
+int fastest_meeting_ranked(Answers& a) {
+  const std::vector<int>& order = *a.input().fastest_first;
+  const int free_gpus = a.input().free_gpus, n = static_cast<int>(order.size());
+  for (int i = 0; i < n; ++i) {
+    const int k = order[static_cast<size_t>(i)];
+    if (k > free_gpus) continue;
+    if (!a.meets(k)) return 0;
+    if (!a.startable(k)) continue;
+    int best = k;
+    const double run = a.seconds(k);
+    for (int j = i + 1; j < n; ++j) {
+      const int other = order[static_cast<size_t>(j)];
+      if (other > free_gpus) continue;
+      if (a.seconds(other) != run) break;
+      if (count_ranks_before(other, best) && a.startable(other)) best = other;
+    }
+    return best;
+  }
+  return 0;
+}
+
 // Among powers of two and whole servers (where the fastest count lies in
 // practice), so that a decision costs tens of estimates, not one per GPU:
 // of the counts that meet the deadline and can start, the one with the
@@ -156,6 +188,7 @@ int fewest_meeting(Answers& a) {
 // on a tie. Whether a count can start is a placement search, so it is asked
 // from the fastest count down rather than of every count.
 int fastest_meeting(Answers& a, int per_server) {
+  if (a.ranked()) return fastest_meeting_ranked(a);
   std::vector<Answers::Count>& meeting = a.counts();
   meeting.clear();
   const int free_gpus = a.input().free_gpus;

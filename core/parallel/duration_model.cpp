@@ -1,12 +1,13 @@
 #include "core/parallel/duration_model.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace pacml {
 
 DurationModel::DurationModel(std::shared_ptr<const PhysicalEstimator> estimator,
                              std::size_t cache_bytes)
-    : estimator_(std::move(estimator)), entries_(cache_bytes), spare_{{}, NAN} {}
+    : estimator_(std::move(estimator)), entries_(cache_bytes), spare_{{}, NAN, {}} {}
 
 // The job's entry; a job too large to cache gets a scratch entry, so it is
 // still answered, only planned again next time.
@@ -15,8 +16,8 @@ DurationModel::Entry& DurationModel::entry(const ParallelJob& job) {
   last_ = nullptr;
   Entry* e = entries_.find(job.key(), job.serial());
   if (!e) {
-    Entry fresh{std::vector<double>(cluster_gpus() + 1, NAN), NAN};
-    const std::size_t bytes = fresh.steps.size() * sizeof(double);
+    Entry fresh{std::vector<double>(cluster_gpus() + 1, NAN), NAN, {}};
+    const std::size_t bytes = fresh.steps.size() * sizeof(double) + ranked_bytes();
     e = entries_.insert(job.key(), std::move(fresh), bytes, job.serial());
   }
   if (e) {
@@ -24,7 +25,7 @@ DurationModel::Entry& DurationModel::entry(const ParallelJob& job) {
     return *e;
   }
   if (spare_key_ != job.key()) {
-    spare_ = Entry{std::vector<double>(cluster_gpus() + 1, NAN), NAN};
+    spare_ = Entry{std::vector<double>(cluster_gpus() + 1, NAN), NAN, {}};
     spare_key_ = job.key();
   }
   return spare_;
@@ -53,6 +54,53 @@ double DurationModel::fastest(const ParallelJob& job, long iterations) {
 const std::vector<double>& DurationModel::step_times(const ParallelJob& job) {
   fastest(job, 1);  // plans every count once
   return entry(job).steps;
+}
+
+namespace {
+
+bool power_of_two(int k) {
+  return k > 0 && (k & (k - 1)) == 0;
+}
+
+}  // namespace
+
+std::vector<int> rank_fastest_first(const std::vector<double>& steps, int per_server) {
+  per_server = std::max(1, per_server);
+  std::vector<int> counts;
+  for (int k = 1; k < static_cast<int>(steps.size()); ++k)
+    if (power_of_two(k) || k % per_server == 0) counts.push_back(k);
+  auto step = [&](int k) {  // NaN (not planned) ranks as infinite, so the order is strict
+    const double s = steps[static_cast<size_t>(k)];
+    return std::isnan(s) ? INFINITY : s;
+  };
+  auto before = [&](int a, int b) {
+    const double sa = step(a), sb = step(b);
+    return sa != sb ? sa < sb : count_ranks_before(a, b);
+  };
+  std::sort(counts.begin(), counts.end(), before);
+  return counts;
+}
+
+bool count_ranks_before(int a, int b) {
+  if (power_of_two(a) != power_of_two(b)) return power_of_two(a);
+  return a < b;
+}
+
+std::size_t DurationModel::ranked_bytes() const {
+  // Counted when the entry is made, so that the cache's budget holds
+  // whether or not the order is asked for later.
+  const int per_server = std::max(1, cluster().gpus_per_server);
+  int n = cluster_gpus() / per_server;
+  for (int k = 1; k <= cluster_gpus(); k *= 2) n += k % per_server != 0;
+  return static_cast<std::size_t>(n) * sizeof(int);
+}
+
+const std::vector<int>& DurationModel::fastest_first(const ParallelJob& job) {
+  const std::vector<double>& steps = step_times(job);
+  Entry& e = entry(job);
+  if (e.fastest_first.empty())
+    e.fastest_first = rank_fastest_first(steps, cluster().gpus_per_server);
+  return e.fastest_first;
 }
 
 }  // namespace pacml

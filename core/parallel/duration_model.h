@@ -20,6 +20,13 @@
 
 namespace pacml {
 
+// The counts in 1..steps.size() - 1 that are powers of two or multiples of
+// `per_server`, each once, shortest step (steps[k]) first; on a tie, in
+// count_ranks_before's order (DurationModel::fastest_first).
+std::vector<int> rank_fastest_first(const std::vector<double>& steps, int per_server);
+// Powers of two before other counts, then the smaller count first.
+bool count_ranks_before(int a, int b);
+
 class DurationModel {
  public:
   static constexpr std::size_t kDefaultCacheBytes = 64u << 20;
@@ -42,6 +49,13 @@ class DurationModel {
   // about many counts of one job reads instead of asking count by count.
   // Valid until the model caches another job.
   const std::vector<double>& step_times(const ParallelJob& job);
+  // The counts in 1..cluster_gpus() that are powers of two or whole servers
+  // (multiples of gpus_per_server), each once, shortest step first; on a
+  // tie, powers of two first, then the smaller count. Where a policy looking
+  // for the fastest count it can start reads them in turn, instead of
+  // ranking dozens of counts per decision. Valid until the model caches
+  // another job.
+  const std::vector<int>& fastest_first(const ParallelJob& job);
 
   int cluster_gpus() const { return estimator_->cluster().num_gpus(); }
   const ClusterSpec& cluster() const { return estimator_->cluster(); }
@@ -53,8 +67,11 @@ class DurationModel {
   struct Entry {
     std::vector<double> steps;  // by k; NaN = not yet planned
     double fastest_step = NAN;
+    std::vector<int> fastest_first;  // empty until asked for
   };
   Entry& entry(const ParallelJob& job);
+  // What fastest_first keeps per job, in bytes.
+  std::size_t ranked_bytes() const;
   std::shared_ptr<const PhysicalEstimator> estimator_;
   LruCache<Entry> entries_;
   // The entry found last, the cache's most recently used (finding it again

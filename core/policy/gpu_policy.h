@@ -68,6 +68,10 @@ struct GpuDecisionInput {
   // policy asking about dozens of counts reads them instead of calling.
   const std::vector<double>* step_times = nullptr;
   double steps = 0;
+  // Optional with step_times, for speed: the powers of two and multiples of
+  // gpus_per_server, fastest first (DurationModel::fastest_first, built for
+  // this gpus_per_server and step_times).
+  const std::vector<int>* fastest_first = nullptr;
 
   // What else a learned policy reads (core/features/gpu_features.h); the
   // rules above ignore it. Left unset, a field reads as "nothing known".

@@ -153,6 +153,64 @@ TEST(GpuFeatures, ReadFromTheStepTimeTableWhatTheSecondsFunctionAnswers) {
       }
 }
 
+// The fastest candidate read from a ranking of the counts
+// (GpuDecisionInput::fastest_first) is the one the search finds without it,
+// also where two counts with different step times run equally long once
+// multiplied by the steps (the search then takes the first power of two,
+// then the smaller count), with infinite step times, counts that cannot
+// start, and fewer free GPUs than the ranking holds.
+TEST(GpuFeatures, TheRankedFastestCountIsTheSearchedOne) {
+  Rng rng(11);
+  // A few neighbouring doubles, so that ties before and after multiplying
+  // by the steps are common (× 1.5 or 1.9 the products cross into a binade
+  // twice as coarse, and neighbours round together); and infinity (a count
+  // the job cannot run on).
+  std::vector<double> values;
+  for (double v = 1.5; values.size() < 4; v = std::nextafter(v, 2.0)) values.push_back(v);
+  values.push_back(0.5), values.push_back(0.75), values.push_back(INFINITY);
+  int product_ties = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const int per_server = std::vector<int>{1, 4, 6, 8}[rng.below(4)];
+    const int cluster = per_server * (1 + static_cast<int>(rng.below(16)));
+    std::vector<double> table(static_cast<size_t>(cluster) + 1, 0.0);
+    for (int k = 1; k <= cluster; ++k)
+      table[static_cast<size_t>(k)] = values[rng.below(values.size())];
+    const double steps = std::vector<double>{1, 1.5, 1.9, 0.1, 1000.5, 1.0 / 3}[rng.below(6)];
+    const std::vector<int> order = rank_fastest_first(table, per_server);
+    GpuDecisionInput searched;
+    searched.steps = steps;
+    searched.deadline = steps * (rng.uniform() < 0.2 ? 0.6 : 1.6);
+    searched.cluster_gpus = cluster;
+    searched.gpus_per_server = per_server;
+    searched.free_gpus = 1 + static_cast<int>(rng.below(static_cast<std::uint64_t>(cluster)));
+    std::vector<bool> can_start(static_cast<size_t>(cluster) + 1);
+    for (size_t k = 1; k < can_start.size(); ++k) can_start[k] = rng.uniform() < 0.6;
+    searched.startable = [&can_start, &searched](int k) {
+      return k >= 1 && k <= searched.free_gpus && can_start[static_cast<size_t>(k)];
+    };
+    searched.seconds = [&table, steps](int k) {
+      return k >= 1 && k < static_cast<int>(table.size()) ? steps * table[static_cast<size_t>(k)]
+                                                          : INFINITY;
+    };
+    searched.step_times = &table;
+    GpuDecisionInput ranked = searched;
+    ranked.startable = searched.startable;
+    ranked.fastest_first = &order;
+    const GpuDecisionFeatures a = features::gpu_decision_features(searched);
+    const GpuDecisionFeatures b = features::gpu_decision_features(ranked);
+    ASSERT_EQ(a.gpus, b.gpus) << "trial " << trial;
+    ASSERT_EQ(a.actions, b.actions) << "trial " << trial;
+    ASSERT_EQ(a.job, b.job) << "trial " << trial;
+    for (size_t i = 0; i + 1 < order.size(); ++i) {
+      const double x = table[static_cast<size_t>(order[i])],
+                   y = table[static_cast<size_t>(order[i + 1])];
+      ASSERT_LE(x, y);
+      product_ties += x != y && steps * x == steps * y;
+    }
+  }
+  EXPECT_GT(product_ties, 100);  // the case the tie rule is for did occur
+}
+
 TEST(GpuFeatures, TellModelsWithDifferentScalingApart) {
   DurationModel durations(estimator(4));
   const ParallelJobPtr bert = zoo_job("bert-base", 32), vgg = zoo_job("vgg16", 256);
