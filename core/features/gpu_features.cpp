@@ -252,6 +252,8 @@ void candidate_gpus(Answers& a, int fewest, int per_server, std::vector<int>& gp
   }
 }
 
+constexpr int kMinCostLog = 4;  // gpu_job_scalar_names()[4]
+
 void job_scalars(Answers& a, int fewest, int cluster_gpus, std::vector<float>& x) {
   const GpuDecisionInput& in = a.input();
   x.assign(kGpuJobScalars, 0.f);
@@ -262,7 +264,7 @@ void job_scalars(Answers& a, int fewest, int cluster_gpus, std::vector<float>& x
     const double doubled = a.seconds(2 * fewest);
     x[2] = std::isfinite(doubled) && doubled > 0 ? clip01(run / (2 * doubled)) : 0.f;
     x[3] = clip01(static_cast<double>(fewest) / cluster_gpus);
-    x[4] = cost_log(fewest * run, cluster_gpus);
+    x[kMinCostLog] = cost_log(fewest * run, cluster_gpus);
   }
   x[5] = clip01(static_cast<double>(in.requested) / cluster_gpus);
   if (in.job) {
@@ -284,8 +286,10 @@ void context_scalars(const GpuDecisionInput& in, int cluster_gpus, int per_serve
        clip01(log2_of_count(cluster_gpus) / 12)};
 }
 
-void append_action_scalars(Answers& a, int k, int fewest, int cluster_gpus, int per_server,
-                           std::vector<float>& out) {
+// `fewest_cost` is the job scalar min_cost_log: the fewest count's cost_log,
+// the same expression, not taken again.
+void append_action_scalars(Answers& a, int k, int fewest, float fewest_cost, int cluster_gpus,
+                           int per_server, std::vector<float>& out) {
   if (k == 0) {
     out.insert(out.end(), kGpuActionScalars, 0.f);
     return;
@@ -296,7 +300,7 @@ void append_action_scalars(Answers& a, int k, int fewest, int cluster_gpus, int 
   out.push_back(1.f);
   out.push_back(clip01(static_cast<double>(k) / cluster_gpus));
   out.push_back(clip01(log2_of_count(k) / 12));
-  out.push_back(cost_log(k * run, cluster_gpus));
+  out.push_back(k == fewest ? fewest_cost : cost_log(k * run, cluster_gpus));
   out.push_back(clip01(k * run / least - 1));
   out.push_back(std::isfinite(left) ? clip01((left - run) / left) : 1.f);
   out.push_back(clip01(static_cast<double>(k) / std::max(1, in.free_gpus)));
@@ -330,7 +334,8 @@ void gpu_decision_features(const GpuDecisionInput& in, GpuDecisionFeatures& f) {
   job_scalars(a, f.fewest, cluster_gpus, f.job);
   context_scalars(in, cluster_gpus, per_server, f.context);
   f.actions.clear();
-  for (int k : f.gpus) append_action_scalars(a, k, f.fewest, cluster_gpus, per_server, f.actions);
+  for (int k : f.gpus)
+    append_action_scalars(a, k, f.fewest, f.job[kMinCostLog], cluster_gpus, per_server, f.actions);
 }
 
 }  // namespace pacml::features

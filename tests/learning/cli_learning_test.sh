@@ -64,6 +64,17 @@ for weights in "$SRC"/contrib/models/*.pacw; do
      '$PACML' bench-gpu-policy --weights '$weights' --repeats 1 >/dev/null 2>'$tmp/err'"
 done
 
+# Episodes timed on an experiment the policy never trained on (held-out zoo
+# models), next to every baseline, in both admission modes.
+"$PACML" bench-gpu-policy "$SRC/contrib/experiments/heldout-zoo.yaml" --repeats 1 >"$tmp/bench-gpu" 2>"$tmp/err"
+check "bench-gpu-policy EXPERIMENT exits 0" "[ $? -eq 0 ]"
+check "bench-gpu-policy EXPERIMENT names it and times every policy in both modes" \
+  "grep -q '^heldout-zoo, seed 0' '$tmp/bench-gpu' &&
+   [ \$(grep -cE '^(immediate|queue) +(requested|min_feasible|para_max|fixed:8|random|pacml:default) ' '$tmp/bench-gpu') -eq 12 ]"
+"$PACML" bench-gpu-policy "$tmp/small.yaml" --repeats 1 >/dev/null 2>"$tmp/err"
+check "bench-gpu-policy refuses a paper-style experiment (exit 2, says why)" \
+  "[ $? -eq 2 ] && grep -q 'fitted-workload' '$tmp/err'"
+
 if [ -x "$(dirname "$PACML")/pacml-train" ]; then
   cat >"$tmp/train.yaml" <<YAML
 pacml_train: 1
