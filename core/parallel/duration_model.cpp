@@ -52,8 +52,9 @@ double DurationModel::fastest(const ParallelJob& job, long iterations) {
 }
 
 const std::vector<double>& DurationModel::step_times(const ParallelJob& job) {
-  fastest(job, 1);  // plans every count once
-  return entry(job).steps;
+  Entry& e = entry(job);
+  if (std::isnan(e.fastest_step)) fastest(job, 1);  // plans every count once
+  return e.steps;
 }
 
 namespace {
@@ -96,10 +97,9 @@ std::size_t DurationModel::ranked_bytes() const {
 }
 
 const std::vector<int>& DurationModel::fastest_first(const ParallelJob& job) {
-  const std::vector<double>& steps = step_times(job);
   Entry& e = entry(job);
   if (e.fastest_first.empty())
-    e.fastest_first = rank_fastest_first(steps, cluster().gpus_per_server);
+    e.fastest_first = rank_fastest_first(step_times(job), cluster().gpus_per_server);
   return e.fastest_first;
 }
 
