@@ -54,8 +54,10 @@ nlohmann::json gpu_schema_json() {
 
 namespace {
 
+// x in [0, 1] as a float; above 1 (and +inf) 1, below 0 (and -inf, NaN) 0.
 float clip01(double x) {
-  return std::isfinite(x) ? static_cast<float>(std::clamp(x, 0.0, 1.0)) : (x > 0 ? 1.f : 0.f);
+  if (x >= 0 && x <= 1) return static_cast<float>(x);  // false for NaN
+  return x > 1 ? 1.f : 0.f;
 }
 
 // Cluster GPU-hours as the unit of cost, on a log scale from 1e-4 to 10.
@@ -275,36 +277,39 @@ void job_scalars(Answers& a, int fewest, int cluster_gpus, std::vector<float>& x
 }
 
 void context_scalars(const GpuDecisionInput& in, int cluster_gpus, int per_server,
-                     std::vector<float>& x) {
+                     std::vector<float>& out) {
   const double servers = std::max(1, cluster_gpus / per_server);
-  x = {clip01(static_cast<double>(in.free_gpus) / cluster_gpus),
-       clip01(in.free_servers / servers),
-       clip01(log10_of_one_plus(in.queued_jobs) / 3),
-       clip01(in.queued_gpus / cluster_gpus / 4),
-       clip01(in.recent_load / 3),
-       in.queue_admission ? 1.f : 0.f,
-       clip01(log2_of_count(cluster_gpus) / 12)};
+  out.resize(kGpuContextScalars);
+  float* x = out.data();
+  x[0] = clip01(static_cast<double>(in.free_gpus) / cluster_gpus);
+  x[1] = clip01(in.free_servers / servers);
+  x[2] = clip01(log10_of_one_plus(in.queued_jobs) / 3);
+  x[3] = clip01(in.queued_gpus / cluster_gpus / 4);
+  x[4] = clip01(in.recent_load / 3);
+  x[5] = in.queue_admission ? 1.f : 0.f;
+  x[6] = clip01(log2_of_count(cluster_gpus) / 12);
 }
 
-// `fewest_cost` is the job scalar min_cost_log: the fewest count's cost_log,
-// the same expression, not taken again.
-void append_action_scalars(Answers& a, int k, int fewest, float fewest_cost, int cluster_gpus,
-                           int per_server, std::vector<float>& out) {
+// Action k's kGpuActionScalars into x. `fewest_cost` is the job scalar
+// min_cost_log: the fewest count's cost_log, the same expression, not taken
+// again.
+void action_scalars(Answers& a, int k, int fewest, float fewest_cost, int cluster_gpus,
+                    int per_server, float* x) {
   if (k == 0) {
-    out.insert(out.end(), kGpuActionScalars, 0.f);
+    std::fill_n(x, kGpuActionScalars, 0.f);
     return;
   }
   const GpuDecisionInput& in = a.input();
   const double run = a.seconds(k), least = fewest * a.seconds(fewest);
   const double left = in.deadline - in.now;
-  out.push_back(1.f);
-  out.push_back(clip01(static_cast<double>(k) / cluster_gpus));
-  out.push_back(clip01(log2_of_count(k) / 12));
-  out.push_back(k == fewest ? fewest_cost : cost_log(k * run, cluster_gpus));
-  out.push_back(clip01(k * run / least - 1));
-  out.push_back(std::isfinite(left) ? clip01((left - run) / left) : 1.f);
-  out.push_back(clip01(static_cast<double>(k) / std::max(1, in.free_gpus)));
-  out.push_back(k % per_server == 0 || per_server % k == 0 ? 1.f : 0.f);
+  x[0] = 1.f;
+  x[1] = clip01(static_cast<double>(k) / cluster_gpus);
+  x[2] = clip01(log2_of_count(k) / 12);
+  x[3] = k == fewest ? fewest_cost : cost_log(k * run, cluster_gpus);
+  x[4] = clip01(k * run / least - 1);
+  x[5] = std::isfinite(left) ? clip01((left - run) / left) : 1.f;
+  x[6] = clip01(static_cast<double>(k) / std::max(1, in.free_gpus));
+  x[7] = k % per_server == 0 || per_server % k == 0 ? 1.f : 0.f;
 }
 
 }  // namespace
@@ -333,9 +338,10 @@ void gpu_decision_features(const GpuDecisionInput& in, GpuDecisionFeatures& f) {
   candidate_gpus(a, f.fewest, per_server, f.gpus);
   job_scalars(a, f.fewest, cluster_gpus, f.job);
   context_scalars(in, cluster_gpus, per_server, f.context);
-  f.actions.clear();
-  for (int k : f.gpus)
-    append_action_scalars(a, k, f.fewest, f.job[kMinCostLog], cluster_gpus, per_server, f.actions);
+  f.actions.resize(f.gpus.size() * kGpuActionScalars);
+  for (size_t i = 0; i < f.gpus.size(); ++i)
+    action_scalars(a, f.gpus[i], f.fewest, f.job[kMinCostLog], cluster_gpus, per_server,
+                   f.actions.data() + i * kGpuActionScalars);
 }
 
 }  // namespace pacml::features
