@@ -110,10 +110,10 @@ constexpr int kEpisodeRounds = 15;
 // duration model and policy, so step times are planned and graphs embedded
 // inside it) and the fastest of warm ones; the learned policy's warm time
 // against min_feasible's and against the slowest baseline's.
-Table episode_table(const sim::ExperimentSpec& spec, const std::string& weights) {
+Table episode_table(const sim::ExperimentSpec& spec, const sim::FittedWorkload& workload,
+                    const std::string& weights) {
   const sim::FittedExperimentSpec& f = spec.fitted;
   const auto estimator = sim::fitted_estimator(spec);
-  const sim::FittedWorkload workload = sim::load_workload_named(f.params);
   DurationModel durations(estimator);
   const std::uint64_t seed = spec.seeds.empty() ? 0 : spec.seeds.front();
   const std::vector<sim::GpuJob> jobs =
@@ -184,6 +184,8 @@ int bench_gpu_policy_command(const std::vector<std::string>& argv) {
     throw InputError(spec.source,
                      "pacml bench-gpu-policy times fitted-workload experiments "
                      "(workload: {kind: fitted, ...}); this one is paper-style");
+  // Read before any timing, so that a missing model file stops it at once.
+  const sim::FittedWorkload workload = sim::load_workload_named(spec.fitted.params);
   const int repeats = static_cast<int>(args.get_long("repeats", 1, 100000));
   const std::string weights = args.get("weights");
   const std::string path =
@@ -197,7 +199,7 @@ int bench_gpu_policy_command(const std::vector<std::string>& argv) {
             << spec.fitted.jobs << " jobs on " << spec.fitted.cluster
             << "), CPU time: the first episode, then the fastest of " << kEpisodeRounds
             << " warm ones (the policies taking turns)\n";
-  episode_table(spec, weights.rfind("pacml:", 0) == 0 ? weights : "pacml:" + weights)
+  episode_table(spec, workload, weights.rfind("pacml:", 0) == 0 ? weights : "pacml:" + weights)
       .print(std::cout);
   return 0;
 }

@@ -71,6 +71,10 @@ check "bench-gpu-policy EXPERIMENT exits 0" "[ $? -eq 0 ]"
 check "bench-gpu-policy EXPERIMENT names it and times every policy in both modes" \
   "grep -q '^heldout-zoo, seed 0' '$tmp/bench-gpu' &&
    [ \$(grep -cE '^(immediate|queue) +(requested|min_feasible|para_max|fixed:8|random|pacml:default) ' '$tmp/bench-gpu') -eq 12 ]"
+PACML_SHARED_DATA=/nonexistent "$PACML" bench-gpu-policy "$SRC/contrib/experiments/heldout-pipedream.yaml" \
+  --repeats 1 >"$tmp/out" 2>"$tmp/err"
+check "bench-gpu-policy with the experiment's graphs missing exits 2 before timing anything, naming the file" \
+  "[ $? -eq 2 ] && [ ! -s '$tmp/out' ] && grep -q '/nonexistent/pipedream/alexnet.txt' '$tmp/err'"
 "$PACML" bench-gpu-policy "$tmp/small.yaml" --repeats 1 >/dev/null 2>"$tmp/err"
 check "bench-gpu-policy refuses a paper-style experiment (exit 2, says why)" \
   "[ $? -eq 2 ] && grep -q 'fitted-workload' '$tmp/err'"
