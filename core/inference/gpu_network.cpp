@@ -112,7 +112,10 @@ struct Kernels {
                      bool fresh, float* acc);
   void (*finish)(const float* acc, int rows, const float* b, int padded, bool rectify, float* y);
   // Optional: the same sums for every candidate's logit at once, for heads
-  // of 9..16 units (the shipped shape), each candidate held in registers.
+  // of 1..8 (logits8) or 9..16 units (logits16; the shipped shape), each
+  // candidate held in registers.
+  void (*logits8)(const float* prefix, const float* actions, int rows, const Heads& heads,
+                  float* logits);
   void (*logits16)(const float* prefix, const float* actions, int rows, const Heads& heads,
                    float* logits);
 };
@@ -195,62 +198,69 @@ __attribute__((target("avx"))) void finish_avx(const float* acc, int rows, const
     }
 }
 
-// y[0..16) = relu(a0 ‖ a1 + b[0..16)), as finish_avx.
-__attribute__((target("avx"), always_inline)) inline void rectified16(__m256 a0, __m256 a1,
-                                                                      const float* b, float* y) {
+// acc[r] = relu(acc[r] + b) into y[r], for R rows of V registers, as finish_avx.
+template <int R, int V>
+__attribute__((target("avx"), always_inline)) inline void rectify_rows(__m256 (&acc)[R][V],
+                                                                       const float* b,
+                                                                       float (*y)[8 * V]) {
   const __m256 zero = _mm256_setzero_ps();
-  _mm256_store_ps(y, _mm256_max_ps(zero, _mm256_add_ps(a0, _mm256_loadu_ps(b))));
-  _mm256_store_ps(y + 8, _mm256_max_ps(zero, _mm256_add_ps(a1, _mm256_loadu_ps(b + 8))));
+#pragma GCC unroll 4
+  for (int r = 0; r < R; ++r)
+#pragma GCC unroll 2
+    for (int v = 0; v < V; ++v)
+      _mm256_store_ps(y[r] + 8 * v,
+                      _mm256_max_ps(zero, _mm256_add_ps(acc[r][v], _mm256_loadu_ps(b + 8 * v))));
+}
+
+// acc[r] += x[r·x_stride + k] · w[k] for k in [from, n), input by input;
+// weight row k is w + 8·V·k.
+template <int R, int V>
+__attribute__((target("avx"), always_inline)) inline void add_rows(__m256 (&acc)[R][V],
+                                                                   const float* x, int x_stride,
+                                                                   int from, int n,
+                                                                   const float* w) {
+  for (int k = from; k < n; ++k) {
+    __m256 wk[V];
+#pragma GCC unroll 2
+    for (int v = 0; v < V; ++v) wk[v] = _mm256_loadu_ps(w + 8 * V * k + 8 * v);
+#pragma GCC unroll 4
+    for (int r = 0; r < R; ++r) {
+      const __m256 xk = _mm256_set1_ps(x[r * x_stride + k]);
+#pragma GCC unroll 2
+      for (int v = 0; v < V; ++v) acc[r][v] = _mm256_add_ps(acc[r][v], _mm256_mul_ps(xk, wk[v]));
+    }
+  }
 }
 
 // R candidates of a decision through act1's action part, act2 and act3, with
-// sixteen hidden outputs per layer in two registers per candidate: the sums
-// accumulate and finish compute, in the same order (act3's one output summed
-// input by input, as lane 0 of accumulate's). The candidates advance input
-// by input together, so their chains of additions overlap in the CPU and
-// each weight row is loaded once for all of them.
-template <int R>
-__attribute__((target("avx"), always_inline)) inline void logits16_rows(const float* prefix,
-                                                                        const float* actions,
-                                                                        const Heads& h,
-                                                                        float* logits) {
-  constexpr int kAction = features::kGpuActionScalars;
-  alignas(32) float h1[R][16], h2[R][16];
-  __m256 a0[R], a1[R];
+// 8·V hidden outputs per layer (heads of up to 8 or 16 units, padded) in V
+// registers per candidate: the sums accumulate and finish compute, in the
+// same order (act3's one output summed input by input, as lane 0 of
+// accumulate's). The candidates advance input by input together, so their
+// chains of additions overlap in the CPU and each weight row is loaded once
+// for all of them.
+template <int R, int V>
+__attribute__((target("avx"), always_inline)) inline void logits_rows(const float* prefix,
+                                                                      const float* actions,
+                                                                      const Heads& h,
+                                                                      float* logits) {
+  constexpr int kAction = features::kGpuActionScalars, kWidth = 8 * V;
+  alignas(32) float h1[R][kWidth], h2[R][kWidth];
+  __m256 acc[R][V];
 #pragma GCC unroll 4
-  for (int r = 0; r < R; ++r) a0[r] = _mm256_loadu_ps(prefix), a1[r] = _mm256_loadu_ps(prefix + 8);
-  for (int k = 0; k < kAction; ++k) {
-    const __m256 w0 = _mm256_loadu_ps(h.act1_actions + 16 * k);
-    const __m256 w1 = _mm256_loadu_ps(h.act1_actions + 16 * k + 8);
+  for (int r = 0; r < R; ++r)
+#pragma GCC unroll 2
+    for (int v = 0; v < V; ++v) acc[r][v] = _mm256_loadu_ps(prefix + 8 * v);
+  add_rows<R, V>(acc, actions, kAction, 0, kAction, h.act1_actions);
+  rectify_rows<R, V>(acc, h.act1_b, h1);
 #pragma GCC unroll 4
-    for (int r = 0; r < R; ++r) {
-      const __m256 xk = _mm256_set1_ps(actions[r * kAction + k]);
-      a0[r] = _mm256_add_ps(a0[r], _mm256_mul_ps(xk, w0));
-      a1[r] = _mm256_add_ps(a1[r], _mm256_mul_ps(xk, w1));
-    }
+  for (int r = 0; r < R; ++r) {
+    const __m256 first = _mm256_set1_ps(h1[r][0]);
+#pragma GCC unroll 2
+    for (int v = 0; v < V; ++v) acc[r][v] = _mm256_mul_ps(first, _mm256_loadu_ps(h.act2_w + 8 * v));
   }
-#pragma GCC unroll 4
-  for (int r = 0; r < R; ++r) rectified16(a0[r], a1[r], h.act1_b, h1[r]);
-  {
-    const __m256 w0 = _mm256_loadu_ps(h.act2_w), w1 = _mm256_loadu_ps(h.act2_w + 8);
-#pragma GCC unroll 4
-    for (int r = 0; r < R; ++r) {
-      const __m256 first = _mm256_set1_ps(h1[r][0]);
-      a0[r] = _mm256_mul_ps(first, w0), a1[r] = _mm256_mul_ps(first, w1);
-    }
-  }
-  for (int k = 1; k < h.hidden; ++k) {
-    const __m256 w0 = _mm256_loadu_ps(h.act2_w + 16 * k);
-    const __m256 w1 = _mm256_loadu_ps(h.act2_w + 16 * k + 8);
-#pragma GCC unroll 4
-    for (int r = 0; r < R; ++r) {
-      const __m256 xk = _mm256_set1_ps(h1[r][k]);
-      a0[r] = _mm256_add_ps(a0[r], _mm256_mul_ps(xk, w0));
-      a1[r] = _mm256_add_ps(a1[r], _mm256_mul_ps(xk, w1));
-    }
-  }
-#pragma GCC unroll 4
-  for (int r = 0; r < R; ++r) rectified16(a0[r], a1[r], h.act2_b, h2[r]);
+  add_rows<R, V>(acc, &h1[0][0], kWidth, 1, h.hidden, h.act2_w);
+  rectify_rows<R, V>(acc, h.act2_b, h2);
   float sum[R];
 #pragma GCC unroll 4
   for (int r = 0; r < R; ++r) sum[r] = h2[r][0] * h.act3_w[0];
@@ -267,20 +277,21 @@ __attribute__((target("avx"), always_inline)) inline void logits16_rows(const fl
 }
 
 // Every candidate's logit, up to four candidates at a time.
-__attribute__((target("avx"))) void logits16_avx(const float* prefix, const float* actions,
-                                                 int rows, const Heads& h, float* logits) {
+template <int V>
+__attribute__((target("avx"))) void logits_avx(const float* prefix, const float* actions, int rows,
+                                               const Heads& h, float* logits) {
   constexpr int kAction = features::kGpuActionScalars;
   int r = 0;
-  for (; r + 4 <= rows; r += 4) logits16_rows<4>(prefix, actions + r * kAction, h, logits + r);
+  for (; r + 4 <= rows; r += 4) logits_rows<4, V>(prefix, actions + r * kAction, h, logits + r);
   switch (rows - r) {
     case 3:
-      logits16_rows<3>(prefix, actions + r * kAction, h, logits + r);
+      logits_rows<3, V>(prefix, actions + r * kAction, h, logits + r);
       break;
     case 2:
-      logits16_rows<2>(prefix, actions + r * kAction, h, logits + r);
+      logits_rows<2, V>(prefix, actions + r * kAction, h, logits + r);
       break;
     case 1:
-      logits16_rows<1>(prefix, actions + r * kAction, h, logits + r);
+      logits_rows<1, V>(prefix, actions + r * kAction, h, logits + r);
       break;
     default:
       break;
@@ -291,10 +302,11 @@ __attribute__((target("avx"))) void logits16_avx(const float* prefix, const floa
 std::atomic<bool> portable_kernels{false};
 
 const Kernels& kernels() {
-  static const Kernels portable{accumulate_portable, finish_portable, nullptr};
+  static const Kernels portable{accumulate_portable, finish_portable, nullptr, nullptr};
   static const Kernels fastest = [] {
 #ifdef PACML_AVX_KERNELS
-    if (__builtin_cpu_supports("avx")) return Kernels{accumulate_avx, finish_avx, logits16_avx};
+    if (__builtin_cpu_supports("avx"))
+      return Kernels{accumulate_avx, finish_avx, logits_avx<1>, logits_avx<2>};
 #endif
     return portable;
   }();
@@ -418,7 +430,9 @@ void GpuNetwork::score(const GpuJobEmbedding& job, const features::GpuDecisionFe
                     padded,
                     m.act3.padded};
   logits.resize(static_cast<size_t>(actions));
-  if (k.logits16 && padded == 16)
+  if (k.logits8 && padded == 8)
+    k.logits8(t.acc.data(), d.actions.data(), actions, heads, logits.data());
+  else if (k.logits16 && padded == 16)
     k.logits16(t.acc.data(), d.actions.data(), actions, heads, logits.data());
   else
     candidates_by_layer(k, heads, d, t, logits);

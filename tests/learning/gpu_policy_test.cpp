@@ -363,8 +363,10 @@ TEST(GpuNetwork, SumsEachOutputInputByInputWithEveryKernel) {
   shipped.hidden = 16;
   GpuArchitecture narrow = shipped;  // 12 hidden units, padded to 16
   narrow.hidden = 12;
+  GpuArchitecture eight = shipped;  // 8 hidden units: one register per candidate with AVX
+  eight.hidden = 8;
   for (bool portable : {false, true})
-    for (const GpuArchitecture& arch : {GpuArchitecture{}, odd, wide, shipped, narrow}) {
+    for (const GpuArchitecture& arch : {GpuArchitecture{}, odd, wide, shipped, narrow, eight}) {
       inference::GpuNetwork::use_portable_kernels(portable);
       const WeightsFile w = random_gpu_weights(17, arch);
       const inference::GpuNetwork network(arch, w, "test");
