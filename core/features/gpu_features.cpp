@@ -108,8 +108,8 @@ class Answers {
     int position, k;
   };
   // Whether the caller ranked the counts (GpuDecisionInput::fastest_first)
-  // on its table of step times.
-  bool ranked() const { return in_.fastest_first && step_times_; }
+  // on its table of step times, and the table covers every free GPU count.
+  bool ranked() const { return in_.fastest_first && step_times_ && in_.free_gpus < step_counts_; }
   // A buffer for the search's counts, reused by every decision of the thread.
   std::vector<Count>& counts() { return table_.counts; }
 
