@@ -63,13 +63,20 @@ bool power_of_two(int k) {
   return k > 0 && (k & (k - 1)) == 0;
 }
 
+// The counts in 1..max_count that fastest_first ranks: powers of two and
+// multiples of per_server, in count order.
+std::vector<int> ranked_counts(int max_count, int per_server) {
+  per_server = std::max(1, per_server);
+  std::vector<int> counts;
+  for (int k = 1; k <= max_count; ++k)
+    if (power_of_two(k) || k % per_server == 0) counts.push_back(k);
+  return counts;
+}
+
 }  // namespace
 
 std::vector<int> rank_fastest_first(const std::vector<double>& steps, int per_server) {
-  per_server = std::max(1, per_server);
-  std::vector<int> counts;
-  for (int k = 1; k < static_cast<int>(steps.size()); ++k)
-    if (power_of_two(k) || k % per_server == 0) counts.push_back(k);
+  std::vector<int> counts = ranked_counts(static_cast<int>(steps.size()) - 1, per_server);
   auto step = [&](int k) {  // NaN (not planned) ranks as infinite, so the order is strict
     const double s = steps[static_cast<size_t>(k)];
     return std::isnan(s) ? INFINITY : s;
@@ -90,10 +97,7 @@ bool count_ranks_before(int a, int b) {
 std::size_t DurationModel::ranked_bytes() const {
   // Counted when the entry is made, so that the cache's budget holds
   // whether or not the order is asked for later.
-  const int per_server = std::max(1, cluster().gpus_per_server);
-  int n = cluster_gpus() / per_server;
-  for (int k = 1; k <= cluster_gpus(); k *= 2) n += k % per_server != 0;
-  return static_cast<std::size_t>(n) * sizeof(int);
+  return ranked_counts(cluster_gpus(), cluster().gpus_per_server).size() * sizeof(int);
 }
 
 const std::vector<int>& DurationModel::fastest_first(const ParallelJob& job) {
