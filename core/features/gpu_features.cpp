@@ -5,6 +5,7 @@
 
 #include "core/parallel/duration_model.h"
 #include "core/parallel/parallel_job.h"
+#include "core/placement/gpu_placement.h"
 
 namespace pacml::features {
 
@@ -92,6 +93,8 @@ class Answers {
     return asked_seconds(k);
   }
   bool startable(int k) {
+    // A placement given is read directly: fits() costs less than a slot.
+    if (in_.placement) return in_.placement->fits(k);
     Slot* s = slot(k);
     if (!s) return in_.startable(k);
     if (s->startable_stamp != table_.stamp)

@@ -23,6 +23,7 @@
 
 namespace pacml {
 
+class GpuClusterState;
 class ParallelJob;
 struct GpuDecisionInput;
 
@@ -72,6 +73,10 @@ struct GpuDecisionInput {
   // gpus_per_server, fastest first (DurationModel::fastest_first, built for
   // this gpus_per_server and step_times).
   const std::vector<int>* fastest_first = nullptr;
+  // Optional, for speed: the cluster `startable` asks, set by a caller whose
+  // startable(k) is exactly placement->fits(k), so that a policy asking
+  // about several counts reads it without a call through `startable`.
+  const GpuClusterState* placement = nullptr;
 
   // What else a learned policy reads (core/features/gpu_features.h); the
   // rules above ignore it. Left unset, a field reads as "nothing known".

@@ -220,6 +220,7 @@ bool Replay::fetch_next() {
 int Replay::choose(const GpuJob& job) {
   GpuDecisionInput input = decision_input(job, cluster_.free_gpus());
   input.startable = [&](int k) { return startable(k); };
+  input.placement = &cluster_;
   return choose_gpus(config_.policy, input, rng_);
 }
 

@@ -15,6 +15,7 @@
 #include "core/features/gpu_features.h"
 #include "core/inference/gpu_learned_policy.h"
 #include "core/parallel/duration_model.h"
+#include "core/placement/gpu_placement.h"
 #include "core/util/error.h"
 #include "sim/gpu/fitted_workload.h"
 #include "sim/gpu/gpu_replay.h"
@@ -209,6 +210,41 @@ TEST(GpuFeatures, TheRankedFastestCountIsTheSearchedOne) {
     }
   }
   EXPECT_GT(product_ties, 100);  // the case the tie rule is for did occur
+}
+
+// A caller that gives its placement (GpuDecisionInput::placement) gets the
+// features it gets by answering `startable` with that placement's fits, on
+// clusters taken at random; and the placement is what is read: a full one
+// leaves only "do not start", whatever `startable` says.
+TEST(GpuFeatures, ThePlacementIsReadAsStartableWouldAnswer) {
+  DurationModel durations(estimator(4));
+  const ParallelJobPtr job = zoo_job("resnet50", 128);
+  Rng rng(5);
+  int started = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    GpuClusterState cluster(durations.cluster());
+    for (int taken = 0; taken < static_cast<int>(rng.below(8)); ++taken)
+      if (auto a = cluster.find(1 + static_cast<int>(rng.below(12)))) cluster.take(*a);
+    const double deadline = (0.2 + rng.uniform()) * durations.seconds(*job, 1000, 1);
+    GpuDecisionInput asked = empty_cluster_input(durations, job, 1000, deadline);
+    asked.free_gpus = cluster.free_gpus();
+    asked.free_servers = cluster.free_servers();
+    asked.startable = [&cluster](int k) { return cluster.fits(k); };
+    GpuDecisionInput read = asked;
+    read.placement = &cluster;
+    const GpuDecisionFeatures a = features::gpu_decision_features(asked);
+    const GpuDecisionFeatures b = features::gpu_decision_features(read);
+    ASSERT_EQ(a.gpus, b.gpus) << "trial " << trial;
+    ASSERT_EQ(a.actions, b.actions) << "trial " << trial;
+    ASSERT_EQ(a.job, b.job) << "trial " << trial;
+    started += a.gpus.size() > 1;
+  }
+  EXPECT_GT(started, 50);  // most trials had counts to start
+  GpuClusterState full(durations.cluster());
+  full.take(*full.find(full.num_gpus()));
+  GpuDecisionInput in = empty_cluster_input(durations, job, 1000, INFINITY);
+  in.placement = &full;
+  EXPECT_EQ(features::gpu_decision_features(in).gpus, std::vector<int>{0});
 }
 
 TEST(GpuFeatures, TellModelsWithDifferentScalingApart) {
