@@ -219,7 +219,7 @@ int fastest_meeting(Answers& a, int per_server) {
 // takes logarithms of (GPU counts, waiting jobs), read from tables computed
 // with those functions: the same bits, without a libm call per feature.
 constexpr int kLogTableSize = 1 << 14;
-double log2_of_count(int k) {
+inline double log2_of_count(int k) {
   static const std::vector<double> table = [] {
     std::vector<double> t(kLogTableSize);
     for (int i = 1; i < kLogTableSize; ++i)
@@ -229,7 +229,7 @@ double log2_of_count(int k) {
   return k >= 1 && k < kLogTableSize ? table[static_cast<size_t>(k)]
                                      : std::log2(static_cast<double>(k));
 }
-double log10_of_one_plus(int k) {
+inline double log10_of_one_plus(int k) {
   static const std::vector<double> table = [] {
     std::vector<double> t(kLogTableSize);
     for (int i = 0; i < kLogTableSize; ++i) t[static_cast<size_t>(i)] = std::log10(1.0 + i);
