@@ -9,6 +9,8 @@
 #include <chrono>
 #include <cmath>
 #include <iostream>
+#include <memory>
+#include <stdexcept>
 
 #include "core/features/gpu_features.h"
 #include "core/inference/gpu_learned_policy.h"
@@ -99,11 +101,39 @@ Table decision_table(const std::shared_ptr<const inference::GpuLearnedModel>& mo
   return t;
 }
 
+// The learned policy's answers, recorded in one replay and given back in the
+// same order in the next: its episode (the same jobs started, the same
+// inputs gathered for it) without the cost of deciding, so that the table
+// can say how much of the learned episode is the decisions.
+struct RecordedAnswers {
+  std::vector<int> answers;
+  size_t next = 0;
+  bool recording = true;
+};
+
+GpuPolicy replaying(const GpuPolicy& learned, const std::shared_ptr<RecordedAnswers>& r) {
+  return GpuPolicy::of_chooser(
+      learned.name + " answers", [learned, r](const GpuDecisionInput& in, Rng& rng) {
+        if (r->recording) return r->answers.emplace_back(choose_gpus(learned, in, rng));
+        if (r->next >= r->answers.size())
+          throw std::logic_error("bench-gpu-policy: the replay asked more than was recorded");
+        return r->answers[r->next++];
+      });
+}
+
 // Warm runs per policy: a few milliseconds each, on machines whose speed
 // drifts from second to second by a third (even the median of 15 moved by a
 // quarter), so the policies take turns, run after run, and each one's
 // fastest run is reported: a slow spell then slows every policy alike.
 constexpr int kEpisodeRounds = 15;
+
+// Of a warm learned episode, the seconds its decisions take (its time less
+// its answers replayed), and what they could take for the episode to last at
+// most twice the slowest baseline's.
+struct DecisionShare {
+  sim::Admission admission;
+  double deciding, episode, allowed, jobs;
+};
 
 // The experiment's first seed replayed under every baseline, then the learned
 // policy, on the same jobs: each policy's first episode ('cold': a new
@@ -111,7 +141,7 @@ constexpr int kEpisodeRounds = 15;
 // inside it) and the fastest of warm ones; the learned policy's warm time
 // against min_feasible's and against the slowest baseline's.
 Table episode_table(const sim::ExperimentSpec& spec, const sim::FittedWorkload& workload,
-                    const std::string& weights) {
+                    const std::string& weights, std::vector<DecisionShare>& decisions) {
   const sim::FittedExperimentSpec& f = spec.fitted;
   const auto estimator = sim::fitted_estimator(spec);
   DurationModel durations(estimator);
@@ -122,8 +152,9 @@ Table episode_table(const sim::ExperimentSpec& spec, const sim::FittedWorkload& 
            "× min_feasible", "× slowest baseline"});
   const std::vector<std::string> names = {"requested", "min_feasible", "para_max",
                                           "fixed:8",   "random",       weights};
+  const size_t learned = names.size() - 1, answers = names.size();
   for (sim::Admission admission : f.admissions) {
-    std::vector<sim::GpuReplayConfig> configs(names.size());
+    std::vector<sim::GpuReplayConfig> configs(names.size() + 1);
     std::vector<double> cold;
     for (size_t p = 0; p < names.size(); ++p) {
       sim::GpuReplayConfig& config = configs[p];
@@ -140,22 +171,36 @@ Table episode_table(const sim::ExperimentSpec& spec, const sim::FittedWorkload& 
                      1e3);
       sim::replay_on_gpus(jobs, durations, config);  // warm the duration cache
     }
-    std::vector<double> warm(names.size(), INFINITY);
-    std::vector<sim::GpuReplayStats> stats(names.size());
+    // The learned policy's answers, recorded warm.
+    const auto recorded = std::make_shared<RecordedAnswers>();
+    configs[answers] = configs[learned];
+    configs[answers].policy = replaying(configs[learned].policy, recorded);
+    const double recorded_met =
+        sim::replay_on_gpus(jobs, durations, configs[answers]).stats.deadline_met_rate;
+    recorded->recording = false;
+    std::vector<double> warm(configs.size(), INFINITY);
+    std::vector<sim::GpuReplayStats> stats(configs.size());
     for (int round = 0; round < kEpisodeRounds; ++round)
-      for (size_t p = 0; p < names.size(); ++p)
+      for (size_t p = 0; p < configs.size(); ++p) {
+        recorded->next = 0;
         warm[p] = std::min(warm[p], fastest_ms(1, [&] {
                                       stats[p] =
                                           sim::replay_on_gpus(jobs, durations, configs[p]).stats;
                                     }) / 1e3);
+      }
+    if (stats[answers].deadline_met_rate != recorded_met)
+      throw std::logic_error("bench-gpu-policy: the recorded answers replayed differently");
     const double min_feasible = warm[1];
-    const double slowest = *std::max_element(warm.begin(), warm.end() - 1);
-    for (size_t p = 0; p < names.size(); ++p)
-      t.add({sim::admission_name(admission), stats[p].policy, significant_number_text(cold[p], 3),
+    const double slowest = *std::max_element(warm.begin(), warm.begin() + learned);
+    for (size_t p = 0; p < configs.size(); ++p)
+      t.add({sim::admission_name(admission), stats[p].policy,
+             p == answers ? "-" : significant_number_text(cold[p], 3),
              significant_number_text(warm[p], 3),
              significant_number_text(stats[p].deadline_met_rate, 4),
              significant_number_text(warm[p] / min_feasible, 3),
              significant_number_text(warm[p] / slowest, 3)});
+    decisions.push_back({admission, warm[learned] - warm[answers], warm[learned],
+                         2 * slowest - warm[answers], static_cast<double>(jobs.size())});
   }
   return t;
 }
@@ -169,7 +214,9 @@ int bench_gpu_policy_command(const std::vector<std::string>& argv) {
             "these two per call over samples of 1000 calls; then the first seed of a\n"
             "fitted-workload experiment (default: the built-in default experiment; e.g.\n"
             "contrib/experiments/heldout-zoo.yaml for models the policy never saw) replayed\n"
-            "under every baseline and the learned policy, in each of its admission modes.\n"
+            "under every baseline and the learned policy, in each of its admission modes,\n"
+            "and once more with the learned policy's answers recorded and given back\n"
+            "('answers': its episode without deciding), to say what deciding takes.\n"
             "Targets: network <= 0.5 ms for graphs up to 400 ops; an episode at most 2x a\n"
             "baseline's.");
   args.positional("EXPERIMENT.yaml", "a fitted-workload experiment (default: built-in default)",
@@ -199,8 +246,19 @@ int bench_gpu_policy_command(const std::vector<std::string>& argv) {
             << spec.fitted.jobs << " jobs on " << spec.fitted.cluster
             << "), CPU time: the first episode, then the fastest of " << kEpisodeRounds
             << " warm ones (the policies taking turns)\n";
-  episode_table(spec, workload, weights.rfind("pacml:", 0) == 0 ? weights : "pacml:" + weights)
+  std::vector<DecisionShare> decisions;
+  episode_table(spec, workload, weights.rfind("pacml:", 0) == 0 ? weights : "pacml:" + weights,
+                decisions)
       .print(std::cout);
+  std::cout << "\n'answers': the learned policy's answers recorded and given back, its episode "
+               "without deciding.\n";
+  for (const DecisionShare& d : decisions)
+    std::cout << sim::admission_name(d.admission) << ": deciding takes "
+              << significant_number_text(d.deciding * 1e3, 3) << " ms of the learned episode's "
+              << significant_number_text(d.episode * 1e3, 3) << " ms ("
+              << significant_number_text(d.deciding / d.jobs * 1e6, 3)
+              << " µs per job); within 2x the slowest baseline it could take "
+              << significant_number_text(d.allowed * 1e3, 3) << " ms\n";
   return 0;
 }
 

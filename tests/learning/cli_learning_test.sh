@@ -70,7 +70,14 @@ done
 check "bench-gpu-policy EXPERIMENT exits 0" "[ $? -eq 0 ]"
 check "bench-gpu-policy EXPERIMENT names it and times every policy in both modes" \
   "grep -q '^heldout-zoo, seed 0' '$tmp/bench-gpu' &&
-   [ \$(grep -cE '^(immediate|queue) +(requested|min_feasible|para_max|fixed:8|random|pacml:default) ' '$tmp/bench-gpu') -eq 12 ]"
+   [ \$(grep -cE '^(immediate|queue) +(requested|min_feasible|para_max|fixed:8|random|pacml:default) +[0-9]' '$tmp/bench-gpu') -eq 12 ]"
+check "bench-gpu-policy replays the learned policy's answers, meeting the same deadlines, and says what deciding takes" \
+  "(for a in immediate queue; do
+     learned=\$(awk -v a=\$a '\$1 == a && \$2 == \"pacml:default\" && \$3 != \"answers\" {print \$5}' '$tmp/bench-gpu')
+     replayed=\$(awk -v a=\$a '\$1 == a && \$2 == \"pacml:default\" && \$3 == \"answers\" {print \$6}' '$tmp/bench-gpu')
+     [ -n \"\$learned\" ] && [ \"\$learned\" = \"\$replayed\" ] || exit 1
+     grep -q \"^\$a: deciding takes .* ms of the learned episode's\" '$tmp/bench-gpu' || exit 1
+   done)"
 PACML_SHARED_DATA=/nonexistent "$PACML" bench-gpu-policy "$SRC/contrib/experiments/heldout-pipedream.yaml" \
   --repeats 1 >"$tmp/out" 2>"$tmp/err"
 check "bench-gpu-policy with the experiment's graphs missing exits 2 before timing anything, naming the file" \
