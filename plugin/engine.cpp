@@ -832,6 +832,7 @@ GpuDecisionInput gpu_input(Engine::Decision& d, const GpuClusterState& state) {
   in.free_gpus = state.free_gpus();
   in.startable = [&d, &state](int k) { return fits_user_nodes(d, k) && state.fits(k); };
   in.seconds = [&d](int k) { return d.durations->seconds(*d.gpu_job, d.steps, k); };
+  in.traits = [&d](int k) { return d.durations->traits(*d.gpu_job, k); };
   in.job = d.gpu_job.get();
   in.cluster_gpus = state.num_gpus();
   in.gpus_per_server = d.gpus_per_node;

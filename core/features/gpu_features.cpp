@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include "core/parallel/duration_model.h"
 #include "core/parallel/parallel_job.h"
@@ -42,7 +43,11 @@ const std::vector<std::string>& gpu_action_scalar_names() {
       "extra_cost",        // k run(k) / (fewest run(fewest)) − 1
       "slack_after",       // time left after the run / time to deadline
       "free_share_taken",  // k / free GPUs
-      "server_aligned"};   // k divides or is a multiple of the GPUs per server
+      "server_aligned",    // k divides or is a multiple of the GPUs per server
+      // The physical model's plan for k GPUs (DurationModel::traits):
+      "memory_share",   // bytes on its fullest GPU / a GPU's memory
+      "strategy_data",  // its strategy, one of these five
+      "strategy_tensor", "strategy_hybrid", "strategy_pipeline", "strategy_op"};
   return names;
 }
 
@@ -100,6 +105,13 @@ class Answers {
     if (s->startable_stamp != table_.stamp)
       s->startable = in_.startable(k), s->startable_stamp = table_.stamp;
     return s->startable;
+  }
+  // What the plan for k says besides its time: from the caller's table, or
+  // asked, or nothing known.
+  PlanTraits traits(int k) {
+    if (in_.plan_traits && k >= 1 && k < static_cast<int>(in_.plan_traits->size()))
+      return (*in_.plan_traits)[static_cast<size_t>(k)];
+    return in_.traits ? in_.traits(k) : PlanTraits{};
   }
   bool meets(int k) {
     const double s = seconds(k);
@@ -258,6 +270,8 @@ void candidate_gpus(Answers& a, int fewest, int per_server, std::vector<int>& gp
 }
 
 constexpr int kMinCostLog = 4;  // gpu_job_scalar_names()[4]
+constexpr int kStrategies = static_cast<int>(std::size(kConcreteStrategies));
+static_assert(kGpuActionScalars == 9 + kStrategies, "gpu_action_scalar_names");
 
 void job_scalars(Answers& a, int fewest, int cluster_gpus, std::vector<float>& x) {
   const GpuDecisionInput& in = a.input();
@@ -313,6 +327,9 @@ void action_scalars(Answers& a, int k, int fewest, float fewest_cost, int cluste
   x[5] = std::isfinite(left) ? clip01((left - run) / left) : 1.f;
   x[6] = clip01(static_cast<double>(k) / std::max(1, in.free_gpus));
   x[7] = k % per_server == 0 || per_server % k == 0 ? 1.f : 0.f;
+  const PlanTraits plan = a.traits(k);
+  x[8] = clip01(plan.memory_share);
+  for (int s = 0; s < kStrategies; ++s) x[9 + s] = plan.strategy == kConcreteStrategies[s];
 }
 
 }  // namespace

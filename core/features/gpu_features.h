@@ -26,10 +26,11 @@ namespace pacml::features {
 // Bump when any GPU feature's meaning, order or scale changes; weights files
 // record it and are refused when it differs.
 // 2: the fastest candidate among powers of two and whole servers.
-constexpr int kGpuSchemaVersion = 2;
+// 3: each candidate's memory and strategy (the physical model's plan).
+constexpr int kGpuSchemaVersion = 3;
 constexpr int kGpuJobScalars = 9;
 constexpr int kGpuContextScalars = 7;
-constexpr int kGpuActionScalars = 8;
+constexpr int kGpuActionScalars = 14;
 constexpr int kMaxStartActions = 5;
 
 const std::vector<std::string>& gpu_job_scalar_names();

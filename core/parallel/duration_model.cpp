@@ -7,7 +7,7 @@ namespace pacml {
 
 DurationModel::DurationModel(std::shared_ptr<const PhysicalEstimator> estimator,
                              std::size_t cache_bytes)
-    : estimator_(std::move(estimator)), entries_(cache_bytes), spare_{{}, NAN, {}} {}
+    : estimator_(std::move(estimator)), entries_(cache_bytes), spare_{{}, {}, NAN, {}} {}
 
 // The job's entry; a job too large to cache gets a scratch entry, so it is
 // still answered, only planned again next time.
@@ -15,20 +15,26 @@ DurationModel::Entry& DurationModel::entry(const ParallelJob& job) {
   if (last_ && last_serial_ == job.serial()) return *last_;
   last_ = nullptr;
   Entry* e = entries_.find(job.key(), job.serial());
-  if (!e) {
-    Entry fresh{std::vector<double>(cluster_gpus() + 1, NAN), NAN, {}};
-    const std::size_t bytes = fresh.steps.size() * sizeof(double) + ranked_bytes();
-    e = entries_.insert(job.key(), std::move(fresh), bytes, job.serial());
-  }
+  if (!e) e = entries_.insert(job.key(), fresh_entry(), entry_bytes(), job.serial());
   if (e) {
     last_ = e, last_serial_ = job.serial();
     return *e;
   }
   if (spare_key_ != job.key()) {
-    spare_ = Entry{std::vector<double>(cluster_gpus() + 1, NAN), NAN, {}};
+    spare_ = fresh_entry();
     spare_key_ = job.key();
   }
   return spare_;
+}
+
+DurationModel::Entry DurationModel::fresh_entry() const {
+  const size_t counts = static_cast<size_t>(cluster_gpus()) + 1;
+  return Entry{std::vector<double>(counts, NAN), std::vector<PlanTraits>(counts), NAN, {}};
+}
+
+std::size_t DurationModel::entry_bytes() const {
+  return (static_cast<size_t>(cluster_gpus()) + 1) * (sizeof(double) + sizeof(PlanTraits)) +
+         ranked_bytes();
 }
 
 double DurationModel::step_time(const ParallelJob& job, int gpus) {
@@ -37,8 +43,22 @@ double DurationModel::step_time(const ParallelJob& job, int gpus) {
   if (std::isnan(e.steps[gpus])) {
     const ParallelPlan plan = estimator_->plan(job, gpus, Strategy::kAuto);
     e.steps[gpus] = plan.ok() ? plan.step_time : INFINITY;
+    if (plan.ok())
+      e.traits[gpus] = {static_cast<float>(plan.memory_per_gpu / cluster().gpu_memory),
+                        plan.strategy};
   }
   return e.steps[gpus];
+}
+
+PlanTraits DurationModel::traits(const ParallelJob& job, int gpus) {
+  if (gpus < 1 || gpus > cluster_gpus()) return {};
+  step_time(job, gpus);  // plans it once
+  return entry(job).traits[gpus];
+}
+
+const std::vector<PlanTraits>& DurationModel::plan_traits(const ParallelJob& job) {
+  step_times(job);  // plans every count once
+  return entry(job).traits;
 }
 
 double DurationModel::fastest(const ParallelJob& job, long iterations) {

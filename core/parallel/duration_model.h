@@ -42,6 +42,12 @@ class DurationModel {
   double seconds(const ParallelJob& job, long iterations, int gpus) {
     return static_cast<double>(iterations) * step_time(job, gpus);
   }
+  // What the plan for k GPUs says besides its time (memory, strategy); a
+  // default PlanTraits where the job cannot run that way.
+  PlanTraits traits(const ParallelJob& job, int gpus);
+  // The same for every k in 1..cluster_gpus() (index k), all planned, as
+  // step_times. Valid until the model caches another job.
+  const std::vector<PlanTraits>& plan_traits(const ParallelJob& job);
   // The shortest run on an empty cluster, over every GPU count.
   double fastest(const ParallelJob& job, long iterations);
   // Seconds per step on every k in 1..cluster_gpus() (index k; infinite
@@ -65,11 +71,15 @@ class DurationModel {
 
  private:
   struct Entry {
-    std::vector<double> steps;  // by k; NaN = not yet planned
+    std::vector<double> steps;       // by k; NaN = not yet planned
+    std::vector<PlanTraits> traits;  // by k, with steps
     double fastest_step = NAN;
     std::vector<int> fastest_first;  // empty until asked for
   };
   Entry& entry(const ParallelJob& job);
+  // A new entry, nothing planned, and the bytes it counts.
+  Entry fresh_entry() const;
+  std::size_t entry_bytes() const;
   // What fastest_first keeps per job, in bytes.
   std::size_t ranked_bytes() const;
   std::shared_ptr<const PhysicalEstimator> estimator_;

@@ -15,6 +15,15 @@ const char* strategy_name(Strategy strategy);
 // "auto", "data", "tensor", "hybrid", "pipeline", "op"; throws InputError(where, ...).
 Strategy parse_strategy(const std::string& text, const std::string& where = "--strategy");
 
+// What a plan says besides its time, for a policy that compares GPU counts
+// (core/features/gpu_features.h): how full its fullest GPU's memory is and
+// which strategy it splits the job with. kAuto: not planned, or the job
+// cannot run that way.
+struct PlanTraits {
+  float memory_share = 0;  // bytes on the fullest GPU / a GPU's memory
+  Strategy strategy = Strategy::kAuto;
+};
+
 enum class PlanStatus {
   kOk,
   kOom,          // does not fit in GPU memory this way

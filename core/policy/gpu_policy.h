@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "core/parallel/parallel_plan.h"
 #include "core/policy/policy.h"
 
 namespace pacml {
@@ -73,6 +74,13 @@ struct GpuDecisionInput {
   // gpus_per_server, fastest first (DurationModel::fastest_first, built for
   // this gpus_per_server and step_times).
   const std::vector<int>* fastest_first = nullptr;
+  // Optional: what the physical model's plan for k GPUs says besides its
+  // time, the memory of its fullest GPU and its strategy (DurationModel::
+  // traits); unset, a learned policy reads "nothing known".
+  std::function<PlanTraits(int)> traits;
+  // Optional with step_times, for speed: the same as a table, traits(k) =
+  // (*plan_traits)[k] (DurationModel::plan_traits).
+  const std::vector<PlanTraits>* plan_traits = nullptr;
   // Optional, for speed: the cluster `startable` asks, set by a caller whose
   // startable(k) is exactly placement->fits(k), so that a policy asking
   // about several counts reads it without a call through `startable`.

@@ -62,6 +62,7 @@ GpuDecisionInput bench_input(DurationModel& durations, const ParallelJobPtr& job
   in.job = job.get();
   in.startable = [](int) { return true; };
   in.seconds = [&durations, job](int k) { return durations.seconds(*job, 10000, k); };
+  in.traits = [&durations, job](int k) { return durations.traits(*job, k); };
   // A deadline that 2 GPUs or more meet (one server's run twice over for a
   // model too large for one GPU), so that every model has candidates to score.
   const double one = in.seconds(1);

@@ -244,6 +244,7 @@ void Replay::add_context(const GpuJob& job, GpuDecisionInput& input) {
   input.job = job.work.get();
   input.step_times = &durations_.step_times(*job.work);
   input.fastest_first = &durations_.fastest_first(*job.work);
+  input.plan_traits = &durations_.plan_traits(*job.work);
   input.steps = static_cast<double>(job.iterations);
   input.cluster_gpus = cluster_.num_gpus();
   input.gpus_per_server = cluster_.gpus_per_server();

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <Eigen/Dense>
@@ -55,6 +56,7 @@ GpuDecisionInput empty_cluster_input(DurationModel& durations, const ParallelJob
   in.seconds = [&durations, job, iterations](int k) {
     return durations.seconds(*job, iterations, k);
   };
+  in.traits = [&durations, job](int k) { return durations.traits(*job, k); };
   return in;
 }
 
@@ -127,7 +129,7 @@ TEST(GpuFeatures, OffersNotStartingThenTheFewestGpusThatMeetTheDeadline) {
   EXPECT_EQ(features::gpu_decision_features(in).gpus, std::vector<int>{0});
 }
 
-TEST(GpuFeatures, ReadFromTheStepTimeTableWhatTheSecondsFunctionAnswers) {
+TEST(GpuFeatures, ReadFromTheCallersTablesWhatItsFunctionsAnswer) {
   DurationModel durations(estimator(4));
   for (const auto& [model, batch] :
        {std::pair<const char*, int>{"resnet50", 256}, {"bert-base", 32}, {"vgg16", 64}})
@@ -141,6 +143,8 @@ TEST(GpuFeatures, ReadFromTheStepTimeTableWhatTheSecondsFunctionAnswers) {
         asked.queued_jobs = free;
         GpuDecisionInput read = asked;
         read.step_times = &durations.step_times(*job);
+        read.plan_traits = &durations.plan_traits(*job);
+        read.traits = nullptr;  // the table alone answers
         read.steps = 1500;
         const GpuDecisionFeatures a = features::gpu_decision_features(asked);
         const GpuDecisionFeatures r = features::gpu_decision_features(read);
@@ -152,6 +156,39 @@ TEST(GpuFeatures, ReadFromTheStepTimeTableWhatTheSecondsFunctionAnswers) {
         EXPECT_EQ(a.context, r.context) << where;
         EXPECT_EQ(a.actions, r.actions) << where;
       }
+}
+
+// Each candidate carries what the physical model planned for it: the memory
+// of its fullest GPU and its strategy, one of five flags. gpt2 at batch 256
+// pipelines on 4 and 8 GPUs and runs data-parallel on more, so its
+// candidates differ in both.
+TEST(GpuFeatures, CandidatesCarryTheirPlansMemoryAndStrategy) {
+  DurationModel durations(estimator(4));
+  const ParallelJobPtr job = zoo_job("gpt2", 256);
+  const GpuDecisionFeatures f =
+      features::gpu_decision_features(empty_cluster_input(durations, job, 1000, INFINITY));
+  const auto& names = features::gpu_action_scalar_names();
+  ASSERT_EQ(names[8], "memory_share");
+  ASSERT_EQ(names[9], "strategy_data");
+  ASSERT_EQ(names[12], "strategy_pipeline");
+  std::set<Strategy> seen;
+  std::set<float> memories;
+  for (size_t a = 0; a < f.gpus.size(); ++a) {
+    const float* x = f.actions.data() + a * features::kGpuActionScalars;
+    const PlanTraits plan = durations.traits(*job, f.gpus[a]);
+    if (a == 0) {
+      for (int i = 8; i < features::kGpuActionScalars; ++i) EXPECT_EQ(x[i], 0.f);
+      continue;
+    }
+    EXPECT_EQ(x[8], std::min(plan.memory_share, 1.f)) << f.gpus[a] << " GPUs";
+    for (int s = 0; s < 5; ++s)
+      EXPECT_EQ(x[9 + s], plan.strategy == kConcreteStrategies[s] ? 1.f : 0.f)
+          << f.gpus[a] << " GPUs, flag " << names[9 + s];
+    seen.insert(plan.strategy), memories.insert(x[8]);
+  }
+  EXPECT_TRUE(seen.count(Strategy::kPipeline) && seen.count(Strategy::kData))
+      << "the candidates should pipeline on few GPUs and not on many";
+  EXPECT_GT(memories.size(), 1u);
 }
 
 // The fastest candidate read from a ranking of the counts
