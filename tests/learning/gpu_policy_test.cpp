@@ -103,6 +103,19 @@ std::string write_temp(const WeightsFile& w, const std::string& tag) {
   return path;
 }
 
+// Whether two inputs that must read alike give the same features, every
+// float compared exactly.
+::testing::AssertionResult same_features(const GpuDecisionInput& x, const GpuDecisionInput& y) {
+  const GpuDecisionFeatures a = features::gpu_decision_features(x);
+  const GpuDecisionFeatures b = features::gpu_decision_features(y);
+  if (a.gpus != b.gpus) return ::testing::AssertionFailure() << "the candidates differ";
+  if (a.fewest != b.fewest) return ::testing::AssertionFailure() << "the fewest count differs";
+  if (a.job != b.job) return ::testing::AssertionFailure() << "the job scalars differ";
+  if (a.context != b.context) return ::testing::AssertionFailure() << "the context differs";
+  if (a.actions != b.actions) return ::testing::AssertionFailure() << "the action rows differ";
+  return ::testing::AssertionSuccess();
+}
+
 TEST(GpuFeatures, OffersNotStartingThenTheFewestGpusThatMeetTheDeadline) {
   DurationModel durations(estimator(4));
   const ParallelJobPtr job = zoo_job("resnet50", 256);
@@ -146,15 +159,7 @@ TEST(GpuFeatures, ReadFromTheCallersTablesWhatItsFunctionsAnswer) {
         read.plan_traits = &durations.plan_traits(*job);
         read.traits = nullptr;  // the table alone answers
         read.steps = 1500;
-        const GpuDecisionFeatures a = features::gpu_decision_features(asked);
-        const GpuDecisionFeatures r = features::gpu_decision_features(read);
-        const std::string where = std::string(model) + " share " + std::to_string(share) +
-                                  " free " + std::to_string(free);
-        EXPECT_EQ(a.gpus, r.gpus) << where;
-        EXPECT_EQ(a.fewest, r.fewest) << where;
-        EXPECT_EQ(a.job, r.job) << where;  // floats compared exactly
-        EXPECT_EQ(a.context, r.context) << where;
-        EXPECT_EQ(a.actions, r.actions) << where;
+        EXPECT_TRUE(same_features(asked, read)) << model << " share " << share << " free " << free;
       }
 }
 
@@ -234,11 +239,7 @@ TEST(GpuFeatures, TheRankedFastestCountIsTheSearchedOne) {
     GpuDecisionInput ranked = searched;
     ranked.startable = searched.startable;
     ranked.fastest_first = &order;
-    const GpuDecisionFeatures a = features::gpu_decision_features(searched);
-    const GpuDecisionFeatures b = features::gpu_decision_features(ranked);
-    ASSERT_EQ(a.gpus, b.gpus) << "trial " << trial;
-    ASSERT_EQ(a.actions, b.actions) << "trial " << trial;
-    ASSERT_EQ(a.job, b.job) << "trial " << trial;
+    ASSERT_TRUE(same_features(searched, ranked)) << "trial " << trial;
     for (size_t i = 0; i + 1 < order.size(); ++i) {
       const double x = table[static_cast<size_t>(order[i])],
                    y = table[static_cast<size_t>(order[i + 1])];
@@ -269,12 +270,8 @@ TEST(GpuFeatures, ThePlacementIsReadAsStartableWouldAnswer) {
     asked.startable = [&cluster](int k) { return cluster.fits(k); };
     GpuDecisionInput read = asked;
     read.placement = &cluster;
-    const GpuDecisionFeatures a = features::gpu_decision_features(asked);
-    const GpuDecisionFeatures b = features::gpu_decision_features(read);
-    ASSERT_EQ(a.gpus, b.gpus) << "trial " << trial;
-    ASSERT_EQ(a.actions, b.actions) << "trial " << trial;
-    ASSERT_EQ(a.job, b.job) << "trial " << trial;
-    started += a.gpus.size() > 1;
+    ASSERT_TRUE(same_features(asked, read)) << "trial " << trial;
+    started += features::gpu_decision_features(read).gpus.size() > 1;
   }
   EXPECT_GT(started, 50);  // most trials had counts to start
   GpuClusterState full(durations.cluster());
