@@ -163,8 +163,12 @@ j=$(submit --pacml-model=gnmt --pacml-beta=0.05 --wrap true)
 check "beta 0.05 rejected (gnmt's fastest is 15.7x)" [ -z "$j" ]
 check "user sees why: $(head -c 160 "$LAB/err")..." grep -q "cannot meet its requirement" "$LAB/err"
 check "message names the fastest possible placement" grep -q "fastest placement now is degree" "$LAB/err"
-check "comment fallback (--comment=pacml:...) is decided too" \
-  bash -c "j=\$(timeout 20 sbatch --parsable -o /dev/null --comment=pacml:model=gnmt,beta=0.45 --wrap 'sleep 1'); [ -n \"\$j\" ] && scontrol -o show job \$j | grep -q 'NumNodes=4'"
+# It failed once in CI on a busy machine and never here: the label carries
+# sbatch's error or the node count, so that a failure says which.
+j=$(submit --comment=pacml:model=gnmt,beta=0.45 --wrap 'sleep 1')
+shown=$([ -n "$j" ] && timeout 10 scontrol -o show job "$j" | grep -o 'NumNodes=[0-9]*')
+check "comment fallback (--comment=pacml:...) is decided too (${shown:-$(head -c 160 "$LAB/err")})" \
+  [ "$shown" = "NumNodes=4" ]
 j=$(submit -p other --pacml-model=gnmt --pacml-beta=0.5 --wrap true)
 check "partition not managed by pacml: refused" grep -q "not managed by pacml" "$LAB/err"
 timeout 10 scancel -u root; wait_idle
