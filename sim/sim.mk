@@ -25,6 +25,7 @@ libpacml_sim_la_SOURCES += \
 	sim/calibration/scaling_points.h sim/calibration/scaling_points.cpp \
 	sim/calibration/calibration.h sim/calibration/calibration.cpp \
 	sim/calibration/elasticflow_archive.h sim/calibration/elasticflow_archive.cpp \
+	sim/calibration/probe_file.h sim/calibration/probe_file.cpp \
 	sim/gpu/gpu_replay.h sim/gpu/gpu_replay.cpp \
 	sim/gpu/met_bound.h sim/gpu/met_bound.cpp \
 	sim/gpu/hindsight_search.h sim/gpu/hindsight_search.cpp \

@@ -34,8 +34,9 @@ include tests/learning/local.mk
 include tests/parallel/local.mk
 endif
 
-TESTS += tests/cli/cli_test.sh tests/cli/cli_args_test.sh tests/parallel/cli_physical_test.sh
+TESTS += tests/cli/cli_test.sh tests/cli/cli_args_test.sh tests/parallel/cli_physical_test.sh \
+	tests/contrib/probe_test.sh
 dist_noinst_SCRIPTS += tests/cli/cli_test.sh tests/cli/cli_args_test.sh tests/cli/cli_lib.sh \
-	tests/parallel/cli_physical_test.sh
+	tests/parallel/cli_physical_test.sh tests/contrib/probe_test.sh
 EXTRA_DIST += tests/fixtures
 

@@ -7,7 +7,8 @@ tests_unit_tests_SOURCES += \
 	tests/sim/trace_test.cpp \
 	tests/sim/experiment_test.cpp \
 	tests/sim/gpu_experiment_test.cpp \
-	tests/sim/blocking_bound_test.cpp
+	tests/sim/blocking_bound_test.cpp \
+	tests/sim/probe_file_test.cpp
 
 TESTS += tests/sim/cli_sim_test.sh
 dist_noinst_SCRIPTS += tests/sim/cli_sim_test.sh
