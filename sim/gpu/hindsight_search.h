@@ -1,5 +1,5 @@
-// A search teacher with hindsight, for either admission (README, "The
-// learned GPU policy on what it never saw"): how many deadlines could a
+// A search teacher with hindsight, for either admission (doc/RESULTS.md
+// §2.2): how many deadlines could a
 // policy meet on a trace if, at each job, it knew the jobs to come? Not a
 // policy (it reads the future); a measure of what is in reach beyond the
 // rules, next to the upper bound of met_bound.h.
