@@ -68,10 +68,23 @@ CLEANFILES += core/cluster/cluster_presets_data.cpp core/cluster/device_files_da
 CLUSTER_PRESET_FILES = \
 	$(top_srcdir)/contrib/clusters/dgx-a100-16x8.yaml \
 	$(top_srcdir)/contrib/clusters/dgx-a100-4x8.yaml \
+	$(top_srcdir)/contrib/clusters/dgx-b200-4x8.yaml \
+	$(top_srcdir)/contrib/clusters/dgx-h100-4x8.yaml \
+	$(top_srcdir)/contrib/clusters/dgx-h200-4x8.yaml \
 	$(top_srcdir)/contrib/clusters/dgx2-v100.yaml \
 	$(top_srcdir)/contrib/clusters/paper-4x4x2.yaml \
 	$(top_srcdir)/contrib/clusters/ramp-a100-16x8.yaml
-DEVICE_FILES = $(top_srcdir)/contrib/devices/a100.yaml $(top_srcdir)/contrib/devices/v100.yaml
+# Each device file is listed too (a test checks contrib/devices holds no other).
+DEVICE_FILES = \
+	$(top_srcdir)/contrib/devices/a100.yaml \
+	$(top_srcdir)/contrib/devices/a100-40gb.yaml \
+	$(top_srcdir)/contrib/devices/b200.yaml \
+	$(top_srcdir)/contrib/devices/gh200.yaml \
+	$(top_srcdir)/contrib/devices/h100-sxm.yaml \
+	$(top_srcdir)/contrib/devices/h200.yaml \
+	$(top_srcdir)/contrib/devices/l40s.yaml \
+	$(top_srcdir)/contrib/devices/mi300x.yaml \
+	$(top_srcdir)/contrib/devices/v100.yaml
 EXTRA_DIST += core/util/embed-files.sh contrib/clusters contrib/devices
 # Text files compiled in: one rule (core/util/embed-files.sh) for every kind.
 EMBED_FILES = sh $(top_srcdir)/core/util/embed-files.sh

@@ -141,7 +141,8 @@ const SettingsTable& cluster_settings() {
        SettingKey("shape", T::kText, "C groups x R racks x S servers per rack (required)")
            .only_with(kRamp),
        count("gpus_per_server", 64, "GPUs in each server: G").defaults_to("1"),
-       SettingKey("device", T::kText, "a built-in GPU (a100, v100) or a device file")
+       SettingKey("device", T::kText,
+                  "a built-in GPU (contrib/devices: a100, h200, ...) or a device file")
            .defaults_to("a100"),
        plausible("gpu_memory", kPlausibleMemory, "memory per GPU").defaults_to("the device's"),
        plausible("server_bandwidth", kPlausibleBandwidth, "what one server injects")
@@ -236,9 +237,13 @@ DeviceModel load_device(const std::string& name_or_path, const std::string& wher
     return load_device_model(in, "built-in device '" + name_or_path + "'");
   }
   std::ifstream file(name_or_path);
-  if (!file)
-    throw InputError(where, "device '" + name_or_path +
-                                "' is neither built in (a100, v100) nor a readable device file");
+  if (!file) {
+    std::string names;
+    for (const EmbeddedFile& device : builtin_device_files())
+      names += (names.empty() ? "" : ", ") + std::string(device.name);
+    throw InputError(where, "device '" + name_or_path + "' is neither built in (" + names +
+                                ") nor a readable device file");
+  }
   return load_device_model(file, name_or_path);
 }
 

@@ -1,12 +1,14 @@
 // The few global constants of the physical model (doc/PHYSICAL.md §6), fitted
 // once against the measurements of doc/PHYSICAL.md §7 and then fixed. None is
 // per model or per measurement: a model the calibration never saw gets the
-// same numbers.
+// same numbers. The host's cost is not among them: it is the device's
+// (DeviceModel::host, doc/PHYSICAL.md §9), copied in by the estimator.
 #pragma once
 
 #include <array>
 
 #include "core/parallel/parallel_job.h"
+#include "core/zoo/device_model.h"
 
 namespace pacml {
 
@@ -15,9 +17,11 @@ struct PhysicalConstants {
   // backward): Python, autograd, the dispatcher and the kernel launch. The
   // host runs ahead of the GPU, so it only costs time when the GPU's work per
   // op is shorter: this is what flattens small-batch curves. By ModelFamily.
-  std::array<double, 4> host_per_op{};
   // Host time per step outside the ops: the data loader hand-off, zero_grad,
   // the loss's device-to-host copy that synchronises each step.
+  // Both are the cluster device's HostCost (with_host_of); calibrated()
+  // leaves them 0.
+  std::array<double, kNumHostFamilies> host_per_op{};
   double host_per_step = 0;
   // Fraction of the link bandwidth NCCL's ring reaches (its "bus bandwidth"),
   // inside a server (NVLink/NVSwitch) and between servers.
@@ -37,8 +41,12 @@ struct PhysicalConstants {
     return host_per_op[static_cast<int>(family)];
   }
 
-  // The fitted values.
+  // The fitted values (the host's cost left 0: it comes from the device).
   static PhysicalConstants calibrated();
 };
+
+// `constants` with the host's cost of `device` (DeviceModel::host), as the
+// estimator runs them on that device.
+PhysicalConstants with_host_of(PhysicalConstants constants, const DeviceModel& device);
 
 }  // namespace pacml

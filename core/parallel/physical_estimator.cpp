@@ -48,7 +48,8 @@ const char* plan_status_name(PlanStatus status) {
 PhysicalEstimator::PhysicalEstimator(ClusterSpec cluster, PhysicalConstants constants,
                                      std::shared_ptr<const ThroughputTable> table)
     : cluster_(std::move(cluster)),
-      constants_(constants),
+      // The host's cost is the cluster's GPU's (its device file's `host:`).
+      constants_(with_host_of(constants, cluster_.device)),
       collectives_(cluster_, constants_),
       table_(std::move(table)) {}
 

@@ -24,6 +24,8 @@ namespace pacml {
 
 class PhysicalEstimator {
  public:
+  // `constants`' host fields are replaced by the cluster device's host cost
+  // (DeviceModel::host), so constants() holds what the strategies use.
   explicit PhysicalEstimator(ClusterSpec cluster,
                              PhysicalConstants constants = PhysicalConstants::calibrated(),
                              std::shared_ptr<const ThroughputTable> table = nullptr);

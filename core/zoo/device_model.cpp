@@ -20,6 +20,22 @@ constexpr std::array<const char*, kNumOpKinds> kOpKindNames = {
     "conv", "linear",     "matmul",      "lstm", "embedding",
     "norm", "activation", "elementwise", "pool", "softmax"};
 
+constexpr std::array<const char*, kNumHostFamilies> kHostFamilyNames = {"cnn", "transformer", "rnn",
+                                                                        "other"};
+
+// PyTorch 2 eager defaults, derived in doc/PHYSICAL.md §9 (not fitted): one
+// op and pass is a Python module call (~3-5 us), the dispatcher and
+// autograd's node (~3-5 us), the allocator and cudaLaunchKernel (~3-5 us per
+// kernel, one to three kernels); a step adds the data loader's hand-off,
+// zero_grad(set_to_none), the loss.item() synchronisation and the loop's own
+// Python, 1-2 ms.
+constexpr double kPyTorch2PerOp = 20e-6;
+constexpr double kPyTorch2PerStep = 2e-3;
+// Ranges: a per-op cost beyond 10 ms or a per-step one beyond 1 s is a unit
+// slip (µs or ms written as seconds), not a host.
+constexpr double kMaxHostPerOp = 1e-2;
+constexpr double kMaxHostPerStep = 1;
+
 // Plausible ranges of device quantities. A value outside one is almost
 // always a unit slip (GB instead of bytes, µs instead of s) that would make
 // every estimate silently absurd, so it is refused with the range named.
@@ -52,6 +68,47 @@ const SettingsTable& efficiency_settings() {
     return keys;
   }());
   return table;
+}
+
+const SettingsTable& host_family_settings() {
+  static const SettingsTable table("model family", [] {
+    std::vector<SettingKey> keys;
+    for (const char* family : kHostFamilyNames)
+      keys.push_back(plausible(family, 0, kMaxHostPerOp, "seconds",
+                               std::string("host time per op and pass of a ") + family + " model"));
+    return keys;
+  }());
+  return table;
+}
+
+// `per_op:` is one number for every model family, or a mapping that names
+// each family (the fitted ElasticFlow values differ by family).
+void read_host_per_op(const YAML::Node& host, const std::string& source, HostCost& cost) {
+  const YAML::Node per_op = host["per_op"];
+  if (!per_op) return;
+  if (!per_op.IsMap()) {
+    cost.per_op.fill(device_host_settings().number(host, source, "per_op"));
+    return;
+  }
+  host_family_settings().check_known(per_op, source);
+  for (int f = 0; f < kNumHostFamilies; ++f) {
+    if (!per_op[kHostFamilyNames[f]])
+      throw InputError(yaml_where(source, per_op),
+                       std::string("per_op: missing model family '") + kHostFamilyNames[f] +
+                           "' (give one number for all, or every family)");
+    cost.per_op[f] = host_family_settings().number(per_op, source, kHostFamilyNames[f]);
+  }
+}
+
+// The optional `host:` section; what it leaves out keeps the PyTorch 2 default.
+void read_host(const YAML::Node& root, const std::string& source, DeviceModel& device) {
+  device.host = HostCost::pytorch2_eager();
+  if (!root["host"]) return;
+  const YAML::Node host = device_settings().mapping(root, source, "host");
+  device_host_settings().check_known(host, source);
+  read_host_per_op(host, source, device.host);
+  if (host["per_step"])
+    device.host.per_step = device_host_settings().number(host, source, "per_step");
 }
 
 void read_peaks(const YAML::Node& root, const std::string& source, DeviceModel& device) {
@@ -93,6 +150,7 @@ DeviceModel from_yaml(const YAML::Node& root, const std::string& source) {
   device.launch_overhead = keys.number(root, source, "launch_overhead");
   read_peaks(root, source, device);
   read_efficiencies(root, source, device);
+  read_host(root, source, device);
   return device;
 }
 
@@ -109,8 +167,46 @@ const SettingsTable& device_settings() {
                  "what a streaming kernel sustains (required)"),
        plausible("launch_overhead", 0, 1e-2, "seconds", "added per kernel (required)"),
        SettingKey("peak_flops", T::kMapping, "precision: dense peak FLOP/s (fp32 required)"),
-       SettingKey("efficiency", T::kMapping, "op kind: fraction of peak, every kind")});
+       SettingKey("efficiency", T::kMapping, "op kind: fraction of peak, every kind"),
+       SettingKey("host", T::kMapping, "the host's cost: per_op, per_step (`device.host`)")
+           .defaults_to("PyTorch 2 eager")});
   return table;
+}
+
+const SettingsTable& device_host_settings() {
+  static const SettingsTable table(
+      "host key",
+      {plausible("per_op", 0, kMaxHostPerOp, "seconds",
+                 "per op and pass: a number, or one per model family (cnn, transformer, rnn, "
+                 "other)")
+           .defaults_to(significant_number_text(kPyTorch2PerOp)),
+       plausible("per_step", 0, kMaxHostPerStep, "seconds", "per training step, outside the ops")
+           .defaults_to(significant_number_text(kPyTorch2PerStep))});
+  return table;
+}
+
+const char* host_family_name(int family) {
+  return kHostFamilyNames.at(family);
+}
+
+HostCost HostCost::pytorch2_eager() {
+  HostCost cost;
+  cost.per_op.fill(kPyTorch2PerOp);
+  cost.per_step = kPyTorch2PerStep;
+  return cost;
+}
+
+HostCost HostCost::elasticflow_2021() {
+  // Fitted once against the points of `pacml calibrate` (doc/PHYSICAL.md
+  // §6-§7) by a coordinate search; they describe ElasticFlow's 2021 harness
+  // (PyTorch 1.x, its own data loading), not a GPU. Keep them with the
+  // calibration test (tests/parallel/calibration_test.cpp) passing. A CNN op
+  // took ~60 us, a Hugging Face transformer op twice that, an RNN layer (one
+  // cuDNN call per sequence) 30 us; "other" (profiled graphs) takes the CNN value.
+  HostCost cost;
+  cost.per_op = {/*cnn*/ 60e-6, /*transformer*/ 120e-6, /*rnn*/ 30e-6, /*other*/ 60e-6};
+  cost.per_step = 20e-3;
+  return cost;
 }
 
 const char* op_kind_name(OpKind kind) {
@@ -137,6 +233,7 @@ DeviceModel DeviceModel::a100() {
   d.efficiency = {/*conv*/ 0.7,        /*linear*/ 0.7, /*matmul*/ 0.5,     /*lstm*/ 0.7,
                   /*embedding*/ 0.5,   /*norm*/ 0.5,   /*activation*/ 0.5,
                   /*elementwise*/ 0.5, /*pool*/ 0.5,   /*softmax*/ 0.5};
+  d.host = HostCost::elasticflow_2021();
   return d;
 }
 

@@ -13,6 +13,7 @@
 //   launch_overhead: 10e-6         # seconds per kernel
 //   peak_flops: {fp32: 15.7e12, fp16: 125e12}   # bf16 omitted: unsupported
 //   efficiency: {conv: 0.6, linear: 0.7, ...}   # every op kind, in (0, 1]
+//   host: {per_op: 20e-6, per_step: 2e-3}       # optional: the CPU's share
 #pragma once
 
 #include <array>
@@ -43,6 +44,36 @@ constexpr int kNumOpKinds = 10;
 // The name used in device files: "conv", "linear", "matmul", ...
 const char* op_kind_name(OpKind kind);
 
+// What the host (the CPU running eager PyTorch) spends driving this GPU
+// (doc/PHYSICAL.md §9). It belongs to the device file because it describes a
+// machine and its software stack, not the physics of the step: ElasticFlow's
+// 2021 harness on its A100 servers has its own fitted values; any other GPU
+// gets the PyTorch 2 eager defaults.
+//
+// Per-op time is kept by model family, in the order of ModelFamily
+// (core/parallel/parallel_job.h; the estimator checks the order): the fitted
+// ElasticFlow values differ by family, the PyTorch 2 default does not.
+constexpr int kNumHostFamilies = 4;
+
+// "cnn", "transformer", "rnn", "other": the keys of `host: per_op:`.
+const char* host_family_name(int family);
+
+struct HostCost {
+  // Seconds the host spends issuing one op of one pass (forward or backward):
+  // the Python module call, autograd's bookkeeping, the dispatcher and the
+  // kernel launch call. By model family.
+  std::array<double, kNumHostFamilies> per_op{};
+  // Seconds per training step outside the ops: the data loader hand-off,
+  // zero_grad, the loss's device-to-host copy that synchronises each step.
+  double per_step = 0;
+
+  // A device file without `host:` gets these (doc/PHYSICAL.md §9).
+  static HostCost pytorch2_eager();
+  // Fitted to ElasticFlow's 2021 harness (doc/PHYSICAL.md §6): a100.yaml and
+  // v100.yaml, and the built-in A100.
+  static HostCost elasticflow_2021();
+};
+
 struct DeviceModel {
   std::string name;
   // Dense peak FLOP/s by Precision; 0 = the device does not support it.
@@ -52,6 +83,7 @@ struct DeviceModel {
   // Fraction of peak FLOP/s an op of each kind reaches when compute-bound.
   std::array<double, kNumOpKinds> efficiency{};
   double memory_bytes = 0;  // device memory
+  HostCost host = HostCost::pytorch2_eager();
 
   // Peak FLOP/s at `precision`; throws InputError if the device lacks it.
   double peak(Precision precision) const;
@@ -65,9 +97,11 @@ struct DeviceModel {
 // non-numeric or out-of-range values, unknown keys, unknown op kinds.
 DeviceModel load_device_model(std::istream& in, const std::string& source);
 
-// The keys of a device file, declared once (`pacml config keys device`).
+// The keys of a device file and of its `host:` section, declared once
+// (`pacml config keys device`, `pacml config keys device.host`).
 class SettingsTable;
 const SettingsTable& device_settings();
+const SettingsTable& device_host_settings();
 DeviceModel load_device_model_file(const std::string& path);
 
 }  // namespace pacml

@@ -27,6 +27,7 @@ const std::map<std::string, std::function<const SettingsTable&()>>& formats() {
   static const std::map<std::string, std::function<const SettingsTable&()>> all = {
       {"cluster", cluster_settings},
       {"device", device_settings},
+      {"device.host", device_host_settings},
       {"pacml.conf", plugin::plugin_config_settings},
       {"topology", ramp_topology_settings},
       {"experiment", sim::experiment_settings},

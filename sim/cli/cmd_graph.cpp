@@ -9,6 +9,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "core/cluster/cluster_spec.h"
 #include "core/graph/job_graph.h"
 #include "core/graph/native_graph.h"
 #include "core/profile.h"
@@ -165,14 +166,15 @@ std::string default_profile_dir() {
 }
 
 int graph_calibrate(const std::vector<std::string>& argv) {
-  Args args("pacml graph calibrate [--dir DIR] [--device FILE]",
+  Args args("pacml graph calibrate [--dir DIR] [--device NAME|FILE]",
             "Compares each zoo model with its PipeDream profile (at the profile's batch size):\n"
             "op count, parameter and activation bytes, total forward and backward time.");
   args.option("dir", "DIR", "folder of PipeDream profiles", default_profile_dir());
-  args.option("device", "FILE", "device model YAML (default: built-in A100)");
+  args.option("device", "NAME|FILE",
+              "a built-in GPU (contrib/devices) or a device file (default: a100)");
   if (!args.parse(argv)) return 0;
   const DeviceModel device =
-      args.has("device") ? load_device_model_file(args.get("device")) : DeviceModel::a100();
+      args.has("device") ? load_device(args.get("device"), "--device") : DeviceModel::a100();
   const auto rows = calibration_report(args.get("dir"), device);
   if (rows.empty())
     throw InputError("--dir", "no PipeDream profiles found in '" + args.get("dir") + "'");

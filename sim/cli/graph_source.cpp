@@ -1,5 +1,6 @@
 #include "sim/cli/graph_source.h"
 
+#include "core/cluster/cluster_spec.h"
 #include "core/graph/graph_files.h"
 #include "core/util/error.h"
 #include "core/zoo/model_zoo.h"
@@ -13,7 +14,7 @@ ZooOptions zoo_options(const Args& args) {
   if (args.has("image-size"))
     options.image_size = static_cast<int>(args.get_long("image-size", 1, 1 << 16));
   if (args.has("precision")) options.precision = parse_precision(args.get("precision"));
-  if (args.has("device")) options.device = load_device_model_file(args.get("device"));
+  if (args.has("device")) options.device = load_device(args.get("device"), "--device");
   constexpr long kMaxShape = 1 << 16;
   if (args.has("layers")) options.layers = static_cast<int>(args.get_long("layers", 1, kMaxShape));
   if (args.has("hidden")) options.hidden = static_cast<int>(args.get_long("hidden", 1, kMaxShape));
@@ -32,7 +33,9 @@ void add_graph_options(Args& args) {
   args.option("hidden", "H", "zoo transformers: hidden size");
   args.option("heads", "A", "zoo transformers: attention heads (must divide --hidden)");
   args.option("precision", "P", "zoo: fp32, fp16, bf16 or tf32", "fp32");
-  args.option("device", "FILE", "zoo: device model YAML (default: built-in A100)");
+  args.option("device", "NAME|FILE",
+              "zoo: a built-in GPU (contrib/devices: a100, h100-sxm, h200, b200, ...) or a device "
+              "file (default: a100)");
 }
 
 void reject_zoo_options(const Args& args, bool batch_applies) {

@@ -9,7 +9,8 @@ namespace pacml::cli {
 void add_cluster_options(Args& args) {
   args.option("cluster", "FILE|NAME",
               "cluster description (contrib/clusters/*.yaml) or preset name: paper-4x4x2, "
-              "dgx-a100-4x8, dgx-a100-16x8, ramp-a100-16x8, dgx2-v100");
+              "dgx-a100-4x8, dgx-a100-16x8, ramp-a100-16x8, dgx2-v100, dgx-h100-4x8, dgx-h200-4x8, "
+              "dgx-b200-4x8");
   args.option("throughput-table", "DIR",
               "measured iterations/s per model (ElasticFlow's MODEL.csv format); overrides the "
               "analytic step time where it has the point");

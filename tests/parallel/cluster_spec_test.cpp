@@ -8,6 +8,7 @@
 #include "core/cluster/cluster_presets.h"
 #include "core/cluster/cluster_spec.h"
 #include "core/cluster/topology_yaml.h"
+#include "core/parallel/physical_estimator.h"
 #include "core/util/error.h"
 #include "tests/test_data.h"
 
@@ -41,7 +42,64 @@ TEST(ClusterSpec, PresetsMatchTheirFilesInContrib) {
     text << file.rdbuf();
     EXPECT_EQ(text.str(), cluster_preset_text(name)) << name;
   }
-  EXPECT_EQ(cluster_preset_names().size(), 5u);
+  EXPECT_EQ(cluster_preset_names().size(), 8u);
+}
+
+TEST(ClusterSpec, EveryPresetLoadsWithItsDevice) {
+  for (const std::string& name : cluster_preset_names()) {
+    const ClusterSpec c = load_cluster(name);
+    EXPECT_GT(c.num_gpus(), 0) << name;
+    EXPECT_EQ(c.device.memory_bytes, c.gpu_memory) << name;
+  }
+}
+
+// Today's DGX servers (contrib/clusters/dgx-*-4x8.yaml cite each figure):
+// NVLink per GPU per direction, 8 x 400 Gb/s NDR out of each server.
+TEST(ClusterSpec, DgxPresetsOfTodaysGpus) {
+  struct Case {
+    const char *preset, *device;
+    double memory, nvlink;
+  };
+  const Case cases[] = {{"dgx-h100-4x8", "H100-SXM5-80GB", 80e9, 450e9},
+                        {"dgx-h200-4x8", "H200-141GB", 141e9, 450e9},
+                        {"dgx-b200-4x8", "B200-180GB", 180e9, 900e9}};
+  for (const Case& c : cases) {
+    const ClusterSpec spec = load_cluster(c.preset);
+    EXPECT_EQ(spec.network, NetworkKind::kFabric) << c.preset;
+    EXPECT_EQ(spec.num_gpus(), 32) << c.preset;
+    EXPECT_EQ(spec.gpus_per_server, 8) << c.preset;
+    EXPECT_EQ(spec.device.name, c.device) << c.preset;
+    EXPECT_DOUBLE_EQ(spec.gpu_memory, c.memory) << c.preset;
+    EXPECT_DOUBLE_EQ(spec.intra_server_bandwidth, c.nvlink) << c.preset;
+    EXPECT_DOUBLE_EQ(spec.server_bandwidth, 400e9) << c.preset;  // 8 x 400 Gb/s
+  }
+}
+
+// The host's cost comes from the cluster's device (doc/PHYSICAL.md §9):
+// ElasticFlow's testbed keeps its fitted values, today's GPUs get PyTorch 2's.
+TEST(ClusterSpec, TheEstimatorTakesTheHostFromTheClustersDevice) {
+  const auto host_of = [](const std::string& preset) {
+    return PhysicalEstimator(load_cluster(preset)).constants();
+  };
+  const HostCost fitted = HostCost::elasticflow_2021();
+  const HostCost pytorch2 = HostCost::pytorch2_eager();
+  for (const char* preset : {"dgx-a100-4x8", "dgx-a100-16x8", "ramp-a100-16x8", "dgx2-v100"}) {
+    EXPECT_EQ(host_of(preset).host_per_op, fitted.per_op) << preset;
+    EXPECT_EQ(host_of(preset).host_per_step, fitted.per_step) << preset;
+  }
+  EXPECT_EQ(host_of("dgx-a100-4x8").host_time_per_op(ModelFamily::kTransformer), 120e-6);
+  EXPECT_EQ(
+      PhysicalEstimator(ClusterSpec::paper(RampTopology::parse("4x4x2"))).constants().host_per_step,
+      20e-3);
+  for (const char* preset : {"dgx-h100-4x8", "dgx-h200-4x8", "dgx-b200-4x8"}) {
+    EXPECT_EQ(host_of(preset).host_per_op, pytorch2.per_op) << preset;
+    EXPECT_EQ(host_of(preset).host_per_step, pytorch2.per_step) << preset;
+  }
+  // The rest of the constants are the ones given.
+  PhysicalConstants given = PhysicalConstants::calibrated();
+  given.collective_overhead = 7e-6;
+  EXPECT_EQ(PhysicalEstimator(load_cluster("dgx-h200-4x8"), given).constants().collective_overhead,
+            7e-6);
 }
 
 TEST(ClusterSpec, DgxPresetIsElasticFlowsTestbed) {
@@ -104,6 +162,11 @@ TEST(ClusterSpec, RejectsBadFilesNamingTheLine) {
             std::string::npos);
   EXPECT_NE(error_of("network: fabric\nservers: 2\n").find("pacml_cluster: 1"), std::string::npos);
   EXPECT_NE(error_of(kFabric + "device: tpu-v9\n").find("test.yaml:7: device 'tpu-v9'"),
+            std::string::npos);
+  // The message lists the built-in devices, the files of contrib/devices.
+  EXPECT_NE(error_of(kFabric + "device: tpu-v9\n")
+                .find("is neither built in (a100, a100-40gb, b200, gh200, h100-sxm, h200, l40s, "
+                      "mi300x, v100) nor a readable device file"),
             std::string::npos);
   EXPECT_NE(error_of("pacml_cluster: 1\nnetwork: [fabric\n").find("test.yaml"), std::string::npos);
 }

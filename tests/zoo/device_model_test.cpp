@@ -6,9 +6,11 @@
 
 #include <cstdio>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 
+#include "core/cluster/cluster_presets.h"
 #include "core/util/error.h"
 #include "tests/test_data.h"
 
@@ -191,11 +193,116 @@ TEST(DeviceModel, ShippedFilesLoadAndTheA100MatchesTheBuiltIn) {
   EXPECT_EQ(file.launch_overhead, built_in.launch_overhead);
   EXPECT_EQ(file.peak_flops, built_in.peak_flops);
   EXPECT_EQ(file.efficiency, built_in.efficiency);
+  EXPECT_EQ(file.host.per_op, built_in.host.per_op);
+  EXPECT_EQ(file.host.per_step, built_in.host.per_step);
 
   const DeviceModel v100 = load_device_model_file(dir + "v100.yaml");
   EXPECT_EQ(v100.peak(Precision::kFp32), 15.7e12);
   EXPECT_EQ(v100.peak_flops[static_cast<int>(Precision::kBf16)], 0);  // V100 has no bf16
   EXPECT_LT(v100.memory_bandwidth, built_in.memory_bandwidth);
+}
+
+// The host's cost (doc/PHYSICAL.md §9): optional, one number or one per
+// model family, checked like every other key.
+TEST(DeviceModel, AFileWithoutHostGetsThePyTorch2Defaults) {
+  const DeviceModel d = parse(kGoodDevice);
+  const HostCost defaults = HostCost::pytorch2_eager();
+  EXPECT_EQ(d.host.per_op, defaults.per_op);
+  EXPECT_EQ(d.host.per_step, defaults.per_step);
+  for (double per_op : defaults.per_op) EXPECT_EQ(per_op, 20e-6);  // one value, every family
+  EXPECT_EQ(defaults.per_step, 2e-3);
+  // A host section that leaves a key out keeps that key's default.
+  const DeviceModel step_only = parse(std::string(kGoodDevice) + "host:\n  per_step: 5e-3\n");
+  EXPECT_EQ(step_only.host.per_op, defaults.per_op);
+  EXPECT_EQ(step_only.host.per_step, 5e-3);
+}
+
+TEST(DeviceModel, HostPerOpIsOneNumberOrOnePerFamily) {
+  const DeviceModel one = parse(std::string(kGoodDevice) + "host: {per_op: 25e-6}\n");
+  for (double per_op : one.host.per_op) EXPECT_EQ(per_op, 25e-6);
+  const DeviceModel by_family =
+      parse(std::string(kGoodDevice) +
+            "host:\n  per_op: {cnn: 1e-5, transformer: 2e-5, rnn: 3e-5, other: 4e-5}\n"
+            "  per_step: 0\n");
+  EXPECT_EQ(by_family.host.per_op, (std::array<double, kNumHostFamilies>{1e-5, 2e-5, 3e-5, 4e-5}));
+  EXPECT_EQ(by_family.host.per_step, 0);
+  EXPECT_STREQ(host_family_name(0), "cnn");
+  EXPECT_STREQ(host_family_name(kNumHostFamilies - 1), "other");
+}
+
+TEST(DeviceModel, BadHostSectionsNameFileAndLine) {
+  const std::string good = kGoodDevice;  // 19 lines: host: is line 20
+  EXPECT_EQ(error_of(good + "host:\n  per_op: 20\n"),
+            "gpu.yaml:21: per_op = 20 is outside the plausible range [0, 0.01] seconds "
+            "(a unit slip?)");
+  EXPECT_EQ(error_of(good + "host:\n  per_step: 20\n"),
+            "gpu.yaml:21: per_step = 20 is outside the plausible range [0, 1] seconds "
+            "(a unit slip?)");
+  EXPECT_EQ(error_of(good + "host:\n  per_step: -1e-3\n"),
+            "gpu.yaml:21: per_step must not be negative: -1e-3");
+  EXPECT_EQ(error_of(good + "host:\n  per_op:\n    cnn: 1e-5\n    lstm: 1e-5\n")
+                .rfind("gpu.yaml:23: unknown model family 'lstm'; known: cnn, transformer, rnn, "
+                       "other",
+                       0),
+            0u);
+  EXPECT_EQ(error_of(good + "host:\n  per_op: {cnn: 1e-5, transformer: 1e-5, rnn: 1e-5}\n"),
+            "gpu.yaml:21: per_op: missing model family 'other' (give one number for all, or "
+            "every family)");
+  EXPECT_EQ(error_of(good + "host:\n  per_op: {cnn: fast, transformer: 1e-5, rnn: 1e-5, "
+                            "other: 1e-5}\n"),
+            "gpu.yaml:21: cnn is not a number: 'fast'");
+  EXPECT_EQ(error_of(good + "host:\n  per_op: [1e-5]\n"),
+            "gpu.yaml:21: per_op must be a single value");
+  EXPECT_EQ(error_of(good + "host:\n  per_call: 1e-5\n")
+                .rfind("gpu.yaml:21: unknown host key 'per_call'; known: per_op, per_step", 0),
+            0u);
+  EXPECT_EQ(error_of(good + "host: 20e-6\n"), "gpu.yaml:20: 'host' must be a mapping");
+}
+
+// Every file in contrib/devices is compiled in under its name, loads, and
+// states its dense peaks; only ElasticFlow's testbed (a100, v100) carries
+// fitted host values, every other file the PyTorch 2 defaults.
+TEST(DeviceModel, EveryShippedDeviceFileIsBuiltInAndLoads) {
+  const std::string dir = std::string(PACML_SOURCE_DIR) + "/contrib/devices/";
+  const std::set<std::string> fitted_host = {"a100", "v100"};
+  std::set<std::string> embedded;
+  for (const EmbeddedFile& file : builtin_device_files()) {
+    embedded.insert(file.name);
+    std::ifstream in(dir + file.name + ".yaml");
+    ASSERT_TRUE(in) << file.name;
+    std::stringstream text;
+    text << in.rdbuf();
+    EXPECT_EQ(text.str(), file.text) << file.name << ": rebuild to embed the file";
+    const DeviceModel d = load_device_model_file(dir + file.name + ".yaml");
+    EXPECT_GT(d.peak(Precision::kFp32), 0) << file.name;
+    const HostCost expected =
+        fitted_host.count(file.name) ? HostCost::elasticflow_2021() : HostCost::pytorch2_eager();
+    EXPECT_EQ(d.host.per_op, expected.per_op) << file.name;
+    EXPECT_EQ(d.host.per_step, expected.per_step) << file.name;
+  }
+  const std::set<std::string> shipped = {"a100", "a100-40gb", "b200",   "gh200", "h100-sxm",
+                                         "h200", "l40s",      "mi300x", "v100"};
+  EXPECT_EQ(embedded, shipped);  // core/local.mk's DEVICE_FILES lists each file
+}
+
+TEST(DeviceModel, DatasheetFilesHoldDenseRates) {
+  const std::string dir = std::string(PACML_SOURCE_DIR) + "/contrib/devices/";
+  // The issue's H200 figures (issue 29): 67 fp32, 494 tf32, 989 bf16, 4.8 TB/s, 141 GB.
+  const DeviceModel h200 = load_device_model_file(dir + "h200.yaml");
+  EXPECT_EQ(h200.peak(Precision::kFp32), 67e12);
+  EXPECT_EQ(h200.peak(Precision::kTf32), 494e12);
+  EXPECT_EQ(h200.peak(Precision::kBf16), 989e12);
+  EXPECT_EQ(h200.memory_bytes, 141e9);
+  // Bandwidth: 0.88 of the datasheet figure, the fraction a100.yaml holds.
+  const DeviceModel a100 = DeviceModel::a100();
+  EXPECT_NEAR(a100.memory_bandwidth / 2.039e12, 0.88, 0.005);
+  EXPECT_NEAR(h200.memory_bandwidth / 4.8e12, 0.88, 0.005);
+  EXPECT_NEAR(load_device_model_file(dir + "b200.yaml").memory_bandwidth / 7.7e12, 0.88, 0.005);
+  EXPECT_NEAR(load_device_model_file(dir + "l40s.yaml").memory_bandwidth / 864e9, 0.88, 0.005);
+  // MI300X: no tf32 (README.md there says why), so a tf32 job is refused.
+  const DeviceModel mi300x = load_device_model_file(dir + "mi300x.yaml");
+  EXPECT_EQ(mi300x.peak_flops[static_cast<int>(Precision::kTf32)], 0);
+  EXPECT_THROW(mi300x.peak(Precision::kTf32), InputError);
 }
 
 TEST(DeviceModel, OpKindNames) {
