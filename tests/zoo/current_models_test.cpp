@@ -167,7 +167,10 @@ TEST(AttentionKinds, SdpaKeepsNoScoreMatrices) {
   // SDPA keeps its output {8, 1024, 768} and the fp32 logsumexp {8, 12, 1024}.
   EXPECT_DOUBLE_EQ(find_layer(sdpa, "h.0.attn.sdpa")->activation_bytes,
                    8.0 * 1024 * 768 * 4 + 8.0 * 12 * 1024 * 4);
-  EXPECT_GT(total_activation_bytes(eager) - total_activation_bytes(sdpa), 12 * 3 * scores);
+  // Per block eager keeps three score-sized tensors more, SDPA the logsumexp.
+  const double logsumexp = 8.0 * 12 * 1024 * 4;
+  EXPECT_DOUBLE_EQ(total_activation_bytes(eager) - total_activation_bytes(sdpa),
+                   12 * (3 * scores - logsumexp));
   // Backward of a fused layer: 2.5x its forward FLOPs, so at this size it is
   // longer than the forward but cheaper than eager's five layers' backward.
   const Layer& fused = *find_layer(sdpa, "h.0.attn.sdpa");
