@@ -116,7 +116,7 @@ std::vector<ZooEntry> current_models() {
        zoo::llama},
       {llama_preset("llama3-8b", "Llama 3 8B, GQA 32/8 heads",
                     {32, 4096, 32, 8, 14336, 128256, false}, 8.03e9,
-                    "meta-llama/Meta-Llama-3-8B (Hugging Face): 8.03B", {"llama"}),
+                    "meta-llama/Meta-Llama-3-8B (Hugging Face): 8.03B"),
        zoo::llama},
       {llama_preset("llama3-70b", "Llama 3 70B, GQA 64/8 heads",
                     {80, 8192, 64, 8, 28672, 128256, false}, 70.6e9,
