@@ -129,9 +129,9 @@ TEST_P(EveryZooModel, EveryLayerFeedsTheLossWhichIsTheOnlySink) {
 bool owns_weights(const std::string& label) {
   if (label.find("[weight ") != std::string::npos) return false;
   if (label.find("elementwise_affine=False") != std::string::npos) return false;  // DiT's norms
-  for (const char* kind : {"Conv2d(", "Linear(", "Embedding(", "LSTM(", "BatchNorm1d(",
-                           "BatchNorm2d(", "LayerNorm(", "RMSNorm(", "BahdanauScores(",
-                           "Concat(class_token", "Add(learned positions"})
+  for (const char* kind :
+       {"Conv2d(", "Linear(", "Embedding(", "LSTM(", "BatchNorm1d(", "BatchNorm2d(", "LayerNorm(",
+        "RMSNorm(", "BahdanauScores(", "Concat(class_token", "Add(learned positions"})
     if (label.rfind(kind, 0) == 0) return true;
   return false;
 }
