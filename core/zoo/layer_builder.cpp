@@ -56,12 +56,11 @@ double winograd_saving(const Conv2dSpec& c) {
   return winograd ? 2.25 : 1.0;
 }
 
-// Model definitions are code: a shape mismatch there is a bug, not bad input.
-void expect(bool condition, const std::string& layer, const std::string& what) {
+}  // namespace
+
+void LayerBuilder::expect(bool condition, const std::string& layer, const std::string& what) {
   if (!condition) throw std::logic_error("zoo layer '" + layer + "': " + what);
 }
-
-}  // namespace
 
 double Tensor::elements() const {
   double n = 1;
@@ -111,7 +110,7 @@ Tensor LayerBuilder::add_layer(LayerSpec spec) {
   layer.label = spec.label;
   layer.forward_time = op_time_ms(spec.work, device_, precision_);
   layer.backward_time = op_time_ms(backward_work(spec.work), device_, precision_);
-  layer.activation_bytes = bytes_of_shape(spec.shape);
+  layer.activation_bytes = bytes_of_shape(spec.shape) + spec.saved_extra_bytes;
   layer.parameter_bytes = spec.parameters * element_bytes_;
 
   const int index = graph_.num_layers();
@@ -272,37 +271,6 @@ Tensor LayerBuilder::lstm(const std::string& name, const Tensor& x, long hidden,
   return add_layer(std::move(spec));
 }
 
-Tensor LayerBuilder::attention_scores(const std::string& name, const Tensor& q, const Tensor& k,
-                                      long heads) {
-  expect(q.shape.size() == 3 && k.shape.size() == 3 && q.shape[2] == k.shape[2] &&
-             q.shape[0] == k.shape[0] && q.shape[2] % heads == 0,
-         name, "attention scores need q {N, T, D}, k {N, S, D}, D divisible by heads");
-  LayerSpec spec;
-  spec.name = name;
-  spec.label = "MatMul(Q, K^T, heads=" + std::to_string(heads) + ")";
-  spec.inputs = {q, k};
-  spec.shape = {q.shape[0], heads, q.shape[1], k.shape[1]};
-  spec.work.kind = OpKind::kMatmul;
-  spec.work.flops = 2.0 * q.shape[0] * q.shape[1] * k.shape[1] * q.shape[2];
-  spec.work.bytes = bytes(q) + bytes(k) + bytes_of_shape(spec.shape);
-  return add_layer(std::move(spec));
-}
-
-Tensor LayerBuilder::attention_context(const std::string& name, const Tensor& probs,
-                                       const Tensor& v) {
-  expect(probs.shape.size() == 4 && v.shape.size() == 3 && probs.shape[3] == v.shape[1], name,
-         "attention context needs probs {N, h, T, S} and v {N, S, D}");
-  LayerSpec spec;
-  spec.name = name;
-  spec.label = "MatMul(P, V)";
-  spec.inputs = {probs, v};
-  spec.shape = {v.shape[0], probs.shape[2], v.shape[2]};
-  spec.work.kind = OpKind::kMatmul;
-  spec.work.flops = 2.0 * v.shape[0] * probs.shape[2] * v.shape[1] * v.shape[2];
-  spec.work.bytes = bytes(probs) + bytes(v) + bytes_of_shape(spec.shape);
-  return add_layer(std::move(spec));
-}
-
 Tensor LayerBuilder::additive_attention_scores(const std::string& name, const Tensor& q,
                                                const Tensor& k) {
   expect(q.shape.size() == 3 && k.shape.size() == 3 && q.shape[2] == k.shape[2], name,
@@ -341,18 +309,33 @@ Tensor LayerBuilder::batch_norm(const std::string& name, const Tensor& x) {
   return add_layer(std::move(spec));
 }
 
-Tensor LayerBuilder::layer_norm(const std::string& name, const Tensor& x) {
+Tensor LayerBuilder::layer_norm(const std::string& name, const Tensor& x, bool affine) {
   const long features = x.shape.back();
   LayerSpec spec;
   spec.name = name;
-  spec.label = "LayerNorm(" + std::to_string(features) + ")";
+  spec.label =
+      "LayerNorm(" + std::to_string(features) + (affine ? "" : ", elementwise_affine=False") + ")";
   spec.inputs = {x};
   spec.shape = x.shape;
-  spec.parameters = 2.0 * features;
+  spec.parameters = affine ? 2.0 * features : 0;
   spec.work.kind = OpKind::kNorm;
   spec.work.flops = 8 * x.elements();
   // A row fits on chip: statistics and normalisation in one read.
   spec.work.bytes = 2 * bytes(x);
+  return add_layer(std::move(spec));
+}
+
+Tensor LayerBuilder::rms_norm(const std::string& name, const Tensor& x) {
+  const long features = x.shape.back();
+  LayerSpec spec;
+  spec.name = name;
+  spec.label = "RMSNorm(" + std::to_string(features) + ")";
+  spec.inputs = {x};
+  spec.shape = x.shape;
+  spec.parameters = static_cast<double>(features);  // a weight, no bias
+  spec.work.kind = OpKind::kNorm;
+  spec.work.flops = 4 * x.elements();  // square, mean, scale by rsqrt, weight
+  spec.work.bytes = 2 * bytes(x);      // like layer norm: a row fits on chip
   return add_layer(std::move(spec));
 }
 
@@ -375,6 +358,11 @@ Tensor LayerBuilder::relu(const std::string& name, const Tensor& x) {
 
 Tensor LayerBuilder::gelu(const std::string& name, const Tensor& x) {
   return pointwise(name, x, OpKind::kActivation, 10, "GELU");
+}
+
+// x * sigmoid(x): an exponential, an add, a division and a multiply.
+Tensor LayerBuilder::silu(const std::string& name, const Tensor& x) {
+  return pointwise(name, x, OpKind::kActivation, 5, "SiLU");
 }
 
 Tensor LayerBuilder::tanh(const std::string& name, const Tensor& x) {
@@ -404,15 +392,26 @@ Tensor LayerBuilder::dropout(const std::string& name, const Tensor& x, double p)
 }
 
 Tensor LayerBuilder::add(const std::string& name, const std::vector<Tensor>& xs) {
-  expect(xs.size() >= 2, name, "add needs two or more inputs");
+  return combine(name, xs, "Add");
+}
+
+Tensor LayerBuilder::multiply(const std::string& name, const std::vector<Tensor>& xs) {
+  return combine(name, xs, "Mul");
+}
+
+// An element-wise op over equal-shaped inputs: one FLOP per element and input
+// beyond the first; reads every input, writes one output.
+Tensor LayerBuilder::combine(const std::string& name, const std::vector<Tensor>& xs,
+                             const std::string& label) {
+  expect(xs.size() >= 2, name, label + " needs two or more inputs");
   LayerSpec spec;
   spec.name = name;
-  spec.label = "Add";
+  spec.label = label;
   spec.inputs = xs;
   spec.shape = xs[0].shape;
   double in_bytes = 0;
   for (const Tensor& x : xs) {
-    expect(x.shape == spec.shape, name, "add needs equal shapes");
+    expect(x.shape == spec.shape, name, label + " needs equal shapes");
     in_bytes += bytes(x);
   }
   spec.work.kind = OpKind::kElementwise;

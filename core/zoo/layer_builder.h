@@ -88,28 +88,57 @@ class LayerBuilder {
   // {N, T, I} -> {N, T, dirs * hidden}; PyTorch nn.LSTM (two bias vectors).
   Tensor lstm(const std::string& name, const Tensor& x, long hidden, bool bidirectional);
 
-  // ---- attention ----
+  // ---- attention (layer_builder_attention.cpp) ----
   // q {N, T, D}, k {N, S, D} -> scores {N, heads, T, S} (q k^T per head).
   Tensor attention_scores(const std::string& name, const Tensor& q, const Tensor& k, long heads);
   // probs {N, heads, T, S}, v {N, S, D} -> {N, T, D}.
   Tensor attention_context(const std::string& name, const Tensor& probs, const Tensor& v);
+  // One fused scaled-dot-product attention kernel (flash / memory-efficient):
+  // q {N, T, D}, k and v {N, S, D_kv} -> {N, T, D}. D_kv = kv_heads * D / heads
+  // (grouped-query attention: kv_heads divides heads). Causal masking halves
+  // the FLOPs (the kernel skips the masked blocks). No score matrix is kept:
+  // the layer's activation is its output plus the per-row logsumexp (fp32).
+  Tensor fused_attention(const std::string& name, const Tensor& q, const Tensor& k, const Tensor& v,
+                         long heads, bool causal);
+  // Eager grouped-query attention copies each k/v head `groups` times
+  // (Hugging Face's repeat_kv): {N, S, D_kv} -> {N, S, groups * D_kv}.
+  Tensor repeat_kv(const std::string& name, const Tensor& x, long groups);
+  // Rotary position embedding applied to q or k ({N, T, D}, heads of
+  // head_dim): x cos + rotate_half(x) sin. No parameters, no position table.
+  Tensor rotary(const std::string& name, const Tensor& x, long head_dim);
   // Bahdanau (additive) scores v . tanh(q_t + k_s) with learned v and bias:
   // q {N, T, H}, k {N, S, H} -> {N, T, S}. Materialises the {N, T, S, H} sum.
   Tensor additive_attention_scores(const std::string& name, const Tensor& q, const Tensor& k);
 
   // ---- normalisation, activations, element-wise ----
   Tensor batch_norm(const std::string& name, const Tensor& x);  // over dim 1 of images, else last
-  Tensor layer_norm(const std::string& name, const Tensor& x);  // over the last dim
+  // Over the last dim; affine = false: no weight and bias (DiT's norms).
+  Tensor layer_norm(const std::string& name, const Tensor& x, bool affine = true);
+  Tensor rms_norm(const std::string& name, const Tensor& x);  // weight only (Llama)
   Tensor relu(const std::string& name, const Tensor& x);
   Tensor gelu(const std::string& name, const Tensor& x);
+  Tensor silu(const std::string& name, const Tensor& x);
   Tensor tanh(const std::string& name, const Tensor& x);
   Tensor hardtanh(const std::string& name, const Tensor& x);  // DeepSpeech2's clipped ReLU
   Tensor dropout(const std::string& name, const Tensor& x, double p);
   Tensor softmax(const std::string& name, const Tensor& x);  // over the last dim
   Tensor add(const std::string& name, const std::vector<Tensor>& xs);
+  Tensor multiply(const std::string& name, const std::vector<Tensor>& xs);  // SwiGLU's gate * up
+  // Element-wise op on xs ({N, T, D}, equal shapes) with a per-sample
+  // `condition` {N, 1, C} broadcast over T (DiT's adaLN shift/scale and gate).
+  Tensor conditioned(const std::string& name, const std::vector<Tensor>& xs,
+                     const Tensor& condition, double flops_per_element, const std::string& label);
   Tensor concat(const std::string& name, const std::vector<Tensor>& xs, int axis);
   // Sums the two directions of a bidirectional RNN output: {N, T, 2H} -> {N, T, H}.
   Tensor sum_directions(const std::string& name, const Tensor& x);
+
+  // ---- token sequences of image models (ViT, DiT) ----
+  // Prepends `count` learned tokens (ViT's class token): {N, T, D} -> {N, T + count, D}.
+  Tensor prepend_tokens(const std::string& name, const Tensor& x, long count);
+  // Adds a {T, D} position table: learned (a parameter) or fixed (a buffer).
+  Tensor add_positions(const std::string& name, const Tensor& x, bool learned);
+  // Sinusoidal features of a per-sample scalar (DiT's timestep): {N, 1} -> {N, 1, dim}.
+  Tensor sinusoidal_embedding(const std::string& name, const Tensor& t, long dim);
 
   // The training loss over one or more logit tensors: a scalar.
   Tensor loss(const std::string& name, const std::vector<Tensor>& logits, const std::string& label);
@@ -129,15 +158,20 @@ class LayerBuilder {
     std::string name;
     std::string label;
     std::vector<Tensor> inputs;
-    std::vector<long> shape;  // output
-    double parameters = 0;    // owned parameters (count)
-    OpWork work;              // forward work; work.bytes is filled in by the op
+    std::vector<long> shape;       // output
+    double parameters = 0;         // owned parameters (count)
+    OpWork work;                   // forward work; work.bytes is filled in by the op
+    double saved_extra_bytes = 0;  // kept for backward besides the output (logsumexp)
   };
+
+  // Model definitions are code: a shape mismatch there is a bug, not bad input.
+  static void expect(bool condition, const std::string& layer, const std::string& what);
 
   Tensor add_layer(LayerSpec spec);
   Tensor pointwise(const std::string& name, const Tensor& x, OpKind kind, double flops_per_element,
                    const std::string& label);
   Tensor pool(const std::string& name, const Tensor& x, const Pool2dSpec& spec, bool max);
+  Tensor combine(const std::string& name, const std::vector<Tensor>& xs, const std::string& label);
   double bytes(const Tensor& x) const { return x.elements() * element_bytes_; }
   double bytes_of_shape(const std::vector<long>& shape) const;
 

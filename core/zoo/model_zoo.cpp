@@ -21,6 +21,16 @@ struct ZooEntry {
 constexpr int kMaxBatch = 1 << 20;
 constexpr int kMaxImageSize = 8192;
 constexpr int kMaxSeqLen = 1 << 20;
+constexpr int kMaxLayers = 1024;
+constexpr int kMaxHidden = 1 << 16;
+constexpr int kMaxFfnHidden = 1 << 18;
+constexpr int kMaxVocab = 1 << 22;
+// The llama family's --seq-len cap. RoPE has no position table, so nothing in
+// the graph stops a longer sequence; 8192 is Llama 3's pre-training context
+// (Meta-Llama-3-8B config.json: max_position_embeddings 8192) and covers the
+// 2-8 k sequences fine-tuning runs at. Longer ones need RoPE scaling and
+// context-parallel training, which the zoo does not model.
+constexpr int kLlamaMaxSeqLen = 8192;
 
 ZooModelInfo cnn(std::string name, std::string description, int image, double params,
                  std::string reference, std::vector<std::string> aliases = {}) {
@@ -61,6 +71,77 @@ ZooModelInfo transformer(std::string name, std::string description, int batch, i
                params, std::move(reference), std::move(aliases));
   info.layers = layers, info.hidden = hidden, info.heads = heads;
   return info;
+}
+
+// A vision transformer: an image model whose shape --layers/--hidden/--heads resize.
+ZooModelInfo image_transformer(std::string name, std::string description, int image, int layers,
+                               int hidden, int heads, double params, std::string reference) {
+  ZooModelInfo info =
+      cnn(std::move(name), std::move(description), image, params, std::move(reference));
+  info.family = "transformer";
+  info.layers = layers, info.hidden = hidden, info.heads = heads;
+  return info;
+}
+
+// Hugging Face config.json of a Llama-style decoder.
+struct LlamaConfig {
+  int layers, hidden, heads, kv_heads, ffn_hidden, vocab;
+  bool tied_embeddings;
+};
+
+// The llama family: batch 8 x 2048 tokens by default (a fine-tuning step).
+ZooModelInfo llama_preset(std::string name, std::string description, const LlamaConfig& c,
+                          double params, std::string reference,
+                          std::vector<std::string> aliases = {}) {
+  ZooModelInfo info =
+      transformer(std::move(name), std::move(description), 8, 2048, kLlamaMaxSeqLen, c.layers,
+                  c.hidden, c.heads, params, std::move(reference), std::move(aliases));
+  info.kv_heads = c.kv_heads, info.ffn_hidden = c.ffn_hidden, info.vocab = c.vocab;
+  info.tied_embeddings = c.tied_embeddings;
+  return info;
+}
+
+// Today's models: the llama family, torchvision's ViTs and DiT-XL/2. Published
+// counts: the Hugging Face model cards (safetensors parameter counts),
+// torchvision's weight tables (num_params) and the DiT paper.
+std::vector<ZooEntry> current_models() {
+  return {
+      {llama_preset("llama3.2-1b", "Llama 3.2 1B, GQA 32/8 heads, tied embeddings",
+                    {16, 2048, 32, 8, 8192, 128256, true}, 1235814400,
+                    "meta-llama/Llama-3.2-1B (Hugging Face): 1.24B = 1,235,814,400"),
+       zoo::llama},
+      {llama_preset("llama3.2-3b", "Llama 3.2 3B, GQA 24/8 heads, tied embeddings",
+                    {28, 3072, 24, 8, 8192, 128256, true}, 3.21e9,
+                    "meta-llama/Llama-3.2-3B (Hugging Face): 3.21B"),
+       zoo::llama},
+      {llama_preset("llama3-8b", "Llama 3 8B, GQA 32/8 heads",
+                    {32, 4096, 32, 8, 14336, 128256, false}, 8.03e9,
+                    "meta-llama/Meta-Llama-3-8B (Hugging Face): 8.03B"),
+       zoo::llama},
+      {llama_preset("llama3-70b", "Llama 3 70B, GQA 64/8 heads",
+                    {80, 8192, 64, 8, 28672, 128256, false}, 70.6e9,
+                    "meta-llama/Meta-Llama-3-70B (Hugging Face): 70.6B"),
+       zoo::llama},
+      {llama_preset("mistral-7b", "Mistral 7B v0.1, GQA 32/8 heads (full attention)",
+                    {32, 4096, 32, 8, 14336, 32000, false}, 7.24e9,
+                    "mistralai/Mistral-7B-v0.1 (Hugging Face): 7.24B"),
+       zoo::llama},
+      {image_transformer("vit_b_16", "ViT-B/16 (torchvision)", 224, 12, 768, 12, 86567656,
+                         "torchvision vit_b_16: 86,567,656"),
+       zoo::vit_b_16},
+      {image_transformer("vit_l_16", "ViT-L/16 (torchvision)", 224, 24, 1024, 16, 304326632,
+                         "torchvision vit_l_16: 304,326,632"),
+       zoo::vit_l_16},
+      {image_transformer("vit_h_14", "ViT-H/14 (torchvision) at 224 px", 224, 32, 1280, 16,
+                         632045800,
+                         "torchvision vit_h_14: 633,470,440 at 518 px (its SWAG weights), "
+                         "632,045,800 at 224 px (the position table is 257 rows, not 1370)"),
+       zoo::vit_h_14},
+      {image_transformer("dit-xl-2",
+                         "DiT-XL/2, class-conditional on 256 px images (32x32x4 latent)", 256, 28,
+                         1152, 16, 675e6, "Peebles & Xie 2023 (DiT paper), Table 4: DiT-XL/2 675M"),
+       zoo::dit_xl_2},
+  };
 }
 
 const std::vector<ZooEntry>& registry() {
@@ -114,7 +195,12 @@ const std::vector<ZooEntry>& registry() {
                 "deepspeech.pytorch (SeanNaren) defaults; no published count; seq = 10 ms frames"),
        zoo::deepspeech2},
   };
-  return entries;
+  static const std::vector<ZooEntry> all = [] {
+    std::vector<ZooEntry> out = entries;
+    for (ZooEntry& entry : current_models()) out.push_back(std::move(entry));
+    return out;
+  }();
+  return all;
 }
 
 const ZooEntry* find_entry(const std::string& name) {
@@ -146,8 +232,32 @@ long resolve(const std::optional<int>& requested, int fallback, int max, const c
   return *requested;
 }
 
-constexpr int kMaxLayers = 1024;
-constexpr int kMaxHidden = 1 << 16;
+// --kv-heads/--ffn-hidden/--vocab/--tied-embeddings: the llama family only;
+// the key/value heads must divide the query heads.
+void resolve_llama(const ZooModelInfo& info, const ZooOptions& options, zoo::ModelSize& size) {
+  if (info.kv_heads == 0) {
+    for (auto [set, option] : {std::pair{options.kv_heads.has_value(), "--kv-heads"},
+                               std::pair{options.ffn_hidden.has_value(), "--ffn-hidden"},
+                               std::pair{options.vocab.has_value(), "--vocab"},
+                               std::pair{options.tied_embeddings.has_value(), "--tied-embeddings"}})
+      if (set)
+        throw InputError(option, info.name +
+                                     " is not a Llama-style decoder; only the llama "
+                                     "family takes --kv-heads/--ffn-hidden/--vocab/"
+                                     "--tied-embeddings");
+    return;
+  }
+  size.kv_heads =
+      resolve(options.kv_heads, info.kv_heads, kMaxHidden, "--kv-heads", "kv heads", info.name);
+  size.ffn_hidden = resolve(options.ffn_hidden, info.ffn_hidden, kMaxFfnHidden, "--ffn-hidden",
+                            "ffn hidden size", info.name);
+  size.vocab = resolve(options.vocab, info.vocab, kMaxVocab, "--vocab", "vocabulary", info.name);
+  size.tied_embeddings = options.tied_embeddings.value_or(info.tied_embeddings);
+  if (size.heads % size.kv_heads != 0)
+    throw InputError(options.kv_heads ? "--kv-heads" : "--heads",
+                     std::to_string(size.kv_heads) + " key/value heads do not divide the " +
+                         std::to_string(size.heads) + " attention heads");
+}
 
 // --layers/--hidden/--heads: transformers only; hidden must split evenly over heads.
 void resolve_shape(const ZooModelInfo& info, const ZooOptions& options, zoo::ModelSize& size) {
@@ -157,8 +267,8 @@ void resolve_shape(const ZooModelInfo& info, const ZooOptions& options, zoo::Mod
           std::pair{&options.heads, "--heads"}})
       if (*value)
         throw InputError(option, info.name +
-                                     " is not a transformer; only bert and gpt2 "
-                                     "models take --layers/--hidden/--heads");
+                                     " is not a transformer; only bert, gpt2, the llama "
+                                     "family, the ViTs and DiT take --layers/--hidden/--heads");
     return;
   }
   size.layers = resolve(options.layers, info.layers, kMaxLayers, "--layers", "layers", info.name);
@@ -185,7 +295,21 @@ zoo::ModelSize resolve_size(const ZooModelInfo& info, const ZooOptions& options)
                            info.max_seq_len ? info.max_seq_len : kMaxSeqLen, "--seq-len",
                            "sequence length", info.name);
   resolve_shape(info, options, size);
+  resolve_llama(info, options, size);
+  size.attention = options.attention;
   return size;
+}
+
+std::string configuration_text(const ZooGraph& g) {
+  std::string text = g.graph.model_name + "/b" + std::to_string(g.batch) + "/s" +
+                     std::to_string(g.seq_len) + "/i" + std::to_string(g.image_size) + "/" +
+                     std::to_string(g.layers) + "x" + std::to_string(g.hidden) + "x" +
+                     std::to_string(g.heads);
+  if (g.kv_heads)
+    text += "/kv" + std::to_string(g.kv_heads) + "/ffn" + std::to_string(g.ffn_hidden) + "/v" +
+            std::to_string(g.vocab) + (g.tied_embeddings ? "/tied" : "/untied");
+  return text + "/" + attention_name(g.attention) + "/" + precision_name(g.precision) + "/" +
+         g.device;
 }
 
 }  // namespace
@@ -235,8 +359,14 @@ ZooGraph build_zoo_model(const std::string& name, const ZooOptions& options) {
   result.layers = static_cast<int>(size.layers);
   result.hidden = static_cast<int>(size.hidden);
   result.heads = static_cast<int>(size.heads);
+  result.kv_heads = static_cast<int>(size.kv_heads);
+  result.ffn_hidden = static_cast<int>(size.ffn_hidden);
+  result.vocab = static_cast<int>(size.vocab);
+  result.tied_embeddings = size.tied_embeddings;
+  result.attention = options.attention;
   result.precision = options.precision;
   result.device = options.device.name;
+  result.configuration = configuration_text(result);
   return result;
 }
 

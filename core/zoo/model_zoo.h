@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/graph/layer_graph.h"
+#include "core/zoo/attention.h"
 #include "core/zoo/calibration.h"
 #include "core/zoo/device_model.h"
 #include "core/zoo/precision.h"
@@ -37,6 +38,14 @@ struct ZooOptions {
   std::optional<int> layers;  // blocks
   std::optional<int> hidden;  // hidden size
   std::optional<int> heads;   // attention heads
+  // Llama-style decoders only (the llama family): heads must divide by kv_heads.
+  std::optional<int> kv_heads;          // key/value heads (grouped-query attention)
+  std::optional<int> ffn_hidden;        // SwiGLU intermediate size
+  std::optional<int> vocab;             // vocabulary size
+  std::optional<bool> tied_embeddings;  // lm_head uses the token embedding
+  // How attention runs (attention.h); models without attention ignore it.
+  // The default is PyTorch 2's and Hugging Face's: the fused SDPA kernel.
+  Attention attention = Attention::kSdpa;
   Precision precision = Precision::kFp32;
   DeviceModel device = DeviceModel::a100();
 };
@@ -46,14 +55,17 @@ struct ZooModelInfo {
   std::string name;                  // canonical name ("bert-base")
   std::vector<std::string> aliases;  // other accepted names ("bert")
   std::string description;
-  std::string family;  // "cnn", "transformer" or "rnn"
+  std::string family;  // "cnn", "transformer" (BERT, GPT-2, Llama, ViT, DiT) or "rnn"
   int default_batch = 0;
   int default_seq_len = 0;                // 0: the model takes no sequence length
   int default_image_size = 0;             // 0: the model takes no image size
   int max_seq_len = 0;                    // 0: no limit (else the position table's size)
   int layers = 0, hidden = 0, heads = 0;  // transformers: the default shape
-  double reference_params = 0;            // published parameter count (see reference)
-  std::string reference;                  // where the architecture and the count come from
+  // The llama family's defaults (kv_heads 0: not a Llama-style decoder).
+  int kv_heads = 0, ffn_hidden = 0, vocab = 0;
+  bool tied_embeddings = false;
+  double reference_params = 0;  // published parameter count (see reference)
+  std::string reference;        // where the architecture and the count come from
 };
 
 struct ZooGraph {
@@ -61,11 +73,17 @@ struct ZooGraph {
   double params = 0;  // parameter count (tied weights counted once)
   // The options actually used (defaults resolved).
   int batch = 0;
-  int seq_len = 0;                        // 0 for CNNs
-  int image_size = 0;                     // 0 for sequence models
-  int layers = 0, hidden = 0, heads = 0;  // transformers: the shape built
+  int seq_len = 0;                              // 0 for CNNs
+  int image_size = 0;                           // 0 for sequence models
+  int layers = 0, hidden = 0, heads = 0;        // transformers: the shape built
+  int kv_heads = 0, ffn_hidden = 0, vocab = 0;  // the llama family (else 0)
+  bool tied_embeddings = false;
+  Attention attention = Attention::kSdpa;
   Precision precision = Precision::kFp32;
   std::string device;
+  // Every resolved choice that shapes the graph, as one text: equal texts,
+  // equal graphs (a cache key: "llama3-8b/b8/s2048/i0/32x4096x32/kv8/...").
+  std::string configuration;
 };
 
 // All models, in a fixed order.
@@ -83,7 +101,10 @@ const ZooModelInfo& zoo_model_info(const std::string& name);
 // a model that has none (--seq-len for a CNN), an image too small or a
 // sequence too long for the model, a transformer shape given to another
 // family or a hidden size the heads do not divide ("--layers", "--hidden",
-// "--heads"), or a precision the device model lacks.
+// "--heads"), a Llama option given to another model or key/value heads that
+// do not divide the heads ("--kv-heads", "--ffn-hidden", "--vocab",
+// "--tied-embeddings"), an image the patches do not tile, or a precision the
+// device model lacks.
 // Deterministic: the same inputs give the same graph.
 ZooGraph build_zoo_model(const std::string& name, const ZooOptions& options = ZooOptions());
 

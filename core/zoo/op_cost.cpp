@@ -3,6 +3,14 @@
 #include <algorithm>
 
 namespace pacml {
+namespace {
+
+// FlashAttention's backward: five matrix products per forward two (op_cost.h).
+constexpr double kFlashBackwardFlops = 2.5;
+constexpr double kFlashBackwardBytes = 2;
+constexpr double kFlashBackwardKernels = 2;
+
+}  // namespace
 
 bool is_weighted_kind(OpKind kind) {
   return kind == OpKind::kConv || kind == OpKind::kLinear || kind == OpKind::kMatmul ||
@@ -17,7 +25,11 @@ double op_time_ms(const OpWork& work, const DeviceModel& device, Precision preci
 
 OpWork backward_work(const OpWork& forward) {
   OpWork backward = forward;
-  if (is_weighted_kind(forward.kind)) {
+  if (forward.flash_attention) {
+    backward.flops *= kFlashBackwardFlops;
+    backward.bytes *= kFlashBackwardBytes;
+    backward.kernels = kFlashBackwardKernels;
+  } else if (is_weighted_kind(forward.kind)) {
     backward.flops *= 2;
     backward.bytes *= 2;
     backward.kernels *= 2;

@@ -21,6 +21,17 @@
 // * Every other kind (norm, activation, elementwise, pool, softmax) is
 //   memory-bound and its backward reads and writes about as much as its
 //   forward: backward = 1x forward.
+// * Fused attention (an OpWork with flash_attention set; its kind is matmul,
+//   whose efficiency it runs at): FlashAttention's backward recomputes the
+//   scores q k^T from q, k and the saved per-row logsumexp instead of reading a
+//   stored score matrix, then forms dV = P^T dO, dP = dO V^T, dQ = dS K and
+//   dK = dS^T Q: five matrix products against the forward's two, so backward
+//   = 2.5x forward FLOPs (Dao et al. 2022, "FlashAttention", Alg. 4; Dao 2023,
+//   "FlashAttention-2", Alg. 2; the authors' benchmark counts it so:
+//   Dao-AILab/flash-attention benchmarks/benchmark_flash_attention.py, flops(),
+//   "2.5 * f if mode == 'bwd'"). It reads q, k, v, o, dO and the logsumexp and
+//   writes dq, dk, dv: 2x the forward's bytes, in two kernels (the dO . o row
+//   sums, then the main pass).
 #pragma once
 
 #include "core/zoo/device_model.h"
@@ -35,6 +46,8 @@ struct OpWork {
   double bytes = 0;         // device-memory bytes read + written
   double kernels = 1;       // kernel launches
   double weight_bytes = 0;  // bytes of the weights the op uses (owned or shared)
+  // A fused scaled-dot-product attention kernel (backward rule above).
+  bool flash_attention = false;
 };
 
 // Time of `work` on `device` at `precision`, in milliseconds.

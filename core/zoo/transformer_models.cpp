@@ -2,8 +2,9 @@
 // BERT for pre-training (masked-LM and next-sentence heads) and GPT-2 as a
 // causal language model with its output layer tied to the token embedding.
 //
-// Attention is five layers per block: the projections, scores = q k^T, softmax
-// (scaling and the mask are fused into it), dropout on the probabilities, and
+// Attention (attention_core) is either PyTorch 2's fused scaled-dot-product
+// kernel, one layer, or the eager composition: scores = q k^T, softmax
+// (scaling and the mask are fused into it), dropout on the probabilities and
 // context = probs v. Every layer has the real residual edges.
 #include <string>
 
@@ -23,25 +24,28 @@ struct TransformerConfig {
 
 constexpr double kDropout = 0.1;
 
-// scores -> softmax -> dropout -> context; q, k, v {N, T, H}.
+// Attention as the model was configured to run it (BERT and GPT-2 apply
+// dropout 0.1 to the attention probabilities; a fused kernel does it inside).
 Tensor self_attention(LayerBuilder& b, const std::string& p, const Tensor& q, const Tensor& k,
-                      const Tensor& v, long heads) {
-  Tensor scores = b.attention_scores(p + "scores", q, k, heads);
-  Tensor probs = b.softmax(p + "softmax", scores);
-  probs = b.dropout(p + "dropout", probs, kDropout);
-  return b.attention_context(p + "context", probs, v);
+                      const Tensor& v, long heads, bool causal, Attention attention) {
+  AttentionSpec spec;
+  spec.heads = heads;
+  spec.causal = causal;
+  spec.dropout = kDropout;
+  spec.attention = attention;
+  return attention_core(b, p, q, k, v, spec);
 }
 
 // ---- BERT ------------------------------------------------------------------
 
 // One post-LN encoder layer (BertLayer).
 Tensor bert_layer(LayerBuilder& b, const std::string& p, const Tensor& x,
-                  const TransformerConfig& c) {
+                  const TransformerConfig& c, Attention attention) {
   const std::string self = p + "attention.self.";
   Tensor q = b.linear(self + "query", x, c.hidden);
   Tensor k = b.linear(self + "key", x, c.hidden);
   Tensor v = b.linear(self + "value", x, c.hidden);
-  Tensor context = self_attention(b, self, q, k, v, c.heads);
+  Tensor context = self_attention(b, self, q, k, v, c.heads, false, attention);
 
   const std::string out = p + "attention.output.";
   Tensor a = b.linear(out + "dense", context, c.hidden);
@@ -70,7 +74,7 @@ Tensor bert(LayerBuilder& b, const ModelSize& size, const TransformerConfig& c) 
   x = b.layer_norm("embeddings.LayerNorm", x);
   x = b.dropout("embeddings.dropout", x, kDropout);
   for (long l = 0; l < c.layers; ++l)
-    x = bert_layer(b, "encoder.layer." + std::to_string(l) + ".", x, c);
+    x = bert_layer(b, "encoder.layer." + std::to_string(l) + ".", x, c, size.attention);
 
   // Pooler: dense + tanh on the first ([CLS]) token.
   Tensor cls{x.layer, {n, c.hidden}};
@@ -90,12 +94,12 @@ Tensor bert(LayerBuilder& b, const ModelSize& size, const TransformerConfig& c) 
 
 // One pre-LN decoder block (GPT2Block) with causal self-attention.
 Tensor gpt2_block(LayerBuilder& b, const std::string& p, const Tensor& h,
-                  const TransformerConfig& c) {
+                  const TransformerConfig& c, Attention attention) {
   Tensor a = b.layer_norm(p + "ln_1", h);
   // c_attn projects to q, k, v at once; splitting it is a view.
   Tensor qkv = b.linear(p + "attn.c_attn", a, 3 * c.hidden);
   Tensor q{qkv.layer, a.shape};
-  Tensor context = self_attention(b, p + "attn.", q, q, q, c.heads);
+  Tensor context = self_attention(b, p + "attn.", q, q, q, c.heads, true, attention);
   a = b.linear(p + "attn.c_proj", context, c.hidden);
   a = b.dropout(p + "attn.resid_dropout", a, kDropout);
   Tensor h1 = b.add(p + "add_1", {a, h});
@@ -115,7 +119,8 @@ Tensor gpt2_model(LayerBuilder& b, const ModelSize& size, const TransformerConfi
   Tensor positions = b.embedding("wpe", ids, c.max_positions, c.hidden);
   Tensor h = b.add("embed_add", {tokens, positions});
   h = b.dropout("drop", h, kDropout);
-  for (long l = 0; l < c.layers; ++l) h = gpt2_block(b, "h." + std::to_string(l) + ".", h, c);
+  for (long l = 0; l < c.layers; ++l)
+    h = gpt2_block(b, "h." + std::to_string(l) + ".", h, c, size.attention);
   h = b.layer_norm("ln_f", h);
   Tensor logits = b.linear("lm_head", h, c.vocab, false, Weights::kShared);
   return b.loss("loss", {logits}, "CrossEntropyLoss(next token)");
@@ -130,6 +135,24 @@ TransformerConfig resized(TransformerConfig c, const ModelSize& size) {
 }
 
 }  // namespace
+
+Tensor attention_core(LayerBuilder& b, const std::string& prefix, const Tensor& q, const Tensor& k,
+                      const Tensor& v, const AttentionSpec& spec) {
+  if (spec.attention == Attention::kSdpa)
+    return b.fused_attention(prefix + "sdpa", q, k, v, spec.heads, spec.causal);
+  Tensor keys = k, values = v;
+  const long groups = q.shape.back() / k.shape.back();  // grouped-query attention
+  if (groups > 1) {
+    keys = b.repeat_kv(prefix + "repeat_k", k, groups);
+    values = b.repeat_kv(prefix + "repeat_v", v, groups);
+  }
+  // Eager attention computes the full T x S scores, masked or not.
+  Tensor scores = b.attention_scores(prefix + "scores", q, keys, spec.heads);
+  Tensor probs = b.softmax(prefix + "softmax", scores);
+  // F.dropout with p = 0 returns its input: no kernel, no layer.
+  if (spec.dropout > 0) probs = b.dropout(prefix + "dropout", probs, spec.dropout);
+  return b.attention_context(prefix + "context", probs, values);
+}
 
 // BERT: vocabulary 30522 (uncased WordPiece), 512 positions.
 Tensor bert_base(LayerBuilder& b, const ModelSize& size) {

@@ -9,10 +9,8 @@ namespace pacml::sim {
 namespace {
 
 ZooOptions options_of(const ZooStandIn& zoo, int batch) {
-  ZooOptions options;
+  ZooOptions options = zoo.options();
   options.batch = batch;
-  if (zoo.seq_len) options.seq_len = zoo.seq_len;
-  options.precision = zoo.precision;
   return options;
 }
 
@@ -21,6 +19,9 @@ std::vector<std::string> estimate_args(const ScalingPoint& p) {
   if (p.zoo.seq_len) args.insert(args.end(), {"--seq-len", std::to_string(p.zoo.seq_len)});
   if (p.zoo.precision != Precision::kFp32)
     args.insert(args.end(), {"--precision", precision_name(p.zoo.precision)});
+  // The zoo's default is SDPA; the measured transformers ran eager attention.
+  if (zoo_model_info(p.zoo.zoo_model).layers && p.zoo.attention != Attention::kSdpa)
+    args.insert(args.end(), {"--attention", attention_name(p.zoo.attention)});
   args.insert(args.end(), {"--cluster", p.cluster, "--gpus", std::to_string(p.gpus)});
   return args;
 }

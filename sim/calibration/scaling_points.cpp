@@ -25,6 +25,14 @@ const std::vector<ZooStandIn>& elasticflow_stand_ins() {
   return stand_ins;
 }
 
+ZooOptions ZooStandIn::options() const {
+  ZooOptions options;
+  if (seq_len) options.seq_len = seq_len;
+  options.precision = precision;
+  options.attention = attention;
+  return options;
+}
+
 const ZooStandIn* find_stand_in(const std::string& trace_name) {
   for (const ZooStandIn& s : elasticflow_stand_ins())
     if (s.trace_name == trace_name) return &s;

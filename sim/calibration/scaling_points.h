@@ -19,6 +19,12 @@ struct ZooStandIn {
   int seq_len = 0;         // 0: the zoo's default
   Precision precision = Precision::kFp32;
   std::string why;  // how it was established
+  // Every measurement here was taken with 2019-2021 PyTorch, whose
+  // transformers ran eager attention (no fused SDPA before PyTorch 2.0).
+  Attention attention = Attention::kEager;
+
+  // The zoo options it stands for (sequence, precision, attention; the batch unset).
+  ZooOptions options() const;
 };
 
 // ElasticFlow's six models; throws InputError for another name.

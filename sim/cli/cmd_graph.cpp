@@ -59,6 +59,7 @@ int graph_info(const std::vector<std::string>& argv) {
   LoadedGraph loaded =
       load_layer_graph(args, args.positionals().empty() ? "" : args.positionals()[0]);
   const std::optional<double> params = loaded.params;
+  const std::string configuration = loaded.configuration;
   const auto job = make_job_graph(std::move(loaded.graph));
   const int steps = static_cast<int>(args.get_long("steps", 1, 1'000'000'000));
   const Profile profile = Profile::by_name(args.get("profile"));
@@ -79,6 +80,7 @@ int graph_info(const std::vector<std::string>& argv) {
                           {"activation_bytes", s.activation_bytes},
                           {"memory_bytes", s.param_bytes + s.activation_bytes}};
     if (params) out["params"] = *params;
+    if (!configuration.empty()) out["configuration"] = configuration;
     std::cout << out.dump(2) << "\n";
     return 0;
   }
@@ -95,8 +97,15 @@ int graph_info(const std::vector<std::string>& argv) {
   table.add({"parameter bytes", significant_number_text(s.param_bytes, 10)});
   table.add({"activation bytes", significant_number_text(s.activation_bytes, 10)});
   if (params) table.add({"parameters", significant_number_text(*params, 6)});
+  if (!configuration.empty()) table.add({"zoo configuration", configuration});
   table.print(std::cout);
   return 0;
+}
+
+// "+0.04 %", "-1.1 %".
+std::string signed_percent(double fraction) {
+  const std::string text = significant_number_text(100 * fraction, 2);
+  return (fraction >= 0 ? "+" : "") + text + " %";
 }
 
 int graph_zoo(const std::vector<std::string>& argv) {
@@ -106,15 +115,21 @@ int graph_zoo(const std::vector<std::string>& argv) {
   args.flag("json", "print one JSON array");
   if (!args.parse(argv)) return 0;
   nlohmann::json list = nlohmann::json::array();
-  Table table(
-      {"model", "aliases", "family", "batch", "seq/image", "published params", "description"});
+  Table table({"model", "aliases", "family", "batch", "seq/image", "params", "published",
+               "vs published", "description"});
   for (const ZooModelInfo& m : list_zoo_models()) {
     std::string aliases;
     for (const std::string& a : m.aliases) aliases += (aliases.empty() ? "" : ",") + a;
     const int shape = m.default_seq_len ? m.default_seq_len : m.default_image_size;
+    // The count the zoo builds at the model's defaults, against the source's.
+    const double params = build_zoo_model(m.name).params;
+    const bool published = m.reference_params > 0;
     table.add({m.name, aliases, m.family, std::to_string(m.default_batch), std::to_string(shape),
-               significant_number_text(m.reference_params / 1e6, 4) + " M", m.description});
+               significant_number_text(params / 1e6, 5) + " M",
+               published ? significant_number_text(m.reference_params / 1e6, 5) + " M" : "-",
+               published ? signed_percent(params / m.reference_params - 1) : "-", m.description});
     list.push_back({{"model", m.name},
+                    {"params", params},
                     {"aliases", m.aliases},
                     {"family", m.family},
                     {"default_batch", m.default_batch},

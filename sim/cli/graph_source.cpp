@@ -7,6 +7,17 @@
 
 namespace pacml::cli {
 
+namespace {
+
+bool yes_no(const Args& args, const char* option) {
+  const std::string value = args.get(option);
+  if (value == "yes") return true;
+  if (value == "no") return false;
+  throw InputError(std::string("--") + option, "expected yes or no, got '" + value + "'");
+}
+
+}  // namespace
+
 ZooOptions zoo_options(const Args& args) {
   ZooOptions options;
   if (args.has("batch")) options.batch = static_cast<int>(args.get_long("batch", 1, 1 << 20));
@@ -19,6 +30,13 @@ ZooOptions zoo_options(const Args& args) {
   if (args.has("layers")) options.layers = static_cast<int>(args.get_long("layers", 1, kMaxShape));
   if (args.has("hidden")) options.hidden = static_cast<int>(args.get_long("hidden", 1, kMaxShape));
   if (args.has("heads")) options.heads = static_cast<int>(args.get_long("heads", 1, kMaxShape));
+  if (args.has("kv-heads"))
+    options.kv_heads = static_cast<int>(args.get_long("kv-heads", 1, kMaxShape));
+  if (args.has("ffn-hidden"))
+    options.ffn_hidden = static_cast<int>(args.get_long("ffn-hidden", 1, 1 << 20));
+  if (args.has("vocab")) options.vocab = static_cast<int>(args.get_long("vocab", 1, 1 << 24));
+  if (args.has("tied-embeddings")) options.tied_embeddings = yes_no(args, "tied-embeddings");
+  if (args.has("attention")) options.attention = parse_attention(args.get("attention"));
   return options;
 }
 
@@ -32,6 +50,14 @@ void add_graph_options(Args& args) {
   args.option("layers", "N", "zoo transformers: number of blocks (resizes bert/gpt2)");
   args.option("hidden", "H", "zoo transformers: hidden size");
   args.option("heads", "A", "zoo transformers: attention heads (must divide --hidden)");
+  args.option("kv-heads", "K", "zoo llama family: key/value heads (must divide --heads)");
+  args.option("ffn-hidden", "F", "zoo llama family: SwiGLU intermediate size");
+  args.option("vocab", "V", "zoo llama family: vocabulary size");
+  args.option("tied-embeddings", "yes|no", "zoo llama family: lm_head shares the embedding");
+  args.option("attention", "A",
+              "zoo transformers: sdpa (fused, PyTorch 2's default) or eager (matmul, softmax, "
+              "matmul)",
+              "sdpa");
   args.option("precision", "P", "zoo: fp32, fp16, bf16 or tf32", "fp32");
   args.option("device", "NAME|FILE",
               "zoo: a built-in GPU (contrib/devices: a100, h100-sxm, h200, b200, ...) or a device "
@@ -40,7 +66,8 @@ void add_graph_options(Args& args) {
 
 void reject_zoo_options(const Args& args, bool batch_applies) {
   for (const char* zoo_only :
-       {"batch", "seq-len", "image-size", "device", "layers", "hidden", "heads"})
+       {"batch", "seq-len", "image-size", "device", "layers", "hidden", "heads", "kv-heads",
+        "ffn-hidden", "vocab", "tied-embeddings", "attention"})
     if (args.has(zoo_only) && !(batch_applies && std::string(zoo_only) == "batch"))
       throw InputError(std::string("--") + zoo_only, "applies to --model only");
 }
@@ -51,11 +78,11 @@ LoadedGraph load_layer_graph(const Args& args, const std::string& positional) {
     throw InputError("--model", "give either a graph file or --model, not both");
   if (args.has("model")) {
     ZooGraph zoo = build_zoo_model(args.get("model"), zoo_options(args));
-    return {std::move(zoo.graph), zoo.params};
+    return {std::move(zoo.graph), zoo.params, zoo.configuration};
   }
   reject_zoo_options(args, /*batch_applies=*/false);
   if (!from_file) throw InputError("pacml", "give a graph: --graph FILE or --model NAME");
-  return {load_graph_file(args.has("graph") ? args.get("graph") : positional), std::nullopt};
+  return {load_graph_file(args.has("graph") ? args.get("graph") : positional), std::nullopt, ""};
 }
 
 JobGraphPtr load_job_graph(const Args& args, const std::string& positional) {

@@ -12,7 +12,8 @@
 namespace pacml::cli {
 
 // Declares --graph, --model and the zoo options (--batch, --seq-len,
-// --image-size, --layers, --hidden, --heads, --precision, --device) on `args`.
+// --image-size, --layers, --hidden, --heads, --kv-heads, --ffn-hidden, --vocab,
+// --tied-embeddings, --attention, --precision, --device) on `args`.
 void add_graph_options(Args& args);
 
 // The zoo options the command line gives.
@@ -25,6 +26,7 @@ void reject_zoo_options(const Args& args, bool batch_applies);
 struct LoadedGraph {
   LayerGraph graph;
   std::optional<double> params;  // parameter count, known for zoo models
+  std::string configuration;     // zoo models: ZooGraph::configuration
 };
 
 // Loads the graph the options name (or `positional`, a file); throws

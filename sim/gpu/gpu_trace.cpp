@@ -15,13 +15,16 @@ ParallelJobPtr JobKinds::get(const std::string& model, int batch, const Transfor
   auto it = kinds_.find(key);
   if (it != kinds_.end()) return it->second;
   ZooOptions options;
-  if (batch > 0) options.batch = batch;
+  // Traces and the workloads fitted to them (contrib/workloads) record
+  // 2019-2021 clusters, whose PyTorch ran eager attention: every job kind
+  // keeps it, whether a stand-in or a zoo model named directly.
+  options.attention = Attention::kEager;
   std::string zoo = model;
   if (const ZooStandIn* s = find_stand_in(model)) {
     zoo = s->zoo_model;
-    if (s->seq_len) options.seq_len = s->seq_len;
-    options.precision = s->precision;
+    options = s->options();
   }
+  if (batch > 0) options.batch = batch;
   if (shape.layers) options.layers = shape.layers;
   if (shape.hidden) options.hidden = shape.hidden;
   if (shape.heads) options.heads = shape.heads;

@@ -39,9 +39,15 @@ JobGraphPtr GraphCatalog::zoo(const std::string& name, const std::string& where)
     auto it = by_name_.find("zoo:" + name);
     if (it != by_name_.end()) return it->second;
   }
+  // The paper-style experiments (contrib/experiments/paper-zoo.yaml), the
+  // traces mapped onto zoo graphs and the policies trained on them
+  // (contrib/models/paper-zoo.pacw) were built with eager attention, the zoo's
+  // only kind before SDPA: their graphs keep it.
+  ZooOptions options;
+  options.attention = Attention::kEager;
   LayerGraph layers;
   try {
-    layers = build_zoo_model(name, ZooOptions{}).graph;
+    layers = build_zoo_model(name, options).graph;
   } catch (const InputError& e) {
     throw InputError(where, e.what());
   }

@@ -50,6 +50,38 @@ expect_error "bad precision" "precision" "$PACML" graph info --model resnet50 --
 expect_error "zoo option without model" "--model only" "$PACML" graph info "$SRC/tests/fixtures/tiny.txt" --batch 8
 expect_error "graph and model" "not both" "$PACML" estimate --graph "$SRC/tests/fixtures/tiny.txt" --model gpt2
 
+# today's models: listed against their published counts, described, and their options' errors
+expect_ok "graph zoo (table)" "$PACML" graph zoo
+for m in llama3.2-1b llama3.2-3b llama3-8b llama3-70b mistral-7b vit_b_16 vit_l_16 vit_h_14 dit-xl-2; do
+  grep -q "^$m " "$tmp/out" || fail "graph zoo lists no $m"
+done
+grep "^llama3.2-1b " "$tmp/out" | grep -q "1235.8 M.*1235.8 M.*+0 %" \
+  || fail "graph zoo: llama3.2-1b against its published count: $(grep '^llama3.2-1b' "$tmp/out")"
+expect_ok "graph zoo --json (new models)" "$PACML" graph zoo --json
+[ "$(json_get "$tmp/out" "all(abs(m['params'] / m['published_params'] - 1) < 0.012 for m in d if m['published_params'])")" = "True" ] \
+  || fail "graph zoo: a count off its published figure"
+expect_ok "graph info llama3-8b 4096 bf16" "$PACML" graph info --model llama3-8b --seq-len 4096 --precision bf16 --json
+[ "$(json_get "$tmp/out" "round(d['params']), d['configuration']")" = "8030261248 llama3-8b/b8/s4096/i0/32x4096x32/kv8/ffn14336/v128256/untied/sdpa/bf16/A100-SXM4-80GB" ] \
+  || fail "llama3-8b info: $(cat "$tmp/out")"
+expect_ok "graph info --attention eager" "$PACML" graph info --model llama3-8b --seq-len 4096 --attention eager --layers 2 --kv-heads 4 --ffn-hidden 8192 --vocab 32000 --tied-embeddings yes --json
+[ "$(json_get "$tmp/out" "d['configuration'].split('/')[4:9]")" = "['2x4096x32', 'kv4', 'ffn8192', 'v32000', 'tied']" ] \
+  || fail "llama options: $(cat "$tmp/out")"
+expect_input_error "kv heads not dividing heads" "--kv-heads: 5 key/value heads do not divide the 32 attention heads" \
+  "$PACML" graph info --model llama3-8b --kv-heads 5
+expect_input_error "seq-len 0" "--seq-len" "$PACML" graph info --model llama3-8b --seq-len 0
+expect_input_error "seq-len above the cap" "--seq-len: sequence length must be between 1 and 8192 for llama3-8b" \
+  "$PACML" graph info --model llama3-8b --seq-len 8193
+expect_input_error "unknown attention" "--attention: unknown attention 'flash'; known: sdpa" \
+  "$PACML" graph info --model gpt2 --attention flash
+expect_input_error "tied-embeddings not yes/no" "--tied-embeddings: expected yes or no" \
+  "$PACML" graph info --model llama3.2-1b --tied-embeddings maybe
+expect_input_error "llama option on gpt2" "--kv-heads: gpt2 is not a Llama-style decoder" \
+  "$PACML" graph info --model gpt2 --kv-heads 4
+expect_input_error "attention on a graph file" "--attention: applies to --model only" \
+  "$PACML" graph info "$SRC/tests/fixtures/tiny.txt" --attention eager
+expect_input_error "ViT image not tiled by patches" "--image-size: image size 230 is not a multiple of 16" \
+  "$PACML" graph info --model vit_b_16 --image-size 230
+
 # golden value through the command line, when the paper profiles are here
 if [ -f "$DATA/pipedream/gnmt.txt" ]; then
   expect_ok "estimate gnmt" "$PACML" estimate --graph "$DATA/pipedream/gnmt.txt" --profile reference --action 16 --json

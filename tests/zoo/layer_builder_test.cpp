@@ -96,6 +96,54 @@ TEST(LayerBuilder, AttentionShapesAndOneEdgePerProducer) {
   EXPECT_EQ(into_context, 2);  // probs and v
 }
 
+TEST(LayerBuilder, FusedAttentionKeepsNoScoresAndHalvesCausalFlops) {
+  // N 2, T 8, 4 query heads of 16, 2 key/value heads (GQA), fp32.
+  LayerBuilder b = fp32_builder();
+  Tensor x = b.input("x", {2, 8, 64}, Kind::kValues, "Input");
+  Tensor q = b.linear("q", x, 64, false);
+  Tensor k = b.linear("k", x, 32, false);
+  Tensor v = b.linear("v", x, 32, false);
+  Tensor full = b.fused_attention("full", q, k, v, 4, false);
+  Tensor causal = b.fused_attention("causal", q, k, v, 4, true);
+  EXPECT_EQ(full.shape, (std::vector<long>{2, 8, 64}));
+  const LayerGraph g = b.finish(b.loss("loss", {full, causal}, "Loss"));
+  const Layer& f = g.layers[full.layer];
+  const Layer& c = g.layers[causal.layer];
+  // Saved: the output (2 * 8 * 64 fp32) and the logsumexp (2 * 4 heads * 8 rows fp32).
+  EXPECT_DOUBLE_EQ(f.activation_bytes, 2 * 8 * 64 * 4 + 2 * 4 * 8 * 4);
+  EXPECT_EQ(f.label, "ScaledDotProductAttention(heads=4, kv_heads=2)");
+  EXPECT_EQ(c.label, "ScaledDotProductAttention(heads=4, kv_heads=2, is_causal=True)");
+  // Forward FLOPs 4 N T S D = 4 * 2 * 8 * 8 * 64 = 32768; at this size the
+  // op is launch-bound, so compare the work through the op cost instead.
+  OpWork w;
+  w.kind = OpKind::kMatmul;
+  w.flash_attention = true;
+  w.flops = 32768;
+  w.bytes = (2 * 8 * 64 + 2 * (2 * 8 * 32) + 2 * 8 * 64) * 4 + 2 * 4 * 8 * 4;
+  EXPECT_DOUBLE_EQ(f.forward_time, op_time_ms(w, DeviceModel::a100(), Precision::kFp32));
+  EXPECT_DOUBLE_EQ(f.backward_time,
+                   op_time_ms(backward_work(w), DeviceModel::a100(), Precision::kFp32));
+  w.flops /= 2;
+  EXPECT_DOUBLE_EQ(c.forward_time, op_time_ms(w, DeviceModel::a100(), Precision::kFp32));
+  int into_full = 0;
+  for (const LayerEdge& e : g.edges) into_full += e.dst == full.layer;
+  EXPECT_EQ(into_full, 3);  // q, k, v
+}
+
+TEST(LayerBuilder, EagerGroupedQueryAttentionRepeatsKeysAndValues) {
+  LayerBuilder b = fp32_builder();
+  Tensor x = b.input("x", {2, 8, 64}, Kind::kValues, "Input");
+  Tensor k = b.linear("k", x, 16, false);
+  Tensor repeated = b.repeat_kv("repeat_k", k, 4);
+  EXPECT_EQ(repeated.shape, (std::vector<long>{2, 8, 64}));
+  Tensor r = b.rotary("rotary", x, 16);
+  EXPECT_EQ(r.shape, x.shape);
+  Tensor n = b.rms_norm("norm", x);
+  const LayerGraph g = b.finish(b.loss("loss", {repeated, r, n}, "Loss"));
+  EXPECT_EQ(g.layers[r.layer].parameter_bytes, 0);       // RoPE has no parameters
+  EXPECT_EQ(g.layers[n.layer].parameter_bytes, 64 * 4);  // RMSNorm: a weight only
+}
+
 TEST(LayerBuilder, ResidualAndConcatEdges) {
   LayerBuilder b = fp32_builder();
   Tensor x = b.input("input", {1, 8, 4, 4}, Kind::kValues, "Input");

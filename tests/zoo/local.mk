@@ -6,4 +6,5 @@ tests_unit_tests_SOURCES += \
 	tests/zoo/device_model_test.cpp \
 	tests/zoo/layer_builder_test.cpp \
 	tests/zoo/model_zoo_test.cpp \
+	tests/zoo/current_models_test.cpp \
 	tests/zoo/calibration_test.cpp

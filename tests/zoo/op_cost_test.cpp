@@ -85,5 +85,23 @@ TEST(OpCost, EmbeddingBackwardWritesTheDenseTableGradient) {
   EXPECT_EQ(b.kernels, 2);
 }
 
+TEST(OpCost, FlashAttentionBackwardRecomputesTheScores) {
+  // Two matrix products forward, five backward (the scores recomputed):
+  // 2.5x the FLOPs, 2x the bytes (q, k, v, o, dO read; dq, dk, dv written),
+  // two kernels; its efficiency stays the matmul kind's.
+  OpWork w;
+  w.kind = OpKind::kMatmul;
+  w.flash_attention = true;
+  w.flops = 1e9;
+  w.bytes = 1e7;
+  const OpWork b = backward_work(w);
+  EXPECT_EQ(b.flops, 2.5e9);
+  EXPECT_EQ(b.bytes, 2e7);
+  EXPECT_EQ(b.kernels, 2);
+  EXPECT_EQ(b.kind, OpKind::kMatmul);
+  // Compute-bound on the simple device: 2.5e9 / (1e12 * 0.5) = 5 ms + 2 launches.
+  EXPECT_DOUBLE_EQ(op_time_ms(b, simple_device(), Precision::kFp32), 5 + 0.02);
+}
+
 }  // namespace
 }  // namespace pacml
