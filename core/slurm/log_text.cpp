@@ -14,7 +14,7 @@ void append_hex_bytes(std::string& out, const std::string& text, size_t at, size
   }
 }
 
-// The length of the well-formed UTF-8 character at text[at] (RFC 3629 §4's
+// The length of the well-formed UTF-8 character at text[at] (RFC 3629, section 4's
 // table), or 0 if the bytes there are not one.
 size_t utf8_length(const std::string& text, size_t at, unsigned& code) {
   const unsigned char c = static_cast<unsigned char>(text[at]);

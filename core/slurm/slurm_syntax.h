@@ -55,7 +55,7 @@ std::string format_minutes(long minutes);
 // nodes (Frontier, TOP500 #1 in 2022-24: 9,408 nodes); 2^16 leaves room while
 // bounding the names at 64 Ki x kMaxHostNameBytes = 16 MiB.
 constexpr std::size_t kMaxHostlistNames = 65536;
-// The longest node name: RFC 1035 §2.3.4 limits a domain name to 255 octets.
+// The longest node name: RFC 1035 (section 2.3.4) limits a domain name to 255 octets.
 constexpr std::size_t kMaxHostNameBytes = 255;
 
 // How many names a hostlist holds (repeats counted), without expanding it:
