@@ -138,6 +138,10 @@ const SettingsTable& plugin_config_settings() {
                   "limit on a graph's layers; bounds one submission's decision (Cost bounds)")
            .range(1, 100000, "layers")
            .defaults_to("2000"),
+       SettingKey("max_graph_edges", T::kInteger,
+                  "limit on a graph's edges; bounds one submission's decision (Cost bounds)")
+           .range(1, 1000000, "edges")
+           .defaults_to("4000"),
        SettingKey("decision_log", T::kText, "absolute path of the JSON-lines decision log"),
        SettingKey("time_limit_factor", T::kNumber,
                   "a job that states its length gets JCT x factor + extra, never below --time")
@@ -224,6 +228,7 @@ void read_keys(const YAML::Node& r, const std::string& source, PluginConfig& cfg
   if (r["user_graph_files"]) cfg.user_graph_files = keys.boolean(r, source, "user_graph_files");
   if (r["max_graph_bytes"]) cfg.max_graph_bytes = keys.integer(r, source, "max_graph_bytes");
   if (r["max_graph_ops"]) cfg.max_graph_ops = keys.integer(r, source, "max_graph_ops");
+  if (r["max_graph_edges"]) cfg.max_graph_edges = keys.integer(r, source, "max_graph_edges");
   if (r["decision_log"] && !r["decision_log"].IsNull()) {
     cfg.decision_log = keys.text(r, source, "decision_log");
     absolute_paths({cfg.decision_log}, "decision_log", where("decision_log"));

@@ -56,6 +56,7 @@ struct PluginConfig {
   bool user_graph_files = true;            // absolute paths, read with the user's rights
   long max_graph_bytes = 512L << 10;       // graph file size limit
   long max_graph_ops = 2000;               // graph layer (forward op) limit
+  long max_graph_edges = 4000;             // graph edge limit (a RAMP decision walks them)
   std::string decision_log;                // JSON-lines log path; "" = none
   double time_limit_factor = 1.2;          // time limit = JCT × factor + extra
   double time_limit_extra = 60;            // seconds

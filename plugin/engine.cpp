@@ -27,6 +27,7 @@
 #include "core/util/error.h"
 #include "core/util/lru_cache.h"
 #include "core/zoo/model_zoo.h"
+#include "plugin/decision_id.h"
 #include "plugin/messages.h"
 #include "plugin/request.h"
 
@@ -126,7 +127,7 @@ std::string user_facing(const InputError& e, const std::string& option) {
 }  // namespace
 
 Engine::Engine(std::string config_path, LogFn log)
-    : config_path_(std::move(config_path)), log_(std::move(log)), start_time_(std::time(nullptr)) {}
+    : config_path_(std::move(config_path)), log_(std::move(log)) {}
 
 Engine::~Engine() = default;
 
@@ -230,16 +231,30 @@ bool Engine::refresh_config() {
   return active_ != nullptr;
 }
 
-void Engine::release(const std::string& decision_id) {
+void Engine::job_seen(const std::string& decision_id, std::uint32_t job_id, uid_t owner,
+                      bool pending) {
+  log_file_.resolve(decision_id, job_id, owner);
+  if (pending) return;
   std::lock_guard<std::mutex> lock(mutex_);
-  reservations_.erase(decision_id);
+  const auto it = reservations_.find(decision_id);
+  if (it != reservations_.end() && it->second.uid == owner) reservations_.erase(it);
 }
 
-std::vector<std::string> Engine::held_decisions() const {
+bool Engine::holds_reservations(double now) {
   std::lock_guard<std::mutex> lock(mutex_);
-  std::vector<std::string> out;
-  for (const auto& [id, r] : reservations_) out.push_back(id);
-  return out;
+  for (auto it = reservations_.begin(); it != reservations_.end();)
+    it = it->second.until <= now ? reservations_.erase(it) : std::next(it);
+  return !reservations_.empty();
+}
+
+bool Engine::decides_gpus() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return active_ && active_->cluster.has_value();
+}
+
+bool Engine::annotates_comment() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return active_ && active_->cfg.annotate == "comment";
 }
 
 SubmitResult Engine::submit(const SubmitInput& input, const SlurmView& view) {
@@ -494,6 +509,10 @@ std::optional<SubmitResult> set_time_limit(Engine::Decision& d) {
   if (!(predicted_s <= kMaxLimitDays * 86400))
     return rejection(RejectKind::kBadRequest,
                      messages::limit_too_long(d.steps, predicted_s, kMaxLimitDays));
+  if (!d.view.partition_limits_known(d.partition)) {
+    d.notice = messages::limit_unchecked_notice(d.partition);
+    return std::nullopt;  // MaxTime could not cap or refuse it: not 365 days unchecked
+  }
   std::uint32_t limit = static_cast<std::uint32_t>(std::max(1.0, std::ceil(predicted_s / 60)));
   d.time_limit_source = "prediction";
   if (const auto max = d.view.partition_max_minutes(d.partition); max && limit > *max) {
@@ -527,6 +546,7 @@ std::optional<SubmitResult> Engine::read_graph(Decision& d) {
       options.user_graph_files = d.cfg.user_graph_files;
       options.max_bytes = d.cfg.max_graph_bytes;
       options.max_ops = d.cfg.max_graph_ops;
+      options.max_edges = d.cfg.max_graph_edges;
       d.graph = graphs_.graph_file(req.graph, UserIdentity{d.in.uid, d.in.gid, d.in.work_dir},
                                    options, &d.graph_path);
     } else {
@@ -698,7 +718,7 @@ std::string request_comment(const Engine::Decision& d) {
 }  // namespace
 
 std::string Engine::next_decision_id() {
-  return std::to_string(start_time_) + "." + std::to_string(++counter_);
+  return new_decision_id(++counter_);
 }
 
 // The policy's choice on the cluster now; a blocked job is rejected, or
@@ -748,7 +768,7 @@ SubmitResult Engine::accept(Decision& d) {
                  ",decision=" + r.decision_id;
   if (d.cfg.reservation_ttl > 0)
     reservations_[r.decision_id] =
-        Reservation{d.est.placement.servers, d.in.now + d.cfg.reservation_ttl, queued};
+        Reservation{d.est.placement.servers, d.in.now + d.cfg.reservation_ttl, queued, 0, d.in.uid};
 
   nlohmann::json coords = nlohmann::json::array();
   for (int s : d.est.placement.servers) {
@@ -900,17 +920,27 @@ std::string gpu_blocked_reason(Engine::Decision& d) {
 // UNLIMITED) would kill the job unseen: such a job also gets a time_min, so
 // Slurm lowers its limit to end by the deadline instead, never below pacml's
 // limit for the prediction (JCT × factor + extra, within the deadline, at
-// least the JCT). Slurm counts whole minutes: a deadline closer than the
-// JCT rounded up to a minute is left to pacml's own check.
+// least the JCT). That floor comes only from a length the user stated
+// (--pacml-steps): one from pacml's default step count let backfill start a
+// --time=600 job with a 2-minute limit. A job without one whose limit runs
+// past the deadline gets no Slurm deadline (and is told). Slurm counts whole
+// minutes: a deadline closer than the JCT rounded up to a minute is left to
+// pacml's own check.
 void set_slurm_deadline(const Engine::Decision& d, SubmitResult& r) {
   if (d.requirement != "deadline") return;
   const double jct_s = d.est.jct * d.unit;
   const double left_min = std::floor(*d.deadline_s / 60);
   const double jct_min = std::max(1.0, std::ceil(jct_s / 60));
   if (jct_min > left_min) return;
-  r.slurm_deadline = static_cast<long>(std::ceil(d.in.now + *d.deadline_s));
   const std::uint32_t in_force = d.time_limit ? d.time_limit : d.in.time_limit_minutes;
-  if (in_force > 0 && !d.in.time_unlimited && in_force <= left_min) return;  // it fits
+  const bool fits = in_force > 0 && !d.in.time_unlimited && in_force <= left_min;
+  if (!fits && !d.req.steps) {  // a floor only from a length the user stated
+    r.user_notice +=
+        (r.user_notice.empty() ? "" : "; ") + messages::deadline_not_given_notice(in_force);
+    return;
+  }
+  r.slurm_deadline = static_cast<long>(std::ceil(d.in.now + *d.deadline_s));
+  if (fits) return;
   const double wanted = std::ceil((jct_s * d.cfg.time_limit_factor + d.cfg.time_limit_extra) / 60);
   r.time_min_minutes = static_cast<std::uint32_t>(std::max(jct_min, std::min(wanted, left_min)));
   const std::string notice = messages::deadline_shortens_notice(in_force, r.time_min_minutes);
@@ -1087,7 +1117,7 @@ SubmitResult Engine::accept_gpus(Decision& d) {
   const bool queued = d.outcome == Outcome::kQueued;
   if (d.cfg.reservation_ttl > 0)
     reservations_[r.decision_id] =
-        Reservation{{}, d.in.now + d.cfg.reservation_ttl, queued, d.gpus};
+        Reservation{{}, d.in.now + d.cfg.reservation_ttl, queued, d.gpus, d.in.uid};
 
   nlohmann::json rec = log_record(d, r.decision_id, d.outcome);
   rec["degree"] = d.gpus;  // the replay readers' name for the parallelism

@@ -62,6 +62,12 @@ class SlurmView {
     (void)node;
     return 0;
   }
+  // Whether the partition's limits (MaxTime) are known: false in
+  // slurmctld's first seconds, before the background thread has read them.
+  virtual bool partition_limits_known(const std::string& partition) const {
+    (void)partition;
+    return true;
+  }
   // The partition's MaxTime in minutes; nullopt when unlimited or unknown.
   virtual std::optional<std::uint32_t> partition_max_minutes(const std::string& partition) const {
     (void)partition;
@@ -172,11 +178,20 @@ class Engine {
   // maps; once per configuration. Returns the warnings. Thread-safe.
   std::vector<std::string> check_against_slurm(const SlurmCatalog& slurm);
 
-  // The job of a decision has left PENDING (started, ended or was cancelled):
-  // its servers are no longer held for it. Thread-safe.
-  void release(const std::string& decision_id);
-  // Decisions whose servers are still held.
-  std::vector<std::string> held_decisions() const;
+  // Slurm shows job `job_id` of user `owner` carrying `decision_id` in its
+  // AdminComment (or, with annotate: comment, its Comment): the decision's
+  // log record gets the job id and, once the job has left PENDING (started,
+  // ended or was cancelled), its servers are no longer held. Only for the
+  // user the decision was made for: a decision id copied into another user's
+  // job changes nothing. Thread-safe.
+  void job_seen(const std::string& decision_id, std::uint32_t job_id, uid_t owner, bool pending);
+  // Whether any decision's servers are still held at `now`; expired
+  // reservations are dropped here. Thread-safe.
+  bool holds_reservations(double now);
+  // Whether the configuration in force decides GPU counts (a cluster file)
+  // and whether it annotates jobs' Comment rather than AdminComment.
+  bool decides_gpus() const;
+  bool annotates_comment() const;
 
   DecisionLog& decision_log() { return log_file_; }
   GraphSource& graphs() { return graphs_; }
@@ -227,6 +242,7 @@ class Engine {
     double until = 0;     // reservation_ttl after the decision
     bool queued = false;  // queued jobs' servers are only avoided when possible
     int gpus = 0;         // a GPU cluster's decision: GPUs held (servers unused)
+    uid_t uid = 0;        // whose job it is for: only that user's job releases it
   };
   std::map<std::string, Reservation> reservations_;  // by decision id
   // (submission time, GPU-seconds at the requested count) over the last day:
@@ -234,7 +250,6 @@ class Engine {
   std::deque<std::pair<double, double>> offered_;
   double offered_sum_ = 0;
   std::uint64_t counter_ = 0;
-  long start_time_ = 0;
   std::uint64_t config_generation_ = 0;   // bumped on every load
   std::uint64_t checked_generation_ = 0;  // the one check_against_slurm saw
 };

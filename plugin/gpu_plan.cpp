@@ -48,6 +48,19 @@ int gres_gpu_count(const std::string& gres) {
   return total > (1 << 20) ? 0 : static_cast<int>(total);
 }
 
+std::string without_gpu_entries(const std::string& tres) {
+  std::string kept;
+  for (const std::string& entry : split(tres, ',')) {
+    std::string name = entry;
+    for (const char* prefix : {"gres:", "gres/"})
+      if (name.rfind(prefix, 0) == 0) name = name.substr(std::strlen(prefix));
+    name = name.substr(0, name.find_first_of(":="));
+    if (entry.empty() || name == "gpu") continue;
+    kept += (kept.empty() ? "" : ",") + entry;
+  }
+  return kept;
+}
+
 RequestShape request_shape(int gpus, int gpus_per_node) {
   RequestShape s;
   if (gpus < 1 || gpus_per_node < 1) return s;

@@ -20,6 +20,12 @@ namespace pacml::plugin {
 // "gpu:2(IDX:0-1),mps:100", "(null)"): the sum over gpu entries; 0 if none.
 int gres_gpu_count(const std::string& gres);
 
+// A TRES request as a job_desc holds it ("gres:gpu:4,gres:nvme:1", or with
+// "gres/" as later Slurm releases write it) without its GPU entries: what
+// pacml keeps of the user's other GRES (nvme, mps, …) when it replaces the
+// GPUs. Entries are kept in their order, as written.
+std::string without_gpu_entries(const std::string& tres);
+
 // How k GPUs on nodes of G GPUs are asked of Slurm's cons_tres: ⌈k/G⌉ nodes,
 // one task per GPU. A job that fills its nodes (k a multiple of G) gets them
 // exclusively with gres/gpu:G per node and G tasks per node; any other job

@@ -1,11 +1,9 @@
 #include "plugin/graph_source.h"
 
-#include <sys/stat.h>
-
 #include <atomic>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "core/graph/graph_files.h"
@@ -13,15 +11,12 @@
 #include "core/graph/pipedream_reader.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
+#include "core/util/yaml_input.h"
 #include "core/zoo/model_zoo.h"
+#include "plugin/regular_file.h"
 
 namespace pacml::plugin {
 namespace {
-
-std::string too_large(long max_bytes) {
-  return "larger than the site's limit of " + std::to_string(max_bytes) +
-         " bytes (max_graph_bytes)";
-}
 
 bool safe_bare_name(const std::string& name) {
   if (name.empty() || name.find('/') != std::string::npos) return false;
@@ -43,25 +38,28 @@ std::string structural_problem(const InputError& e) {
   return "";
 }
 
-// Parses graph text; errors keep only the location, never the file's text
-// (values could be anything the user's file holds), except the shape
-// problems above.
-LayerGraph parse_graph_text(const std::string& text, const std::string& path, long max_ops) {
-  bool native = false;
+// Whether graph text is read as a native (YAML) graph: by the path's
+// extension, else by its first line ("pacml_graph: 1"); PipeDream otherwise.
+bool is_native_graph(const std::string& text, const std::string& path) {
   for (const char* ext : {".yaml", ".yml"})
     if (path.size() >= std::strlen(ext) &&
         path.compare(path.size() - std::strlen(ext), std::strlen(ext), ext) == 0)
-      native = true;
-  if (!native) {
-    std::istringstream lines(text);
-    std::string line;
-    while (std::getline(lines, line)) {
-      const std::string_view t = trim(line);
-      if (t.empty() || t.front() == '#') continue;
-      native = t.rfind("pacml_graph", 0) == 0;
-      break;
-    }
+      return true;
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    const std::string_view t = trim(line);
+    if (t.empty() || t.front() == '#') continue;
+    return t.rfind("pacml_graph", 0) == 0;
   }
+  return false;
+}
+
+// Parses graph text; errors keep only the location, never the file's text
+// (values could be anything the user's file holds), except the shape
+// problems above.
+LayerGraph parse_graph_text(const std::string& text, const std::string& path, bool native,
+                            const GraphSourceOptions& options) {
   LayerGraph g;
   try {
     std::istringstream in(text);
@@ -72,16 +70,23 @@ LayerGraph parse_graph_text(const std::string& text, const std::string& path, lo
     const std::string& where = e.where().empty() ? path : e.where();
     if (const std::string shape = structural_problem(e); !shape.empty())
       throw InputError(where, shape);
+    if (const std::string text = e.what(); text.find(kYamlTooDeep) != std::string::npos)
+      throw InputError(where, std::string("not a valid native (YAML) graph file: ") + kYamlTooDeep +
+                                  " " + std::to_string(kMaxYamlDepth) + " levels deep");
     throw InputError(where, std::string("not a valid ") +
                                 (native ? "native (YAML) graph" : "PipeDream graph") +
                                 " file (see the plugin README for the formats)");
   }
   // Parsing is bounded by max_graph_bytes; the decision's work grows with
   // the layers, so they are bounded too (plugin/README.md, "Cost bounds").
-  if (g.num_layers() > max_ops)
+  if (g.num_layers() > options.max_ops)
     throw InputError(path, "cannot use: " + std::to_string(g.num_layers()) +
-                               " layers, more than the site's limit of " + std::to_string(max_ops) +
-                               " (max_graph_ops)");
+                               " layers, more than the site's limit of " +
+                               std::to_string(options.max_ops) + " (max_graph_ops)");
+  if (g.num_edges() > options.max_edges)
+    throw InputError(path, "cannot use: " + std::to_string(g.num_edges()) +
+                               " edges, more than the site's limit of " +
+                               std::to_string(options.max_edges) + " (max_graph_edges)");
   return g;
 }
 
@@ -131,23 +136,16 @@ JobGraphPtr GraphSource::graph_file(const std::string& name, const UserIdentity&
                                     const GraphSourceOptions& options, std::string* resolved) {
   std::string text, path;
   if (safe_bare_name(name)) {
-    // An admin directory first (read with slurmctld's rights: admin content).
+    // An admin directory first (read with slurmctld's rights: admin content),
+    // through the descriptor: a FIFO or a link there cannot block or
+    // redirect slurmctld.
     for (const std::string& dir : options.graph_dirs) {
       const std::string candidate = dir + "/" + name;
-      struct stat st;
-      if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
-        if (st.st_size > options.max_bytes)
-          throw InputError(candidate, "cannot read: " + too_large(options.max_bytes));
+      if (std::optional<std::string> found = read_regular_file(candidate, options.max_bytes)) {
+        text = std::move(*found);
         path = candidate;
         break;
       }
-    }
-    if (!path.empty()) {
-      std::ifstream in(path, std::ios::binary);
-      if (!in) throw InputError(path, std::string("cannot read: ") + std::strerror(errno));
-      std::ostringstream all;
-      all << in.rdbuf();
-      text = all.str();
     }
   }
   if (path.empty()) {
@@ -164,12 +162,15 @@ JobGraphPtr GraphSource::graph_file(const std::string& name, const UserIdentity&
     text = read_file_as_user(path, user, options.max_bytes, options.read_timeout);
   }
   if (resolved) *resolved = path;
-  // The whole text is the key, with the model name (from the path) behind
-  // its length so that no name and text can spell another pair's key.
+  // The whole text is the key, with the format it is read as and the model
+  // name (from the path) behind its length, so that no name and text can
+  // spell another pair's key and a text is never served as the other format.
+  const bool native = is_native_graph(text, path);
   const std::string model = model_name_from_path(path);
-  const std::string key = "file:" + std::to_string(model.size()) + ":" + model + text;
+  const std::string key = std::string(native ? "native:" : "pipedream:") +
+                          std::to_string(model.size()) + ":" + model + text;
   if (JobGraphPtr g = lookup(key)) return g;
-  return insert(key, parse_graph_text(text, path, options.max_ops), text.size());
+  return insert(key, parse_graph_text(text, path, native, options), text.size());
 }
 
 }  // namespace pacml::plugin

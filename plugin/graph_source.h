@@ -13,7 +13,8 @@
 //    names with "/" or ".." components never are.
 //  * Messages name the path and the line at fault, never file contents.
 //  * Cost bounds (plugin/README.md, "Cost bounds"): a file is at most
-//    max_graph_bytes and at most max_graph_ops layers, so one submission's
+//    max_graph_bytes, at most max_graph_ops layers and at most
+//    max_graph_edges edges (12 k edges in 343 KB took 10.8 s), so one submission's
 //    parse and decision are bounded; parsed graphs are cached by their full
 //    text (LruCache: hash, then a full comparison) within a byte budget, and
 //    each distinct text gets a serial fingerprint, so a crafted file never
@@ -38,6 +39,7 @@ struct GraphSourceOptions {
   bool user_graph_files = true;
   long max_bytes = 512L << 10;
   long max_ops = 2000;      // layers (forward ops)
+  long max_edges = 4000;    // edges between them
   double read_timeout = 5;  // seconds
 };
 

@@ -16,6 +16,7 @@
 //  * Strings handed to Slurm come from Slurm's allocator (slurm_xstrdup) and
 //    replaced ones are released with slurm_xfree.
 //  * No exception crosses the C boundary; a failure passes the job through.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -37,6 +38,7 @@ extern "C" {
 }
 
 #include "core/slurm/slurm_syntax.h"
+#include "core/util/error.h"
 #include "plugin/engine.h"
 #include "plugin/gpu_plan.h"
 #include "plugin/request.h"
@@ -181,6 +183,11 @@ class CtldView : public pacml::plugin::SlurmView {
     std::lock_guard<std::mutex> lock(s_.polled.mutex);
     return s_.polled.default_partition;
   }
+  bool partition_limits_known(const std::string& partition) const override {
+    if (!live_) return true;  // a unit-test host: no partition table to wait for
+    std::lock_guard<std::mutex> lock(s_.polled.mutex);
+    return s_.polled.loaded && s_.polled.partition_index.count(partition);
+  }
   std::optional<std::uint32_t> partition_max_minutes(const std::string& partition) const override {
     std::lock_guard<std::mutex> lock(s_.polled.mutex);
     auto it = s_.polled.max_minutes.find(partition);
@@ -248,7 +255,7 @@ void poll_node_gpus(State& s) {
   s.polled.node_gpus = std::move(gpus);
 }
 
-// The decision id in a job's AdminComment (or Comment), "" if none.
+// The decision id in a job's annotation, "" if none.
 std::string decision_in(const char* text) {
   if (!text) return "";
   const char* at = std::strstr(text, "pacml-decision:");
@@ -259,8 +266,28 @@ std::string decision_in(const char* text) {
   return std::string(d, std::strcspn(d, ", ;"));
 }
 
-// Background thread: partitions every few seconds, node GPUs every second,
-// job ids of decisions.
+// Job ids for the decision log, and reservations whose job has left
+// PENDING; one job table load, only while pacml waits for one of its own.
+// Decisions are looked for where pacml writes them: the AdminComment, which
+// only admins can edit, or the Comment if the site annotates that (the
+// engine then checks the job's owner against the decision's user).
+void match_decisions(State& s, double now) {
+  pacml::plugin::DecisionLog& log = s.engine->decision_log();
+  if (log.unresolved().empty() && !s.engine->holds_reservations(now)) return;
+  const bool in_comment = s.engine->annotates_comment();
+  job_info_msg_t* jobs = nullptr;
+  if (slurm_load_jobs(0, &jobs, SHOW_ALL) != SLURM_SUCCESS || !jobs) return;
+  for (uint32_t i = 0; i < jobs->record_count; ++i) {
+    const slurm_job_info_t& j = jobs->job_array[i];
+    const std::string id = decision_in(in_comment ? j.comment : j.admin_comment);
+    if (!id.empty())
+      s.engine->job_seen(id, j.job_id, j.user_id, (j.job_state & JOB_STATE_BASE) == JOB_PENDING);
+  }
+  slurm_free_job_info_msg(jobs);
+}
+
+// Background thread: partitions every few seconds, node GPUs every second on
+// a GPU cluster, job ids of decisions while any are awaited.
 void poll_loop(State* s) {
   double next_partitions = 0, next_gpus = 0;
   while (true) {
@@ -303,29 +330,13 @@ void poll_loop(State* s) {
           next_partitions = now + 1;
         }
       }
-      if (now >= next_gpus) {
+      if (now >= next_gpus && s->engine->decides_gpus()) {  // GRES: only a GPU cluster asks
         poll_node_gpus(*s);
         next_gpus = now + 1;
       }
       if (s->engine->needs_slurm_check()) check_config_against_slurm(*s);
-      // Job ids for the decision log; reservations end once a job leaves PENDING.
-      pacml::plugin::DecisionLog& log = s->engine->decision_log();
-      if (!log.unresolved().empty() || !s->engine->held_decisions().empty()) {
-        job_info_msg_t* jobs = nullptr;
-        if (slurm_load_jobs(0, &jobs, SHOW_ALL) == SLURM_SUCCESS && jobs) {
-          for (uint32_t i = 0; i < jobs->record_count; ++i) {
-            const slurm_job_info_t& j = jobs->job_array[i];
-            for (const char* text : {j.admin_comment, j.comment}) {
-              const std::string id = decision_in(text);
-              if (id.empty()) continue;
-              log.resolve(id, j.job_id);
-              if ((j.job_state & JOB_STATE_BASE) != JOB_PENDING) s->engine->release(id);
-            }
-          }
-          slurm_free_job_info_msg(jobs);
-        }
-      }
-      log.flush(now_seconds());
+      match_decisions(*s, now);
+      s->engine->decision_log().flush(now_seconds());
     } catch (...) {
       // keep polling; nothing here may take slurmctld down
     }
@@ -342,6 +353,14 @@ std::vector<std::string> spank_env(const job_desc_msg_t* d) {
 void replace_string(char** field, const std::string& value) {
   slurm_xfree(reinterpret_cast<void**>(field));
   *field = value.empty() ? nullptr : slurm_xstrdup(value.c_str());
+}
+
+// Replaces the GPU entries of a TRES field by `gpus` ("" for none) and keeps
+// the user's other GRES: --gres=gpu:4,nvme:1 keeps nvme:1.
+void set_gpu_tres(char** field, const std::string& gpus) {
+  std::string kept = pacml::plugin::without_gpu_entries(*field ? *field : "");
+  if (!gpus.empty()) kept = kept.empty() ? gpus : gpus + "," + kept;
+  replace_string(field, kept);
 }
 
 // GPUs in a TRES request ("gres:gpu:4", "gres/gpu:a100:2;mem=…"): the
@@ -365,15 +384,25 @@ int requested_gpus(const job_desc_msg_t* d) {
   return tres_gpus(d->tres_per_task) * tasks;
 }
 
-// A hostlist the user gave (-w, --exclude); empty if unreadable: Slurm
-// itself checks and reports it after job_submit.
-std::vector<std::string> user_hostlist(const char* text) {
+// The most names a user's -w or --exclude may hold: the cluster's node
+// count (more names must repeat or name nodes Slurm does not have).
+std::size_t hostlist_cap() {
+  if (!inside_slurmctld() || node_record_count <= 0) return pacml::slurm::kMaxHostlistNames;
+  return std::min(pacml::slurm::kMaxHostlistNames, static_cast<std::size_t>(node_record_count));
+}
+
+// A hostlist the user gave (-w, --exclude), counted before it is expanded
+// (a few hundred bytes can name millions of nodes). Empty if malformed:
+// Slurm itself checks and reports it after job_submit. Throws InputError
+// when it names more nodes than the cluster has.
+std::vector<std::string> user_hostlist(const char* text, const char* option) {
   if (!text || !*text) return {};
   try {
-    return pacml::slurm::expand_hostlist(text, "hostlist");
-  } catch (...) {
+    pacml::slurm::count_hostlist(text, option);
+  } catch (const pacml::InputError&) {
     return {};
   }
+  return pacml::slurm::expand_hostlist(text, option, hostlist_cap());
 }
 
 void read_user_limits(const job_desc_msg_t* d, pacml::plugin::SubmitInput& in) {
@@ -382,8 +411,8 @@ void read_user_limits(const job_desc_msg_t* d, pacml::plugin::SubmitInput& in) {
   // limits nothing, so only a larger one counts as the user's.
   if (d->min_nodes != NO_VAL && d->min_nodes > 1) in.min_nodes = static_cast<int>(d->min_nodes);
   if (d->max_nodes != NO_VAL && d->max_nodes > 0) in.max_nodes = static_cast<int>(d->max_nodes);
-  in.required_nodes = user_hostlist(d->req_nodes);
-  in.excluded_nodes = user_hostlist(d->exc_nodes);
+  in.required_nodes = user_hostlist(d->req_nodes, "-w");
+  in.excluded_nodes = user_hostlist(d->exc_nodes, "--exclude");
 }
 
 // A GPU cluster's request as cons_tres expresses it (plugin/README.md, "GPU
@@ -395,21 +424,21 @@ void apply_gpu_request(job_desc_msg_t* d, const pacml::plugin::SubmitResult& r) 
   const pacml::plugin::RequestShape& s = r.shape;
   d->min_nodes = d->max_nodes = static_cast<uint32_t>(s.nodes);
   d->num_tasks = static_cast<uint32_t>(s.gpus);
-  replace_string(&d->tres_per_job, "");
-  replace_string(&d->tres_per_socket, "");
+  set_gpu_tres(&d->tres_per_job, "");
+  set_gpu_tres(&d->tres_per_socket, "");
   if (!r.gres_gpus) {  // Slurm cannot count GPUs it does not know: whole nodes, a task per GPU
-    replace_string(&d->tres_per_node, "");
-    replace_string(&d->tres_per_task, "");
+    set_gpu_tres(&d->tres_per_node, "");
+    set_gpu_tres(&d->tres_per_task, "");
     d->ntasks_per_node = static_cast<uint16_t>(s.gpus_per_node);
     d->shared = JOB_SHARED_NONE;
   } else if (s.whole_nodes) {
-    replace_string(&d->tres_per_node, "gres:gpu:" + std::to_string(s.gpus_per_node));
-    replace_string(&d->tres_per_task, "");
+    set_gpu_tres(&d->tres_per_node, "gres:gpu:" + std::to_string(s.gpus_per_node));
+    set_gpu_tres(&d->tres_per_task, "");
     d->ntasks_per_node = static_cast<uint16_t>(s.gpus_per_node);
     d->shared = JOB_SHARED_NONE;  // all their GPUs: nobody else can use the nodes
   } else {
-    replace_string(&d->tres_per_node, "");
-    replace_string(&d->tres_per_task, "gres:gpu:1");
+    set_gpu_tres(&d->tres_per_node, "");
+    set_gpu_tres(&d->tres_per_task, "gres:gpu:1");
     d->ntasks_per_node = s.nodes == 1 ? static_cast<uint16_t>(s.gpus) : NO_VAL16;
   }
   if (!d->script) return;  // srun/salloc: the SPANK plugin sets the variables
@@ -433,13 +462,40 @@ int reject_code(RejectKind kind) {
   }
 }
 
+// Tells the user `text` through *err_msg, which earlier job_submit plugins
+// may have set already (job_submit.c hands every plugin the same pointer;
+// the caller xfree()s it): their message is kept and ours follows it.
+void tell_user(char** err_msg, const std::string& text) {
+  if (!err_msg || text.empty()) return;
+  if (!*err_msg || !**err_msg) {
+    slurm_xfree(reinterpret_cast<void**>(err_msg));
+    *err_msg = slurm_xstrdup(text.c_str());
+    return;
+  }
+  const std::string both = std::string(*err_msg) + "\n" + text;
+  slurm_xfree(reinterpret_cast<void**>(err_msg));
+  *err_msg = slurm_xstrdup(both.c_str());
+}
+
+// Whether the job asks for pacml; a malformed request does (the engine
+// refuses it with a message).
+bool wants_pacml(const pacml::plugin::SubmitInput& in) {
+  try {
+    return pacml::plugin::extract_request(in.spank_env, in.comment).wants_pacml;
+  } catch (...) {
+    return true;
+  }
+}
+
 int submit(job_desc_msg_t* d, char** err_msg) {
   State& s = *g_state;
   pacml::plugin::SubmitInput in;
-  in.uid = d->user_id;
-  in.gid = d->group_id;
   in.spank_env = spank_env(d);
   in.comment = d->comment ? d->comment : "";
+  // Other jobs pass untouched and unread: nothing of theirs is parsed here.
+  if (!wants_pacml(in)) return SLURM_SUCCESS;
+  in.uid = d->user_id;
+  in.gid = d->group_id;
   in.partition = d->partition ? d->partition : "";
   in.time_limit_minutes =
       (d->time_limit == NO_VAL || d->time_limit == INFINITE) ? 0 : d->time_limit;
@@ -447,22 +503,17 @@ int submit(job_desc_msg_t* d, char** err_msg) {
   in.work_dir = d->work_dir ? d->work_dir : "";
   in.job_name = d->name ? d->name : "";
   in.now = now_seconds();
-  read_user_limits(d, in);
-  const bool special = (d->array_inx && *d->array_inx) || d->het_job_offset != NO_VAL;
-  if (special) {
-    // Arrays and heterogeneous jobs would all get one node list: refuse them
-    // when they ask for pacml, pass them through otherwise.
-    const pacml::plugin::JobRequest probe = [&] {
-      try {
-        return pacml::plugin::extract_request(in.spank_env, in.comment);
-      } catch (...) {
-        return pacml::plugin::JobRequest{};
-      }
-    }();
-    if (!probe.wants_pacml) return SLURM_SUCCESS;
-    *err_msg = slurm_xstrdup(
-        "pacml: job arrays and heterogeneous jobs are not supported; submit separate jobs");
+  if ((d->array_inx && *d->array_inx) || d->het_job_offset != NO_VAL) {
+    // Arrays and heterogeneous jobs would all get one node list.
+    tell_user(err_msg,
+              "pacml: job arrays and heterogeneous jobs are not supported; submit separate jobs");
     return SLURM_ERROR;
+  }
+  try {
+    read_user_limits(d, in);
+  } catch (const pacml::InputError& e) {
+    tell_user(err_msg, std::string("pacml: ") + e.what());
+    return ESLURM_INVALID_NODE_NAME;
   }
   s.engine->set_sched_params(slurm_conf.sched_params ? slurm_conf.sched_params : "");
   CtldView view(s);
@@ -470,13 +521,12 @@ int submit(job_desc_msg_t* d, char** err_msg) {
   if (!r.log_message.empty())
     log_line(r.log_is_error ? LogLevel::kError : LogLevel::kInfo, r.log_message);
   // sbatch, srun and salloc print a job_submit plugin's message on success too.
-  if (r.outcome != Outcome::kRejected && !r.user_notice.empty())
-    *err_msg = slurm_xstrdup(r.user_notice.c_str());
+  if (r.outcome != Outcome::kRejected) tell_user(err_msg, r.user_notice);
   switch (r.outcome) {
     case Outcome::kPassThrough:
       return SLURM_SUCCESS;
     case Outcome::kRejected:
-      *err_msg = slurm_xstrdup(r.user_message.c_str());
+      tell_user(err_msg, r.user_message);
       return reject_code(r.reject);
     case Outcome::kPlaced:
     case Outcome::kQueued:
@@ -523,7 +573,8 @@ extern "C" int init(void) {
                inside_slurmctld() ? "" : ", outside slurmctld",
                pacml::plugin::describe_user_file_reader().c_str());
   } catch (const std::exception& e) {
-    slurm_error("pacml: init failed: %s; jobs pass through unchanged", e.what());
+    log_line(LogLevel::kError,
+             std::string("pacml: init failed: ") + e.what() + "; jobs pass through unchanged");
   } catch (...) {
     slurm_error("pacml: init failed; jobs pass through unchanged");
   }
@@ -558,7 +609,9 @@ extern "C" int job_submit(job_desc_msg_t* job_desc, uint32_t submit_uid, char** 
     if (!g_state || !g_state->engine || !job_desc) return SLURM_SUCCESS;
     return submit(job_desc, err_msg);
   } catch (const std::exception& e) {
-    slurm_error("pacml: job passed through unchanged after an internal error: %s", e.what());
+    log_line(
+        LogLevel::kError,
+        std::string("pacml: job passed through unchanged after an internal error: ") + e.what());
   } catch (...) {
     slurm_error("pacml: job passed through unchanged after an internal error");
   }

@@ -12,9 +12,11 @@ noinst_LTLIBRARIES += libpacml_plugin.la
 libpacml_plugin_la_SOURCES = \
 	plugin/config.h plugin/config.cpp \
 	plugin/request.h plugin/request.cpp \
+	plugin/regular_file.h plugin/regular_file.cpp \
 	plugin/user_file.h plugin/user_file.cpp \
 	plugin/graph_source.h plugin/graph_source.cpp \
 	plugin/decision_log.h plugin/decision_log.cpp \
+	plugin/decision_id.h plugin/decision_id.cpp \
 	plugin/messages.h plugin/messages.cpp \
 	plugin/gpu_plan.h plugin/gpu_plan.cpp \
 	plugin/engine.h plugin/engine.cpp
@@ -31,7 +33,8 @@ job_submit_pacml_la_LDFLAGS = -module -avoid-version -shared \
 EXTRA_job_submit_pacml_la_DEPENDENCIES = plugin/job_submit_pacml.map
 job_submit_pacml_la_LIBADD = libpacml_plugin.la libpacml_core.la $(YAML_CPP_LIBS) $(HWLOC_LIBS) -lpthread
 
-spank_pacml_la_SOURCES = plugin/spank_pacml.cpp plugin/gpu_plan.h plugin/gpu_plan.cpp
+spank_pacml_la_SOURCES = plugin/spank_pacml.cpp plugin/gpu_plan.h plugin/gpu_plan.cpp \
+	core/slurm/log_text.h core/slurm/log_text.cpp
 spank_pacml_la_LDFLAGS = -module -avoid-version -shared \
 	-Wl,--version-script=$(top_srcdir)/plugin/spank_pacml.map
 EXTRA_spank_pacml_la_DEPENDENCIES = plugin/spank_pacml.map

@@ -98,6 +98,21 @@ std::string deadline_shortens_notice(std::uint32_t limit, std::uint32_t time_min
          "cannot start in time for that";
 }
 
+std::string deadline_not_given_notice(std::uint32_t limit) {
+  const std::string what =
+      limit ? "time limit " + minutes(limit) : "the partition's default time limit";
+  return "pacml: the " + what +
+         " runs past --pacml-deadline, so the deadline is not given to Slurm (which would "
+         "cancel the job at once); state the job's length with --pacml-steps to let Slurm "
+         "shorten the limit instead, or give a --time that ends by the deadline";
+}
+
+std::string limit_unchecked_notice(const std::string& partition) {
+  return "pacml: partition " + partition +
+         "'s MaxTime is not known yet (slurmctld has just started): the job keeps its own time "
+         "limit";
+}
+
 std::string unknown_partition(const std::string& conf, const std::string& partition,
                               const std::string& known) {
   return "pacml: warning: " + conf + ": partition '" + partition +

@@ -59,6 +59,12 @@ std::string jct_beyond_max_time(double jct_s, const std::string& partition,
 std::string limit_capped_notice(std::uint32_t limit, const std::string& partition);
 // A time limit (0: Slurm's default) that runs past --pacml-deadline.
 std::string deadline_shortens_notice(std::uint32_t limit, std::uint32_t time_min);
+// A deadline not given to Slurm: the limit in force runs past it, and the
+// job states no length to set a --time-min from.
+std::string deadline_not_given_notice(std::uint32_t limit);
+// A length whose limit pacml cannot check against MaxTime yet (slurmctld
+// has just started): the job keeps its own.
+std::string limit_unchecked_notice(const std::string& partition);
 
 // Warnings about pacml.conf (`conf`) against Slurm's partitions and nodes.
 std::string unknown_partition(const std::string& conf, const std::string& partition,

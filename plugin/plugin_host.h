@@ -69,9 +69,11 @@ class JobSubmitPlugin {
   int init() const { return init_(); }
   int fini() const { return fini_(); }
   // job_submit() as slurmctld calls it; `err` (if given) receives *err_msg,
-  // which is released with Slurm's allocator as slurmctld does.
-  int submit(job_desc_msg_t* desc, std::string* err = nullptr, uint32_t uid = 0) const {
-    char* msg = nullptr;
+  // which is released with Slurm's allocator as slurmctld does. `earlier`:
+  // the message an earlier job_submit plugin left there ("" = none).
+  int submit(job_desc_msg_t* desc, std::string* err = nullptr, uint32_t uid = 0,
+             const std::string& earlier = "") const {
+    char* msg = earlier.empty() ? nullptr : slurm_xstrdup(earlier.c_str());
     const int rc = submit_(desc, uid, &msg);
     if (err) *err = msg ? msg : "";
     slurm_xfree(reinterpret_cast<void**>(&msg));
@@ -102,8 +104,8 @@ class JobDesc {
     for (uint32_t i = 0; d.spank_job_env && i < d.spank_job_env_size; ++i)
       slurm_xfree(reinterpret_cast<void**>(&d.spank_job_env[i]));
     slurm_xfree(reinterpret_cast<void**>(&d.spank_job_env));
-    for (char** s :
-         {&d.name, &d.req_nodes, &d.comment, &d.admin_comment, &d.partition, &d.array_inx})
+    for (char** s : {&d.name, &d.req_nodes, &d.exc_nodes, &d.comment, &d.admin_comment,
+                     &d.partition, &d.array_inx, &d.tres_per_node, &d.tres_per_task})
       slurm_xfree(reinterpret_cast<void**>(s));
   }
   // The SPANK job environment ("_SLURM_SPANK_OPTION_pacml_pacml_model=gnmt", …).

@@ -34,6 +34,7 @@ extern "C" {
 #include <slurm/spank.h>
 }
 
+#include "core/slurm/log_text.h"
 #include "plugin/gpu_plan.h"
 
 extern "C" {
@@ -48,20 +49,40 @@ namespace {
 
 std::string g_graph;
 
+// Option values are the user's text and reach slurmd's log too (slurmstepd
+// parses them again): escaped like every pacml log line.
 int fail(const char* option, const std::string& message) {
-  slurm_error("--%s: %s", option, message.c_str());
+  slurm_error("--%s: %s", option, pacml::slurm::escape_for_log(message).c_str());
   return -1;
 }
 
+// Runs a SPANK entry point's body: no exception may cross into Slurm (C),
+// so any becomes a log line and `on_error`.
+template <class Body>
+int guarded(const char* entry, int on_error, Body&& body) {
+  try {
+    return body();
+  } catch (const std::exception& e) {
+    slurm_error("pacml: %s: %s", entry, pacml::slurm::escape_for_log(e.what()).c_str());
+  } catch (...) {
+    slurm_error("pacml: %s failed", entry);
+  }
+  return on_error;
+}
+
 int opt_graph(int, const char* arg, int) {
-  if (!arg || !*arg) return fail("pacml-graph", "give a graph file");
-  g_graph = arg;
-  return 0;
+  return guarded("--pacml-graph", -1, [&] {
+    if (!arg || !*arg) return fail("pacml-graph", "give a graph file");
+    g_graph = arg;
+    return 0;
+  });
 }
 
 int opt_model(int, const char* arg, int) {
-  if (!arg || !*arg) return fail("pacml-model", "give a model name (see `pacml graph zoo`)");
-  return 0;
+  return guarded("--pacml-model", -1, [&] {
+    if (!arg || !*arg) return fail("pacml-model", "give a model name (see `pacml graph zoo`)");
+    return 0;
+  });
 }
 
 int check_count(const char* option, const char* arg) {
@@ -74,26 +95,30 @@ int check_count(const char* option, const char* arg) {
 }
 
 int opt_steps(int, const char* arg, int) {
-  return check_count("pacml-steps", arg);
+  return guarded("--pacml-steps", -1, [&] { return check_count("pacml-steps", arg); });
 }
 int opt_iterations(int, const char* arg, int) {
-  return check_count("pacml-iterations", arg);
+  return guarded("--pacml-iterations", -1, [&] { return check_count("pacml-iterations", arg); });
 }
 
 int opt_deadline(int, const char* arg, int) {
-  if (!arg || !*arg) return fail("pacml-deadline", "give a deadline (Slurm time syntax)");
-  if (arg[0] == '-')
-    return fail("pacml-deadline", std::string("must not be negative, got '") + arg + "'");
-  return 0;  // the full syntax is checked in slurmctld against the submit time
+  return guarded("--pacml-deadline", -1, [&] {
+    if (!arg || !*arg) return fail("pacml-deadline", "give a deadline (Slurm time syntax)");
+    if (arg[0] == '-')
+      return fail("pacml-deadline", std::string("must not be negative, got '") + arg + "'");
+    return 0;  // the full syntax is checked in slurmctld against the submit time
+  });
 }
 
 int opt_beta(int, const char* arg, int) {
-  char* end = nullptr;
-  const double b = arg ? std::strtod(arg, &end) : NAN;
-  if (!arg || end == arg || *end || !(b > 0 && b <= 1))
-    return fail("pacml-beta",
-                std::string("expected a fraction in (0, 1], got '") + (arg ? arg : "") + "'");
-  return 0;
+  return guarded("--pacml-beta", -1, [&] {
+    char* end = nullptr;
+    const double b = arg ? std::strtod(arg, &end) : NAN;
+    if (!arg || end == arg || *end || !(b > 0 && b <= 1))
+      return fail("pacml-beta",
+                  std::string("expected a fraction in (0, 1], got '") + (arg ? arg : "") + "'");
+    return 0;
+  });
 }
 
 struct spank_option g_options[] = {
@@ -119,14 +144,18 @@ struct spank_option g_options[] = {
 }  // namespace
 
 extern "C" int slurm_spank_init(spank_t sp, int, char**) {
-  const spank_context_t c = spank_context();
-  if (c != S_CTX_ALLOCATOR && c != S_CTX_LOCAL && c != S_CTX_REMOTE) return 0;
-  for (struct spank_option* o = g_options; o->name; ++o)
-    if (spank_option_register(sp, o) != ESPANK_SUCCESS) return -1;
-  return 0;
+  return guarded("slurm_spank_init", -1, [&] {
+    const spank_context_t c = spank_context();
+    if (c != S_CTX_ALLOCATOR && c != S_CTX_LOCAL && c != S_CTX_REMOTE) return 0;
+    for (struct spank_option* o = g_options; o->name; ++o)
+      if (spank_option_register(sp, o) != ESPANK_SUCCESS) return -1;
+    return 0;
+  });
 }
 
-extern "C" int slurm_spank_init_post_opt(spank_t sp, int, char**) {
+namespace {
+
+int init_post_opt(spank_t sp) {
   const spank_context_t c = spank_context();
   if ((c != S_CTX_ALLOCATOR && c != S_CTX_LOCAL) || g_graph.empty()) return 0;
   std::string path = g_graph;
@@ -143,8 +172,6 @@ extern "C" int slurm_spank_init_post_opt(spank_t sp, int, char**) {
   return 0;
 }
 
-namespace {
-
 // The plan job_submit/pacml stored for the job; nullopt if it has none.
 std::optional<pacml::plugin::GpuPlan> job_plan(uint32_t job_id) {
   job_info_msg_t* jobs = nullptr;
@@ -157,11 +184,9 @@ std::optional<pacml::plugin::GpuPlan> job_plan(uint32_t job_id) {
   return plan;
 }
 
-}  // namespace
-
 // slurmstepd, before the step's tasks start: the plan into their environment,
 // unless it is there already (a batch script's, inherited by its sruns).
-extern "C" int slurm_spank_user_init(spank_t sp, int, char**) {
+int user_init(spank_t sp) {
   if (spank_context() != S_CTX_REMOTE) return 0;
   char have[64];
   if (spank_getenv(sp, "PACML_DECISION", have, sizeof have) == ESPANK_SUCCESS) return 0;
@@ -183,4 +208,15 @@ extern "C" int slurm_spank_user_init(spank_t sp, int, char**) {
     for (const auto& [name, value] : pacml::plugin::interactive_step_environment(*plan))
       spank_setenv(sp, name.c_str(), value.c_str(), 1);
   return 0;
+}
+
+}  // namespace
+
+// pacml is optional: a failure here leaves the job as it is.
+extern "C" int slurm_spank_init_post_opt(spank_t sp, int, char**) {
+  return guarded("slurm_spank_init_post_opt", 0, [&] { return init_post_opt(sp); });
+}
+
+extern "C" int slurm_spank_user_init(spank_t sp, int, char**) {
+  return guarded("slurm_spank_user_init", 0, [&] { return user_init(sp); });
 }

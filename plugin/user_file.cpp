@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <grp.h>
-#include <linux/magic.h>
 #include <linux/openat2.h>
 #include <poll.h>
 #include <pthread.h>
@@ -11,7 +10,6 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,14 +23,12 @@
 #include <thread>
 
 #include "core/util/error.h"
+#include "plugin/regular_file.h"
 
 namespace pacml::plugin {
 namespace {
 
-// Reader status codes besides errno values.
-constexpr int kNotRegular = -1;
-constexpr int kTooLarge = -2;
-constexpr int kProcFile = -3;
+// A reader status code besides errno values and plugin/regular_file.h's.
 constexpr int kNoSwitch = -4;
 
 constexpr int kOpenFlags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
@@ -55,29 +51,8 @@ std::vector<gid_t> user_groups(uid_t uid, gid_t gid) {
 }
 
 std::string describe_status(int status, long max_bytes) {
-  switch (status) {
-    case kNotRegular:
-      return "not a regular file";
-    case kTooLarge:
-      return "larger than the site's limit of " + std::to_string(max_bytes) +
-             " bytes (max_graph_bytes)";
-    case kProcFile:
-      return "a /proc file, which pacml does not read";
-    case kNoSwitch:
-      return "slurmctld could not take the user's rights to read it";
-    default:
-      return std::strerror(status);
-  }
-}
-
-// Regular, not under /proc, within the limit: 0 or a status code. Runs in
-// the forked child too, so only async-signal-safe calls.
-int check_opened(int fd, long max_bytes) {
-  struct stat st;
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return kNotRegular;
-  struct statfs fs;
-  if (::fstatfs(fd, &fs) != 0 || fs.f_type == PROC_SUPER_MAGIC) return kProcFile;
-  return st.st_size > max_bytes ? kTooLarge : 0;
+  if (status == kNoSwitch) return "slurmctld could not take the user's rights to read it";
+  return describe_file_status(status, max_bytes);
 }
 
 // openat2 with RESOLVE_NO_MAGICLINKS: /proc/self/fd/N reopens a file that
@@ -117,7 +92,7 @@ bool write_all(int fd, const void* data, size_t size) {
     _exit(1);
   }
   const int fd = open_no_magic_links(path);
-  status = fd < 0 ? errno : check_opened(fd, max_bytes);
+  status = fd < 0 ? errno : check_opened_file(fd, max_bytes);
   write_all(out, &status, sizeof status);
   if (status != 0) _exit(1);
   char buf[8192];
@@ -297,24 +272,11 @@ int open_as_user(const ThreadRead& r, int& fd) {
   return fd < 0 ? err : 0;
 }
 
-int read_opened(int fd, long max_bytes, std::string& data) {
-  if (const int status = check_opened(fd, max_bytes)) return status;
-  char buf[16384];
-  for (;;) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return errno;
-    if (n == 0) return 0;
-    data.append(buf, static_cast<size_t>(n));
-    if (static_cast<long>(data.size()) > max_bytes) return kTooLarge;  // grew while reading
-  }
-}
-
 void run_read(ThreadRead& r) {
   int fd = -1;
   std::string data;
   int status = open_as_user(r, fd);
-  if (status == 0) status = read_opened(fd, r.max_bytes, data);
+  if (status == 0) status = read_opened_file(fd, r.max_bytes, data);
   if (fd >= 0) ::close(fd);
   {
     std::lock_guard<std::mutex> lock(r.mutex);

@@ -114,38 +114,81 @@ std::vector<std::string> split_hostlist_items(const std::string& text, const std
   return items;
 }
 
-void expand_hostlist_item(const std::string& item, const std::string& where,
-                          std::vector<std::string>& out) {
+// One item of a hostlist: prefix[lo-hi,…]suffix, or a plain name (no ranges).
+struct HostItem {
+  struct Range {
+    long lo = 0, hi = 0;
+    size_t width = 0;  // zero padding ("[01-04]": 2), 0 for none
+  };
+  std::string prefix, suffix;
+  std::vector<Range> ranges;
+  size_t count() const {
+    if (ranges.empty()) return 1;
+    size_t n = 0;
+    for (const Range& r : ranges) n += static_cast<size_t>(r.hi - r.lo + 1);
+    return n;
+  }
+};
+
+HostItem parse_hostlist_item(const std::string& item, const std::string& where) {
   const std::string name(trim(item));
   if (name.empty()) throw InputError(where, "empty node name in hostlist");
+  if (name.size() > kMaxHostNameBytes)
+    throw InputError(where,
+                     "a node name is longer than " + std::to_string(kMaxHostNameBytes) + " bytes");
+  HostItem out;
   const size_t open = name.find('[');
   if (open == std::string::npos) {
     if (name.find(']') != std::string::npos)
       throw InputError(where, "unbalanced ']' in '" + name + "'");
-    out.push_back(name);
-    return;
+    out.prefix = name;
+    return out;
   }
   const size_t close = name.find(']', open);
   if (name.find('[', open + 1) != std::string::npos)
     throw InputError(where, "only one [range] per name is supported: '" + name + "'");
-  const std::string prefix = name.substr(0, open), suffix = name.substr(close + 1);
+  out.prefix = name.substr(0, open), out.suffix = name.substr(close + 1);
   const std::string ranges = name.substr(open + 1, close - open - 1);
   if (ranges.empty()) throw InputError(where, "empty range in '" + name + "'");
   for (const std::string& part : split(ranges, ',')) {
     const size_t dash = part.find('-');
     const std::string lo_text = part.substr(0, dash);
     const std::string hi_text = dash == std::string::npos ? lo_text : part.substr(dash + 1);
-    const long lo = parse_integer(lo_text, 0, 99999999, where, "hostlist range start");
-    const long hi = parse_integer(hi_text, 0, 99999999, where, "hostlist range end");
-    if (hi < lo) throw InputError(where, "descending range '" + part + "' in '" + name + "'");
-    if (hi - lo > 100000) throw InputError(where, "range '" + part + "' is too large");
-    const size_t width = lo_text.size() > 1 && lo_text[0] == '0' ? lo_text.size() : 0;
-    for (long i = lo; i <= hi; ++i) {
-      std::string digits = std::to_string(i);
-      if (digits.size() < width) digits.insert(0, width - digits.size(), '0');
-      out.push_back(prefix + digits + suffix);
-    }
+    HostItem::Range r;
+    r.lo = parse_integer(lo_text, 0, 99999999, where, "hostlist range start");
+    r.hi = parse_integer(hi_text, 0, 99999999, where, "hostlist range end");
+    if (r.hi < r.lo) throw InputError(where, "descending range '" + part + "' in '" + name + "'");
+    if (r.hi - r.lo > 100000) throw InputError(where, "range '" + part + "' is too large");
+    r.width = lo_text.size() > 1 && lo_text[0] == '0' ? lo_text.size() : 0;
+    out.ranges.push_back(r);
   }
+  return out;
+}
+
+void expand_hostlist_item(const HostItem& item, std::vector<std::string>& out) {
+  if (item.ranges.empty()) {
+    out.push_back(item.prefix);
+    return;
+  }
+  for (const HostItem::Range& r : item.ranges)
+    for (long i = r.lo; i <= r.hi; ++i) {
+      std::string digits = std::to_string(i);
+      if (digits.size() < r.width) digits.insert(0, r.width - digits.size(), '0');
+      out.push_back(item.prefix + digits + item.suffix);
+    }
+}
+
+std::vector<HostItem> parse_hostlist(const std::string& text, const std::string& where) {
+  std::vector<HostItem> items;
+  for (const std::string& item : split_hostlist_items(text, where))
+    items.push_back(parse_hostlist_item(item, where));
+  return items;
+}
+
+size_t count_items(const std::vector<HostItem>& items) {
+  size_t n = 0;
+  for (const HostItem& item : items) n += item.count();  // ≤ bytes × 100001: no overflow
+  return n;
 }
 
 int hex_value(char c) {
@@ -267,6 +310,9 @@ double parse_deadline_seconds(const std::string& raw, double now, const std::str
     left = parse_duration_seconds(text, where, "deadline");
   }
   if (!(left > 0)) throw InputError(where, "the deadline must be positive, got '" + text + "'");
+  if (!(left <= kMaxDeadlineDays * 86400))
+    throw InputError(where, "the deadline '" + text + "' is more than " +
+                                number_text(kMaxDeadlineDays) + " days away");
   return left;
 }
 
@@ -281,10 +327,21 @@ std::string format_minutes(long minutes) {
   return buf;
 }
 
-std::vector<std::string> expand_hostlist(const std::string& text, const std::string& where) {
+size_t count_hostlist(const std::string& text, const std::string& where) {
+  return count_items(parse_hostlist(text, where));
+}
+
+std::vector<std::string> expand_hostlist(const std::string& text, const std::string& where,
+                                         size_t max_names) {
+  const std::vector<HostItem> items = parse_hostlist(text, where);
+  const size_t count = count_items(items);
+  if (count > max_names)
+    throw InputError(where, "the hostlist names " + std::to_string(count) +
+                                " nodes, more than the " + std::to_string(max_names) +
+                                " there can be here");
   std::vector<std::string> out;
-  for (const std::string& item : split_hostlist_items(text, where))
-    expand_hostlist_item(item, where, out);
+  out.reserve(count);
+  for (const HostItem& item : items) expand_hostlist_item(item, out);
   return out;
 }
 
@@ -351,29 +408,6 @@ std::string format_comment(const RequestFields& f) {
   if (f.beta) add("beta", number_text(*f.beta));
   if (f.deadline) add("deadline", *f.deadline);
   if (f.steps) add("steps", std::to_string(*f.steps));
-  return out;
-}
-
-std::string escape_for_log(const std::string& text) {
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  out.reserve(text.size());
-  for (char ch : text) {
-    const unsigned char c = static_cast<unsigned char>(ch);
-    if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (c < 0x20 || c == 0x7f) {
-      out += "\\x";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    } else {
-      out += ch;
-    }
-  }
   return out;
 }
 

@@ -6,9 +6,12 @@
 // InputError(where, ...) naming the text at fault; nothing here crashes.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "core/slurm/log_text.h"  // escape_for_log, for the readers of this header
 
 namespace pacml::slurm {
 
@@ -29,10 +32,17 @@ std::optional<double> parse_time_limit_seconds(const std::string& text, const st
 // SLURM_TIME_FORMAT unset in the tests) → seconds since the epoch.
 double parse_timestamp(const std::string& text, const std::string& where);
 
+// The furthest deadline pacml takes: as far ahead as the longest time limit
+// it sets (plugin/engine.cpp, kMaxLimitDays); further ones are refused with a
+// message, so epoch seconds and minutes stay far inside the integer types
+// Slurm keeps them in (time_t, uint32_t minutes).
+constexpr double kMaxDeadlineDays = 365;
+
 // A deadline: a duration from `now` (the syntax above) or an absolute time as
 // Slurm's --deadline/--begin take it: "YYYY-MM-DD[THH:MM[:SS]]" (local time)
 // or "now+N[seconds|minutes|hours|days|weeks]". Returns the seconds left from
-// `now` (epoch seconds); throws when it is negative, zero or already past.
+// `now` (epoch seconds); throws when it is negative, zero, already past or
+// more than kMaxDeadlineDays away.
 double parse_deadline_seconds(const std::string& text, double now, const std::string& where);
 
 // Slurm's time-limit text for whole minutes: "MM", "HH:MM:00", "D-HH:MM:00".
@@ -40,11 +50,26 @@ std::string format_minutes(long minutes);
 
 // ---- hostlists ----------------------------------------------------------------
 
+// The most names a hostlist may expand to unless the caller knows a smaller
+// bound (the cluster's node count). Slurm's largest clusters have ~10^4
+// nodes (Frontier, TOP500 #1 in 2022-24: 9,408 nodes); 2^16 leaves room while
+// bounding the names at 64 Ki x kMaxHostNameBytes = 16 MiB.
+constexpr std::size_t kMaxHostlistNames = 65536;
+// The longest node name: RFC 1035 (section 2.3.4) limits a domain name to 255 octets.
+constexpr std::size_t kMaxHostNameBytes = 255;
+
+// How many names a hostlist holds (repeats counted), without expanding it:
+// a 439-byte list can name millions. Throws as expand_hostlist does.
+std::size_t count_hostlist(const std::string& text, const std::string& where);
+
 // Expands a hostlist into node names in the order written. Accepts comma-
 // separated items, each an optional prefix, one bracketed range list
 // ("[1-4,7]", zero padding kept: "[01-04]") and an optional suffix. Throws on
-// unbalanced brackets, empty names or descending ranges.
-std::vector<std::string> expand_hostlist(const std::string& text, const std::string& where);
+// unbalanced brackets, empty names, descending ranges, names longer than
+// kMaxHostNameBytes, and (counted before anything is expanded) more than
+// `max_names` names.
+std::vector<std::string> expand_hostlist(const std::string& text, const std::string& where,
+                                         std::size_t max_names = kMaxHostlistNames);
 
 // Joins names with commas (Slurm accepts this wherever a hostlist goes).
 std::string join_hostlist(const std::vector<std::string>& names);
@@ -79,12 +104,5 @@ bool parse_comment(const std::string& comment, RequestFields& fields, const std:
 // The comment form of `fields` ("pacml:graph=/a%20b/g.txt,beta=0.5,steps=50"),
 // which parse_comment reads back exactly.
 std::string format_comment(const RequestFields& fields);
-
-// ---- logs -------------------------------------------------------------------
-
-// `text` safe for one line of slurmctld's log: newlines, carriage returns,
-// tabs and other control characters become "\n", "\r", "\t", "\xNN", so user
-// text can never forge a log line. Idempotent (backslashes are kept as is).
-std::string escape_for_log(const std::string& text);
 
 }  // namespace pacml::slurm

@@ -4,6 +4,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
+
+#include <yaml-cpp/depthguard.h>  // YAML::DeepRecursion: yaml-cpp >= 0.7
 
 #include "core/util/numbers.h"
 
@@ -31,12 +34,46 @@ InputError yaml_error(const YAML::Exception& e, const std::string& source) {
   return InputError(mark_where(e, source), e.msg);
 }
 
+namespace {
+
+std::string too_deep() {
+  return std::string(kYamlTooDeep) + " " + std::to_string(kMaxYamlDepth) + " levels deep";
+}
+
+// Checks the tree's depth (the root is level 1; at most kMaxYamlDepth frames) and
+// its size: at most `budget` nodes visited, so that aliases cannot make
+// later walks repeat a node exponentially often.
+void check_tree(const YAML::Node& node, int depth, long& budget, const std::string& source) {
+  if (depth >= kMaxYamlDepth) throw InputError(yaml_where(source, node), too_deep());
+  if (--budget < 0)
+    throw InputError(source, "its aliases repeat more nodes than the document holds");
+  if (node.IsSequence())
+    for (const YAML::Node& item : node) check_tree(item, depth + 1, budget, source);
+  if (node.IsMap())
+    for (const auto& kv : node) {
+      check_tree(kv.first, depth + 1, budget, source);
+      check_tree(kv.second, depth + 1, budget, source);
+    }
+}
+
+}  // namespace
+
 YAML::Node parse_yaml(std::istream& in, const std::string& source) {
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  YAML::Node root;
   try {
-    return YAML::Load(in);
+    root = YAML::Load(text);
+  } catch (const YAML::DeepRecursion& e) {  // yaml-cpp >= 0.7's own guard
+    throw InputError(mark_where(e, source), too_deep());
   } catch (const YAML::Exception& e) {
     throw InputError(mark_where(e, source), "not valid YAML: " + e.msg);
   }
+  // A node takes at least one byte of text ("a:" is two nodes in two
+  // bytes); twice that leaves room and still stops aliases repeating
+  // subtrees.
+  long budget = 2 * static_cast<long>(text.size()) + 16;
+  check_tree(root, 0, budget, source);
+  return root;
 }
 
 std::ifstream open_input_file(const std::string& path) {

@@ -16,7 +16,20 @@ namespace pacml {
 // "source:line" of a node (yaml-cpp lines are 0-based), or just source.
 std::string yaml_where(const std::string& source, const YAML::Node& node);
 
-// Parses a whole document; syntax errors become InputError("source:line").
+// The deepest nesting (mappings and sequences inside each other) a YAML
+// document pacml reads may have. pacml's own files nest at most 4 levels
+// (an experiment's workload.mix entries); yaml-cpp's parser recurses per
+// level (0.7 stops at ~500 levels, using ~250 KB of stack; 0.6 not at all:
+// 5,000 levels overflowed slurmctld's 1 MiB thread stack, issue 32), and so
+// does any walk of the tree.
+constexpr int kMaxYamlDepth = 64;
+// The words parse_yaml's error for a deeper document starts with (readers
+// that word their own errors keep this one).
+constexpr const char* kYamlTooDeep = "nested more than";
+
+// Parses a whole document; syntax errors become InputError("source:line"),
+// and so does a document nested deeper than kMaxYamlDepth or one whose
+// aliases repeat more nodes than its text holds (the "billion laughs").
 YAML::Node parse_yaml(std::istream& in, const std::string& source);
 
 // Opens `path` for reading; throws InputError naming the path and the reason.

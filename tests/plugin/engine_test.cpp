@@ -515,10 +515,10 @@ TEST(Engine, HeldLogLinesWaitForTheirJobId) {
   DecisionLog log;
   TempDir dir;
   log.open(dir.file("d.jsonl"));
-  log.add("1.1", {{"job_id", nullptr}}, true, 100, 60);
-  log.add("1.2", {{"job_id", nullptr}}, true, 100, 60);
+  log.add("1.1", {{"job_id", nullptr}, {"user_id", 1000u}}, true, 100, 60);
+  log.add("1.2", {{"job_id", nullptr}, {"user_id", 1000u}}, true, 100, 60);
   EXPECT_EQ(log.flush(101), 0);
-  log.resolve("1.1", 42);
+  EXPECT_TRUE(log.resolve("1.1", 42, 1000));
   EXPECT_EQ(log.flush(101), 1);
   EXPECT_EQ(log.unresolved(), (std::vector<std::string>{"1.2"}));
   EXPECT_EQ(log.flush(161), 1);  // expired: written with job_id null
@@ -547,7 +547,9 @@ TEST(Engine, DeadlineBecomesSlurmsDeadline) {
   ASSERT_EQ(hour.outcome, Outcome::kPlaced) << hour.user_message;
   EXPECT_EQ(hour.slurm_deadline, static_cast<long>(1.7e9 + 3600));
   EXPECT_EQ(hour.time_min_minutes, 0u);  // 30 min ends in time
-  const SubmitResult past = f.submit({opt("model", "gnmt"), opt("deadline", "1:00:00")}, 180);
+  // a floor only from a stated length (issue 32: not from the 50-step default)
+  const SubmitResult past =
+      f.submit({opt("model", "gnmt"), opt("deadline", "1:00:00"), opt("steps", "50")}, 180);
   EXPECT_EQ(past.time_min_minutes, 2u);  // 3.9 s × 1.2 + 1 min, rounded up
   EXPECT_NE(past.user_notice.find("runs past --pacml-deadline"), std::string::npos);
   const SubmitResult close = f.submit({opt("model", "gnmt"), opt("deadline", "4.2s")});

@@ -148,7 +148,9 @@ TEST(GpuEngine, FewestGpusMeetingTheDeadlineAskedAsCounts) {
 
 TEST(GpuEngine, ATimeLimitPastTheDeadlineGetsAFloorInsteadOfBeingKilled) {
   GpuFixture f;
-  const std::vector<std::string> job = {opt("model", "resnet50"), opt("deadline", "1:00:00")};
+  // a floor only from a stated length (issue 32: not from the 50-step default)
+  const std::vector<std::string> job = {opt("model", "resnet50"), opt("deadline", "1:00:00"),
+                                        opt("steps", "50")};
   const SubmitResult fits = f.submit(job, 30);
   ASSERT_EQ(fits.outcome, Outcome::kPlaced) << fits.user_message;
   EXPECT_EQ(fits.time_min_minutes, 0u);  // 30 min ends before the deadline
@@ -158,8 +160,10 @@ TEST(GpuEngine, ATimeLimitPastTheDeadlineGetsAFloorInsteadOfBeingKilled) {
   // resnet50, 50 steps: JCT seconds -> pacml's limit is 2 min (× 1.2 + 1 min)
   EXPECT_EQ(past.time_min_minutes, 2u);
   EXPECT_NE(past.user_notice.find("runs past --pacml-deadline"), std::string::npos);
-  const SubmitResult no_time = f.submit(job, 0);  // Slurm's default limit: maybe UNLIMITED
-  EXPECT_EQ(no_time.time_min_minutes, 2u);
+  // no --time: the stated length's own limit (2 min) ends in time, no floor needed
+  const SubmitResult no_time = f.submit(job, 0);
+  EXPECT_EQ(no_time.time_limit_minutes, 2u);
+  EXPECT_EQ(no_time.time_min_minutes, 0u);
 }
 
 TEST(GpuEngine, FixedCountsMapToNodesGresAndSharing) {

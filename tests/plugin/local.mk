@@ -15,7 +15,8 @@ tests_plugin_plugin_tests_SOURCES = \
 	tests/plugin/parsing_test.cpp \
 	tests/plugin/engine_test.cpp \
 	tests/plugin/gpu_engine_test.cpp \
-	tests/plugin/graph_source_test.cpp
+	tests/plugin/graph_source_test.cpp \
+	tests/plugin/review_findings_test.cpp
 tests_plugin_plugin_tests_CPPFLAGS = $(AM_CPPFLAGS) $(GTEST_CFLAGS) \
 	-DPACML_SOURCE_DIR='"$(abs_top_srcdir)"'
 tests_plugin_plugin_tests_LDADD = libpacml_plugin.la libpacml_core.la \

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -56,7 +57,9 @@ class Plugin : public ::testing::Test {
     std::ofstream(tmp) << text;
     rename(tmp.c_str(), dst.c_str());
   }
-  int submit(JobDesc& job, std::string* err = nullptr) { return plugin_->submit(&job.d, err); }
+  int submit(JobDesc& job, std::string* err = nullptr, const std::string& earlier = "") {
+    return plugin_->submit(&job.d, err, 0, earlier);
+  }
 
   static std::string dir_;
   static JobSubmitPlugin* plugin_;
@@ -258,14 +261,15 @@ TEST_F(Plugin, ThePhysicalProfileAsksForWholeNodesWithoutGres) {
   JobDesc job;
   job.spank({"_SLURM_SPANK_OPTION_pacml_pacml_model=gnmt",
              "_SLURM_SPANK_OPTION_pacml_pacml_deadline=4.2s"});
+  job.d.tres_per_node = slurm_xstrdup("gres:gpu:4,gres:nvme:1");
   ASSERT_EQ(submit(job), SLURM_SUCCESS);
   write_conf(kConf);
   EXPECT_EQ(job.d.min_nodes, 4u);
   EXPECT_EQ(job.d.max_nodes, 4u);
   EXPECT_EQ(job.d.num_tasks, 4u);
   EXPECT_EQ(job.d.ntasks_per_node, 1u);
-  EXPECT_EQ(job.d.req_nodes, nullptr);  // Slurm picks the nodes
-  EXPECT_EQ(job.d.tres_per_node, nullptr);
+  EXPECT_EQ(job.d.req_nodes, nullptr);               // Slurm picks the nodes
+  EXPECT_STREQ(job.d.tres_per_node, "gres:nvme:1");  // the user's other GRES are kept
   EXPECT_EQ(job.d.tres_per_task, nullptr);
   EXPECT_EQ(job.d.shared, JOB_SHARED_NONE);
   ASSERT_NE(job.d.admin_comment, nullptr);
@@ -343,6 +347,43 @@ TEST_F(Plugin, SoakOfMixedDecisions) {
   EXPECT_GT(count["blocked"], 0);
   EXPECT_GT(count["bad request"], n / 4);
   for (const auto& [what, k] : count) std::printf("  soak: %-14s %d\n", what.c_str(), k);
+}
+
+// Review finding 1 (issue 32): a 439-byte -w named 4 M nodes, expanded for
+// every job under slurmctld's locks. Other jobs' lists are not read at all;
+// a pacml job's is counted first and refused beyond the cluster's size.
+TEST_F(Plugin, AHostileHostlistIsNeverExpanded) {
+  std::string hostile;
+  while (hostile.size() < 420) hostile += (hostile.empty() ? "" : ",") + std::string("n[0-100000]");
+  const auto t0 = std::chrono::steady_clock::now();
+  JobDesc other;
+  other.d.req_nodes = slurm_xstrdup(hostile.c_str());
+  other.d.exc_nodes = slurm_xstrdup(hostile.c_str());
+  EXPECT_EQ(submit(other), SLURM_SUCCESS);
+  EXPECT_STREQ(other.d.req_nodes, hostile.c_str());  // Slurm checks it
+  JobDesc job;
+  job.spank(
+      {"_SLURM_SPANK_OPTION_pacml_pacml_model=gnmt", "_SLURM_SPANK_OPTION_pacml_pacml_beta=0.45"});
+  job.d.exc_nodes = slurm_xstrdup(hostile.c_str());
+  std::string err;
+  EXPECT_EQ(submit(job, &err), ESLURM_INVALID_NODE_NAME);
+  EXPECT_NE(err.find("pacml: --exclude: the hostlist names"), std::string::npos) << err;
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 0.5);
+}
+
+// Review finding 12: job_submit.c hands every plugin the same err_msg; an
+// earlier plugin's message was overwritten (and leaked).
+TEST_F(Plugin, AnEarlierPluginsMessageIsKept) {
+  JobDesc job;
+  job.spank({"_SLURM_SPANK_OPTION_pacml_pacml_model=nosuchnet",
+             "_SLURM_SPANK_OPTION_pacml_pacml_beta=0.5"});
+  std::string err;
+  EXPECT_EQ(submit(job, &err, "lua: using account physics"), SLURM_ERROR);
+  EXPECT_EQ(err.rfind("lua: using account physics\n", 0), 0u) << err;
+  EXPECT_NE(err.find("unknown model 'nosuchnet'"), std::string::npos) << err;
+  JobDesc plain;
+  EXPECT_EQ(submit(plain, &err, "lua: hello"), SLURM_SUCCESS);
+  EXPECT_EQ(err, "lua: hello");
 }
 
 TEST(SpankPlugin, ExportsTheSpankAbi) {
