@@ -54,6 +54,9 @@ libpacml_core_la_SOURCES += \
 	core/parallel/collectives.h core/parallel/collectives.cpp \
 	core/parallel/step_timeline.h core/parallel/step_timeline.cpp \
 	core/parallel/step_ops.h core/parallel/step_ops.cpp \
+	core/parallel/step_schedule.h core/parallel/step_schedule.cpp \
+	core/parallel/memory_model.h core/parallel/memory_model.cpp \
+	core/parallel/replicated_step.h core/parallel/replicated_step.cpp \
 	core/parallel/strategies.h core/parallel/strategies.cpp \
 	core/parallel/op_strategy.cpp \
 	core/parallel/throughput_table.h core/parallel/throughput_table.cpp \

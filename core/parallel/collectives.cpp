@@ -46,6 +46,10 @@ double CollectiveModel::all_gather(double bytes, const GpuGroup& group) const {
          inter_ring(bytes, group.servers) / 2;
 }
 
+double CollectiveModel::reduce_scatter(double bytes, const GpuGroup& group) const {
+  return all_gather(bytes, group);
+}
+
 double CollectiveModel::send(double bytes, bool across_servers) const {
   if (bytes <= 0) return 0;
   if (across_servers)

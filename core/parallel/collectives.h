@@ -28,9 +28,12 @@ class CollectiveModel {
 
   // Every rank ends with the sum of its `bytes`.
   double all_reduce(double bytes, const GpuGroup& group) const;
-  // Every rank ends with all `bytes` (each contributed bytes / gpus); a
-  // reduce-scatter moves the same data.
+  // Every rank ends with all `bytes` (each contributed bytes / gpus): one
+  // ring pass, each GPU moving (g-1)/g of the data.
   double all_gather(double bytes, const GpuGroup& group) const;
+  // Every rank ends with its 1/gpus of the sum of everyone's `bytes`: the
+  // same ring pass as an all-gather, in the other direction.
+  double reduce_scatter(double bytes, const GpuGroup& group) const;
   // One transfer between two GPUs, inside a server or across the network.
   double send(double bytes, bool across_servers) const;
 

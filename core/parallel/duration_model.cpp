@@ -44,7 +44,7 @@ double DurationModel::step_time(const ParallelJob& job, int gpus) {
     const ParallelPlan plan = estimator_->plan(job, gpus, Strategy::kAuto);
     e.steps[gpus] = plan.ok() ? plan.step_time : INFINITY;
     if (plan.ok())
-      e.traits[gpus] = {static_cast<float>(plan.memory_per_gpu / cluster().gpu_memory),
+      e.traits[gpus] = {static_cast<float>(plan.memory.verdict() / cluster().gpu_memory),
                         plan.strategy};
   }
   return e.steps[gpus];

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <map>
 
+#include "core/parallel/memory_model.h"
 #include "core/parallel/step_ops.h"
 #include "core/parallel/strategies.h"
 #include "core/partition/split_counts.h"
@@ -68,6 +69,7 @@ struct OpStep {
   std::vector<TimelineOp> ops;
   std::vector<TimelineCollective> gradients;
   double activation_bytes = 0;
+  double temporary = 0;  // the largest sub-op output (memory_model.h)
 };
 
 // Weight-gradient all-reduces in reverse layer order, one bucket per run of
@@ -113,6 +115,7 @@ OpStep op_step(const ParallelJob& job, const LayerGraph& full, const std::vector
     const Layer& shard = shards.layer(l, splits[l]);
     if (shard.forward_time > 0) step.ops.push_back({host, shard.forward_time * 1e-3});
     step.activation_bytes += shard.activation_bytes;
+    step.temporary = std::max(step.temporary, shard.activation_bytes);
   }
   std::vector<int> ready(full.layers.size(), 0);
   for (int l = full.num_layers() - 1; l >= 0; --l) {
@@ -131,6 +134,11 @@ OpStep op_step(const ParallelJob& job, const LayerGraph& full, const std::vector
 ParallelPlan plan_op(const ParallelJob& job, int gpus, const StrategyContext& context) {
   ParallelPlan plan = batch_split_plan(job, gpus, Strategy::kOp, context.cluster);
   if (!plan.ok()) return plan;
+  // Sub-ops of one block run at different batches: which of them a
+  // recomputation would keep is not modelled.
+  if (job.checkpointing())
+    return refuse(plan, PlanStatus::kNoPlacement,
+                  "op partitioning is not modelled with activation checkpointing");
   const auto full = job.at_batch(job.global_batch());
   const double host = context.constants.host_time_per_op(job.family());
   const std::vector<int> splits = op_splits(*full, gpus, job.global_batch(), host);
@@ -141,8 +149,10 @@ ParallelPlan plan_op(const ParallelJob& job, int gpus, const StrategyContext& co
   take_timing(plan, timeline,
               optimizer_time(job, job.parameters(), weighted_layers(*full),
                              context.cluster.device.memory_bandwidth, host));
-  admit_memory(plan, job.parameters() * state_bytes_per_parameter(job) + step.activation_bytes,
-               context);
+  MemoryTerms memory = parameter_memory(job, RankLayout{job.parameters()}, context);
+  memory.activations = step.activation_bytes;
+  memory.temporary = step.temporary;
+  admit_memory(plan, memory, context);
   return plan;
 }
 

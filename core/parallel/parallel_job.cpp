@@ -30,7 +30,40 @@ double scaled_time(double ms, double scale) {
   return ms <= 0 ? 0 : std::max(std::min(ms, kMinOpMs), ms * scale);
 }
 
+// The key's suffix for the training options; empty for the defaults, so a
+// job's key (and every cache keyed by it) is what it was before the options.
+std::string training_key(const TrainingOptions& training) {
+  std::string key;
+  if (training.activation_checkpointing) key += "/ckpt";
+  if (training.optimizer != Optimizer::kDefault)
+    key += std::string("/") + optimizer_name(training.optimizer);
+  return key;
+}
+
 }  // namespace
+
+const char* optimizer_name(Optimizer optimizer) {
+  switch (optimizer) {
+    case Optimizer::kAdamW:
+      return "adamw";
+    case Optimizer::kSgd:
+      return "sgd";
+    case Optimizer::kDefault:
+      break;
+  }
+  return "default";
+}
+
+Optimizer parse_optimizer(const std::string& text, const std::string& where) {
+  for (Optimizer o : {Optimizer::kAdamW, Optimizer::kSgd})
+    if (text == optimizer_name(o)) return o;
+  throw InputError(where, "unknown optimizer '" + text + "'; known: adamw, sgd");
+}
+
+Optimizer ParallelJob::optimizer() const {
+  if (training_.optimizer != Optimizer::kDefault) return training_.optimizer;
+  return family_ == ModelFamily::kCnn ? Optimizer::kSgd : Optimizer::kAdamW;
+}
 
 const char* model_family_name(ModelFamily family) {
   switch (family) {
@@ -52,7 +85,8 @@ ParallelJob::ParallelJob() {
 }
 
 std::shared_ptr<const ParallelJob> ParallelJob::from_zoo(const std::string& model,
-                                                         const ZooOptions& options) {
+                                                         const ZooOptions& options,
+                                                         const TrainingOptions& training) {
   const ZooModelInfo& info = zoo_model_info(model);
   std::shared_ptr<ParallelJob> job(new ParallelJob());
   // Build once at the global batch: validates every option and gives the shape.
@@ -70,15 +104,17 @@ std::shared_ptr<const ParallelJob> ParallelJob::from_zoo(const std::string& mode
   std::ostringstream key;
   key << "zoo:" << info.name << "/b" << full.batch << "/s" << full.seq_len << "/i"
       << full.image_size << "/" << full.layers << "x" << full.hidden << "x" << full.heads << "/"
-      << precision_name(full.precision) << "/" << full.device;
+      << precision_name(full.precision) << "/" << full.device << training_key(training);
   job->key_ = key.str();
+  job->training_ = training;
   job->by_batch_[full.batch] = std::make_shared<const LayerGraph>(full.graph);
   return job;
 }
 
 std::shared_ptr<const ParallelJob> ParallelJob::from_graph(const LayerGraph& graph,
                                                            int profiled_batch, int global_batch,
-                                                           ModelFamily family) {
+                                                           ModelFamily family,
+                                                           const TrainingOptions& training) {
   graph.validate(graph.model_name);
   if (profiled_batch < 1) throw InputError("--batch", "the profiled batch must be at least 1");
   if (global_batch < 0) throw InputError("--batch", "the batch must be at least 1");
@@ -88,12 +124,13 @@ std::shared_ptr<const ParallelJob> ParallelJob::from_graph(const LayerGraph& gra
   job->profiled_batch_ = profiled_batch;
   job->global_batch_ = global_batch ? global_batch : profiled_batch;
   job->family_ = family;
+  job->training_ = training;
   job->parameter_bytes_ = total_parameter_bytes(graph);
   job->parameters_ = job->parameter_bytes_ / 4;
   std::ostringstream key;
   key.precision(17);
   key << "graph:" << graph.model_name << "/" << graph.num_layers() << "/" << profiled_batch << "/"
-      << job->global_batch_;
+      << job->global_batch_ << training_key(training);
   for (const Layer& layer : graph.layers)
     key << "/" << layer.forward_time << "," << layer.backward_time << "," << layer.activation_bytes
         << "," << layer.parameter_bytes;

@@ -28,6 +28,21 @@ enum class ModelFamily { kCnn, kTransformer, kRnn, kOther };
 constexpr int kDefaultProfiledBatch = 64;
 const char* model_family_name(ModelFamily family);
 
+// The optimizer whose state a rank keeps. kDefault: SGD with momentum for
+// CNNs, AdamW otherwise (the rule before the option existed).
+enum class Optimizer { kDefault, kAdamW, kSgd };
+const char* optimizer_name(Optimizer optimizer);  // "default", "adamw", "sgd"
+// "adamw" or "sgd"; throws InputError(where, ...).
+Optimizer parse_optimizer(const std::string& text, const std::string& where = "--optimizer");
+
+// How the job trains, besides its model and precision (doc/PHYSICAL.md §3).
+struct TrainingOptions {
+  // Recompute: each block keeps only its input for the backward pass and
+  // runs its forward again before its backward.
+  bool activation_checkpointing = false;
+  Optimizer optimizer = Optimizer::kDefault;
+};
+
 // Transformer blocks, for tensor parallelism (0 everywhere for other models).
 struct TransformerShape {
   int layers = 0, hidden = 0, heads = 0, seq_len = 0;
@@ -37,12 +52,14 @@ class ParallelJob {
  public:
   // A zoo model; options.batch is the job's global batch (default: the model's).
   static std::shared_ptr<const ParallelJob> from_zoo(const std::string& model,
-                                                     const ZooOptions& options);
+                                                     const ZooOptions& options,
+                                                     const TrainingOptions& training = {});
   // A profiled graph measured at `profiled_batch` samples per step, run at
   // `global_batch` (0: the profiled batch). Parameter bytes are 4 per value.
   static std::shared_ptr<const ParallelJob> from_graph(const LayerGraph& graph, int profiled_batch,
                                                        int global_batch,
-                                                       ModelFamily family = ModelFamily::kOther);
+                                                       ModelFamily family = ModelFamily::kOther,
+                                                       const TrainingOptions& training = {});
 
   const std::string& name() const { return name_; }
   int global_batch() const { return global_batch_; }
@@ -52,6 +69,10 @@ class ParallelJob {
   double parameter_bytes() const { return parameter_bytes_; }
   double parameters() const { return parameters_; }
   int bytes_per_value() const { return bytes_per_element(precision_); }
+  const TrainingOptions& training() const { return training_; }
+  bool checkpointing() const { return training_.activation_checkpointing; }
+  // The optimizer, the default resolved by the model's family.
+  Optimizer optimizer() const;
   // A profiled graph: its op times come from the file (the GPU it was
   // measured on), scaled from `profiled_batch()`, not from the cluster's device.
   bool from_profile() const { return !from_zoo_; }
@@ -76,6 +97,7 @@ class ParallelJob {
   ModelFamily family_ = ModelFamily::kOther;
   Precision precision_ = Precision::kFp32;
   TransformerShape shape_;
+  TrainingOptions training_;
   double parameter_bytes_ = 0, parameters_ = 0;
   // Zoo: rebuilt at each batch. Graph: the profile and its batch.
   bool from_zoo_ = false;

@@ -19,16 +19,24 @@ const char* strategy_name(Strategy strategy) {
       return "pipeline";
     case Strategy::kOp:
       return "op";
+    case Strategy::kFsdp:
+      return "fsdp";
+    case Strategy::kZero1:
+      return "zero1";
+    case Strategy::kFsdpTensor:
+      return "fsdp-tensor";
   }
   return "unknown";
 }
 
 Strategy parse_strategy(const std::string& text, const std::string& where) {
   if (text == strategy_name(Strategy::kAuto)) return Strategy::kAuto;
-  for (Strategy s : kConcreteStrategies)
+  std::string known = strategy_name(Strategy::kAuto);
+  for (Strategy s : kSearchedStrategies) {
     if (text == strategy_name(s)) return s;
-  throw InputError(
-      where, "unknown strategy '" + text + "'; known: auto, data, tensor, hybrid, pipeline, op");
+    known += std::string(", ") + strategy_name(s);
+  }
+  throw InputError(where, "unknown strategy '" + text + "'; known: " + known);
 }
 
 const char* plan_status_name(PlanStatus status) {
@@ -67,6 +75,12 @@ ParallelPlan PhysicalEstimator::concrete(const ParallelJob& job, int gpus,
       return plan_pipeline(job, gpus, context);
     case Strategy::kOp:
       return plan_op(job, gpus, context);
+    case Strategy::kFsdp:
+      return plan_fsdp(job, gpus, context);
+    case Strategy::kZero1:
+      return plan_zero1(job, gpus, context);
+    case Strategy::kFsdpTensor:
+      return plan_fsdp_tensor(job, gpus, context);
     case Strategy::kAuto:
       break;
   }
@@ -78,7 +92,7 @@ ParallelPlan PhysicalEstimator::concrete(const ParallelJob& job, int gpus,
 ParallelPlan PhysicalEstimator::best_of_all(const ParallelJob& job, int gpus) const {
   ParallelPlan best;
   bool have = false;
-  for (Strategy s : kConcreteStrategies) {
+  for (Strategy s : kSearchedStrategies) {
     const ParallelPlan p = concrete(job, gpus, s);
     const bool better = !have || (p.ok() && (!best.ok() || p.step_time < best.step_time)) ||
                         (!p.ok() && !best.ok() && p.status == PlanStatus::kOom &&

@@ -3,34 +3,9 @@
 #include <algorithm>
 #include <string>
 
+#include "core/parallel/memory_model.h"
+
 namespace pacml {
-
-double whole_layer(const Layer&) {
-  return 1.0;
-}
-
-std::vector<TimelineOp> pass_ops(const LayerGraph& graph, double host_per_op,
-                                 const WorkShare& share) {
-  std::vector<TimelineOp> ops;
-  ops.reserve(2 * graph.layers.size());
-  for (const Layer& layer : graph.layers)
-    if (layer.forward_time > 0)
-      ops.push_back({host_per_op, layer.forward_time * 1e-3 * share(layer)});
-  for (auto it = graph.layers.rbegin(); it != graph.layers.rend(); ++it)
-    if (it->backward_time > 0) ops.push_back({host_per_op, it->backward_time * 1e-3 * share(*it)});
-  return ops;
-}
-
-std::vector<int> gradient_ready_ops(const LayerGraph& graph) {
-  std::vector<int> ready(graph.layers.size(), 0);
-  int issued = 0;  // ops pass_ops has issued so far
-  for (const Layer& layer : graph.layers) issued += layer.forward_time > 0;
-  for (int l = graph.num_layers() - 1; l >= 0; --l) {
-    issued += graph.layers[l].backward_time > 0;
-    ready[l] = std::max(0, issued - 1);
-  }
-  return ready;
-}
 
 std::vector<TimelineCollective> gradient_buckets(
     const LayerGraph& graph, const std::vector<int>& ready_after, const WorkShare& share,
@@ -47,26 +22,12 @@ std::vector<TimelineCollective> gradient_buckets(
   return buckets;
 }
 
-double state_bytes_per_parameter(const ParallelJob& job) {
-  const double value = job.bytes_per_value();
-  const bool half = job.precision() != Precision::kFp32;
-  const double master = half ? 4 : 0;
-  const double optimizer = job.family() == ModelFamily::kCnn ? 4 : 8;  // momentum | Adam m, v
-  return value /*weights*/ + value /*gradients*/ + master + optimizer;
-}
-
 double optimizer_time(const ParallelJob& job, double parameters, int weighted_layers,
                       double memory_bandwidth, double host_per_op) {
   // Read weights, gradients and state; write weights and state.
-  const double state = state_bytes_per_parameter(job);
-  const double bytes = parameters * (2 * state - job.bytes_per_value());
+  const ParameterBytes per = parameter_bytes(job);
+  const double bytes = parameters * (2 * per.weights + per.gradients + 2 * per.optimizer_state);
   return std::max(bytes / memory_bandwidth, host_per_op * weighted_layers);
-}
-
-double activation_bytes(const LayerGraph& graph, const WorkShare& share) {
-  double bytes = 0;
-  for (const Layer& layer : graph.layers) bytes += layer.activation_bytes * share(layer);
-  return bytes;
 }
 
 int weighted_layers(const LayerGraph& graph) {
@@ -103,21 +64,17 @@ ParallelPlan batch_split_plan(const ParallelJob& job, int gpus, Strategy strateg
   return plan;
 }
 
+ParallelPlan one_gpu_plan(const ParallelJob& job, Strategy strategy,
+                          const StrategyContext& context) {
+  ParallelPlan plan = plan_data(job, 1, context);
+  plan.strategy = strategy;
+  return plan;
+}
+
 ParallelPlan refuse(ParallelPlan plan, PlanStatus status, std::string why) {
   plan.status = status;
   plan.why = std::move(why);
   return plan;
-}
-
-// Fills memory and marks the plan oom when a rank does not fit.
-void admit_memory(ParallelPlan& plan, double bytes, const StrategyContext& context) {
-  plan.memory_per_gpu = bytes + context.constants.reserved_memory;
-  if (plan.memory_per_gpu > context.cluster.gpu_memory && plan.ok()) {
-    plan.status = PlanStatus::kOom;
-    plan.why = "needs " + std::to_string(static_cast<long>(plan.memory_per_gpu / 1e9)) +
-               " GB per GPU, the GPU has " +
-               std::to_string(static_cast<long>(context.cluster.gpu_memory / 1e9)) + " GB";
-  }
 }
 
 void take_timing(ParallelPlan& plan, const TimelineResult& timeline, double optimizer) {

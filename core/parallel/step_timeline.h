@@ -8,8 +8,9 @@
 //  * the communication stream runs collectives in order, each once the
 //    compute op it waits for (its last gradient) is done, overlapping compute.
 // A blocking collective (tensor parallelism's activations) sits on the
-// compute stream itself. Compute that overlaps communication is slowed by
-// PhysicalConstants::overlap_slowdown (NCCL takes SMs and memory bandwidth).
+// compute stream itself. A compute op may wait for a collective on the
+// communication stream (fsdp's prefetched all-gathers). Compute that overlaps communication is
+// slowed by PhysicalConstants::overlap_slowdown (NCCL takes SMs and memory bandwidth).
 #pragma once
 
 #include <vector>
@@ -20,10 +21,14 @@ struct TimelineOp {
   double host = 0;             // seconds the host spends issuing it
   double device = 0;           // seconds on the compute stream
   bool is_collective = false;  // a blocking collective (counts as communication)
+  // An index into the step's collectives that must have finished before this
+  // op starts (fsdp: a unit's compute waits for its parameters' all-gather);
+  // that collective must become ready at an earlier op. -1: none.
+  int waits_for = -1;
 };
 
 struct TimelineCollective {
-  int after_op = 0;  // index of the compute op whose end makes it ready
+  int after_op = 0;  // index of the compute op whose end makes it ready; -1: the step's start
   double time = 0;   // seconds on the communication stream
 };
 

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string>
 
+#include "core/parallel/memory_model.h"
+#include "core/parallel/replicated_step.h"
 #include "core/parallel/step_ops.h"
 #include "core/util/text.h"
 
@@ -35,9 +37,32 @@ bool column_parallel(const std::string& name) {
          ends_with(name, "intermediate.dense") || ends_with(name, "mlp.c_fc");
 }
 
-// The step of one rank of a t-way tensor-parallel group, dp-way replicated.
+// Megatron's split of every block over t ranks: 1/t of the split layers'
+// work, and the blocking activation all-reduces inside the tensor group.
+RankWork tensor_work(const ParallelJob& job, int per_gpu_batch, int t,
+                     const StrategyContext& context) {
+  const TransformerShape& shape = job.transformer();
+  RankWork work;
+  work.tensor_degree = t;
+  work.share = [t](const Layer& l) { return tensor_split_layer(l) ? 1.0 / t : 1.0; };
+  // The tensor group sits inside one server when it fits in one.
+  const GpuGroup tp_group = pack_gpus(t, context.cluster.gpus_per_server);
+  const double act_bytes =
+      static_cast<double>(per_gpu_batch) * shape.seq_len * shape.hidden * job.bytes_per_value();
+  const double act_reduce = context.collectives.all_reduce(act_bytes, tp_group);
+  work.hooks.after_forward = [act_reduce](const Layer& layer, std::vector<TimelineOp>& ops) {
+    if (row_parallel(layer.name)) ops.push_back({0, act_reduce, true});
+  };
+  work.hooks.after_backward = [act_reduce](const Layer& layer, std::vector<TimelineOp>& ops) {
+    if (column_parallel(layer.name)) ops.push_back({0, act_reduce, true});
+  };
+  return work;
+}
+
+// The step of one rank of a t-way tensor-parallel group, dp-way replicated
+// and kept in step by `sync`.
 ParallelPlan plan_tensor_groups(const ParallelJob& job, int gpus, int t, Strategy strategy,
-                                const StrategyContext& context) {
+                                ReplicaSync sync, const StrategyContext& context) {
   ParallelPlan plan = base_plan(gpus, strategy, context.cluster);
   const TransformerShape& shape = job.transformer();
   if (shape.layers == 0)
@@ -51,44 +76,18 @@ ParallelPlan plan_tensor_groups(const ParallelJob& job, int gpus, int t, Strateg
     return refuse(plan, PlanStatus::kNoPlacement, "no tensor x data split of this GPU count");
   plan.tp = t, plan.dp = dp;
   plan.per_gpu_batch = ceil_div(job.global_batch(), dp);
-  const auto graph = job.at_batch(plan.per_gpu_batch);
-  const WorkShare share = [t](const Layer& l) { return tensor_split_layer(l) ? 1.0 / t : 1.0; };
-  // The tensor group sits inside one server when it fits in one.
-  const GpuGroup tp_group = pack_gpus(t, context.cluster.gpus_per_server);
-  const double act_bytes = static_cast<double>(plan.per_gpu_batch) * shape.seq_len * shape.hidden *
-                           job.bytes_per_value();
-  const double act_reduce = context.collectives.all_reduce(act_bytes, tp_group);
-  const double host = context.constants.host_time_per_op(job.family());
-  std::vector<TimelineOp> ops;
-  for (const Layer& layer : graph->layers) {
-    if (layer.forward_time > 0) ops.push_back({host, layer.forward_time * 1e-3 * share(layer)});
-    if (row_parallel(layer.name)) ops.push_back({0, act_reduce, true});
-  }
-  std::vector<int> ready(graph->layers.size(), 0);
-  for (int l = graph->num_layers() - 1; l >= 0; --l) {
-    const Layer& layer = graph->layers[l];
-    if (layer.backward_time > 0) ops.push_back({host, layer.backward_time * 1e-3 * share(layer)});
-    ready[l] = std::max(0, static_cast<int>(ops.size()) - 1);
-    if (column_parallel(layer.name)) ops.push_back({0, act_reduce, true});
-  }
-  // Data-parallel gradient all-reduce of each rank's 1/t shard, across the
-  // replicas: one GPU per tensor group on each server.
-  const GpuGroup full = pack_gpus(gpus, context.cluster.gpus_per_server);
-  const GpuGroup dp_group{dp, full.servers, std::max(1, full.per_server / t)};
-  const auto buckets =
-      dp > 1 ? gradient_buckets(
-                   *graph, ready, share, context.constants.bucket_bytes,
-                   [&](double bytes) { return context.collectives.all_reduce(bytes, dp_group); })
-             : std::vector<TimelineCollective>{};
-  const TimelineResult timeline = run_timeline(ops, buckets, context.constants.host_per_step,
-                                               context.constants.overlap_slowdown);
-  const double params = job.parameters() / t;
-  take_timing(plan, timeline,
-              optimizer_time(job, params, weighted_layers(*graph),
-                             context.cluster.device.memory_bandwidth, host));
-  admit_memory(plan, params * state_bytes_per_parameter(job) + activation_bytes(*graph, share),
-               context);
-  return plan;
+  return plan_replicated(plan, job, tensor_work(job, plan.per_gpu_batch, t, context), sync,
+                         context);
+}
+
+// The widest tensor group of 2 or more that fits in one server, leaves 2 or
+// more replicas and divides k and the heads; 0 if there is none.
+int server_tensor_degree(const ParallelJob& job, int gpus, const ClusterSpec& cluster) {
+  const TransformerShape& shape = job.transformer();
+  if (shape.layers == 0) return 0;
+  for (int t = std::min(gpus / 2, cluster.gpus_per_server); t >= 2; --t)
+    if (gpus % t == 0 && shape.heads % t == 0 && shape.hidden % t == 0) return t;
+  return 0;
 }
 
 // ---- pipeline parallelism -----------------------------------------------------
@@ -117,21 +116,25 @@ Stages balance_stages(const LayerGraph& graph, int stages) {
 
 struct StageCost {
   double time = 0;  // one micro-batch forward + backward on this stage (seconds)
-  double params = 0, activations = 0;
+  double params = 0, activations = 0, temporary = 0;
   double boundary_bytes = 0;  // activation sent to the next stage
 };
 
-StageCost stage_cost(const LayerGraph& graph, int first, int end, double host) {
+// Under checkpointing a stage runs its blocks' forward again in its backward.
+StageCost stage_cost(const ParallelJob& job, const LayerGraph& graph, const LayerUnits& units,
+                     int first, int end, double host) {
   StageCost c;
   double host_time = 0, device = 0;
   for (int i = first; i < end; ++i) {
     const Layer& l = graph.layers[i];
-    device += (l.forward_time + l.backward_time) * 1e-3;
-    host_time += host * ((l.forward_time > 0) + (l.backward_time > 0));
+    const int passes = 2 + (job.checkpointing() && units.block[units.of_layer[i]]);
+    device += (l.forward_time * (passes - 1) + l.backward_time) * 1e-3;
+    host_time += host * ((l.forward_time > 0) * (passes - 1) + (l.backward_time > 0));
     c.params += l.parameter_bytes;
-    c.activations += l.activation_bytes;
   }
   c.time = std::max(device, host_time);
+  c.activations = saved_activations(graph, units, whole_layer, job.checkpointing(), first, end);
+  c.temporary = largest_temporary(graph, whole_layer, first, end);
   if (end > first) c.boundary_bytes = graph.layers[end - 1].activation_bytes;
   return c;
 }
@@ -150,15 +153,17 @@ ParallelPlan plan_pipeline_split(const ParallelJob& job, int gpus, int p,
   if (graph->num_layers() < p)
     return refuse(plan, PlanStatus::kNoPlacement, "more stages than layers");
   const Stages stages = balance_stages(*graph, p);
+  const LayerUnits units = layer_units(*graph);
   const double host = context.constants.host_time_per_op(job.family());
-  double slowest = 0, transfer = 0, params = 0, activations = 0;
+  double slowest = 0, transfer = 0, params = 0, activations = 0, temporary = 0;
   // Stages are laid out along the pipeline's GPUs, a server at a time.
   const GpuGroup pipe = pack_gpus(p, context.cluster.gpus_per_server);
   for (int s = 0; s < p; ++s) {
-    const StageCost c = stage_cost(*graph, stages.first[s], stages.first[s + 1], host);
+    const StageCost c = stage_cost(job, *graph, units, stages.first[s], stages.first[s + 1], host);
     slowest = std::max(slowest, c.time);
     params = std::max(params, c.params);
     activations = std::max(activations, c.activations);
+    temporary = std::max(temporary, c.temporary);
     if (s + 1 < p) {
       const bool across = (s + 1) % pipe.per_server == 0;
       transfer = std::max(transfer, 2 * context.collectives.send(c.boundary_bytes, across));
@@ -176,10 +181,11 @@ ParallelPlan plan_pipeline_split(const ParallelJob& job, int gpus, int p,
   plan.step_time = context.constants.host_per_step + pipeline_time + reduce + optimizer;
   plan.comp = plan.micro_batches * slowest + optimizer;
   plan.comm = plan.micro_batches * transfer + reduce;
-  admit_memory(
-      plan,
-      stage_params * state_bytes_per_parameter(job) + std::min(plan.micro_batches, p) * activations,
-      context);
+  // 1F1B keeps up to p micro-batches' activations in flight on the first stage.
+  MemoryTerms memory = parameter_memory(job, RankLayout{stage_params}, context);
+  memory.activations = std::min(plan.micro_batches, p) * activations;
+  memory.temporary = temporary;
+  admit_memory(plan, memory, context);
   return plan;
 }
 
@@ -188,43 +194,47 @@ ParallelPlan plan_pipeline_split(const ParallelJob& job, int gpus, int p,
 ParallelPlan plan_data(const ParallelJob& job, int gpus, const StrategyContext& context) {
   ParallelPlan plan = batch_split_plan(job, gpus, Strategy::kData, context.cluster);
   if (!plan.ok()) return plan;
-  const auto graph = job.at_batch(plan.per_gpu_batch);
-  const double host = context.constants.host_time_per_op(job.family());
-  const GpuGroup group = pack_gpus(gpus, context.cluster.gpus_per_server);
-  const std::vector<TimelineOp> ops = pass_ops(*graph, host, whole_layer);
-  const auto buckets =
-      gpus > 1
-          ? gradient_buckets(
-                *graph, gradient_ready_ops(*graph), whole_layer, context.constants.bucket_bytes,
-                [&](double bytes) { return context.collectives.all_reduce(bytes, group); })
-          : std::vector<TimelineCollective>{};
-  const TimelineResult timeline = run_timeline(ops, buckets, context.constants.host_per_step,
-                                               context.constants.overlap_slowdown);
-  take_timing(plan, timeline,
-              optimizer_time(job, job.parameters(), weighted_layers(*graph),
-                             context.cluster.device.memory_bandwidth, host));
-  admit_memory(
-      plan,
-      job.parameters() * state_bytes_per_parameter(job) + activation_bytes(*graph, whole_layer),
-      context);
-  return plan;
+  return plan_replicated(plan, job, RankWork{}, ReplicaSync::kAllReduce, context);
+}
+
+ParallelPlan plan_zero1(const ParallelJob& job, int gpus, const StrategyContext& context) {
+  if (gpus == 1) return one_gpu_plan(job, Strategy::kZero1, context);
+  ParallelPlan plan = batch_split_plan(job, gpus, Strategy::kZero1, context.cluster);
+  if (!plan.ok()) return plan;
+  return plan_replicated(plan, job, RankWork{}, ReplicaSync::kZero1, context);
+}
+
+ParallelPlan plan_fsdp(const ParallelJob& job, int gpus, const StrategyContext& context) {
+  if (gpus == 1) return one_gpu_plan(job, Strategy::kFsdp, context);
+  ParallelPlan plan = batch_split_plan(job, gpus, Strategy::kFsdp, context.cluster);
+  if (!plan.ok()) return plan;
+  return plan_replicated(plan, job, RankWork{}, ReplicaSync::kFsdp, context);
 }
 
 ParallelPlan plan_tensor(const ParallelJob& job, int gpus, const StrategyContext& context) {
-  return plan_tensor_groups(job, gpus, gpus, Strategy::kTensor, context);
+  // Tensor degree 1 splits nothing: the plain one-GPU plan.
+  if (gpus == 1) return one_gpu_plan(job, Strategy::kTensor, context);
+  return plan_tensor_groups(job, gpus, gpus, Strategy::kTensor, ReplicaSync::kAllReduce, context);
 }
 
 ParallelPlan plan_hybrid(const ParallelJob& job, int gpus, const StrategyContext& context) {
-  // The widest tensor group that fits in one server and divides k and the
-  // heads; the rest is data parallel.
-  const TransformerShape& shape = job.transformer();
-  const int limit = std::min(gpus / 2, context.cluster.gpus_per_server);
-  for (int t = limit; t >= 2; --t)
-    if (gpus % t == 0 && shape.heads % t == 0 && shape.hidden % t == 0)
-      return plan_tensor_groups(job, gpus, t, Strategy::kHybrid, context);
+  // The rest of the GPUs are data parallel.
+  if (const int t = server_tensor_degree(job, gpus, context.cluster))
+    return plan_tensor_groups(job, gpus, t, Strategy::kHybrid, ReplicaSync::kAllReduce, context);
   return refuse(base_plan(gpus, Strategy::kHybrid, context.cluster), PlanStatus::kNoPlacement,
-                shape.layers ? "no tensor group of 2 or more inside a server divides the heads"
-                             : "hybrid parallelism splits transformer blocks");
+                job.transformer().layers
+                    ? "no tensor group of 2 or more inside a server divides the heads"
+                    : "hybrid parallelism splits transformer blocks");
+}
+
+ParallelPlan plan_fsdp_tensor(const ParallelJob& job, int gpus, const StrategyContext& context) {
+  // The rest of the GPUs shard the tensor-parallel model copy.
+  if (const int t = server_tensor_degree(job, gpus, context.cluster))
+    return plan_tensor_groups(job, gpus, t, Strategy::kFsdpTensor, ReplicaSync::kFsdp, context);
+  return refuse(base_plan(gpus, Strategy::kFsdpTensor, context.cluster), PlanStatus::kNoPlacement,
+                job.transformer().layers
+                    ? "no tensor group of 2 or more inside a server divides the heads"
+                    : "fsdp-tensor splits transformer blocks");
 }
 
 ParallelPlan plan_pipeline(const ParallelJob& job, int gpus, const StrategyContext& context) {

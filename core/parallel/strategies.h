@@ -22,11 +22,25 @@ struct StrategyContext {
 // samples; gradients all-reduced in buckets that overlap the backward pass.
 ParallelPlan plan_data(const ParallelJob& job, int gpus, const StrategyContext& context);
 
-// Tensor parallelism (Megatron) over all k GPUs: transformers only.
+// Tensor parallelism (Megatron) over all k GPUs: transformers only; on one
+// GPU, the plain one-GPU plan.
 ParallelPlan plan_tensor(const ParallelJob& job, int gpus, const StrategyContext& context);
 
 // Tensor parallelism inside a server, data parallelism across.
 ParallelPlan plan_hybrid(const ParallelJob& job, int gpus, const StrategyContext& context);
+
+// Tensor parallelism inside a server, FSDP across (70B-class models).
+ParallelPlan plan_fsdp_tensor(const ParallelJob& job, int gpus, const StrategyContext& context);
+
+// FSDP FULL_SHARD (ZeRO-3): parameters, gradients and optimizer state
+// sharded over the k ranks, each unit gathered forward and backward and its
+// gradients reduce-scattered, overlapped as FSDP prefetches.
+ParallelPlan plan_fsdp(const ParallelJob& job, int gpus, const StrategyContext& context);
+
+// ZeRO-1: a DDP step whose optimizer state is sharded over the k ranks:
+// gradients reduce-scattered, each rank updates its shard, parameters
+// all-gathered.
+ParallelPlan plan_zero1(const ParallelJob& job, int gpus, const StrategyContext& context);
 
 // Pipeline parallelism (1F1B), replicated data-parallel when k allows.
 ParallelPlan plan_pipeline(const ParallelJob& job, int gpus, const StrategyContext& context);
