@@ -101,11 +101,9 @@ std::shared_ptr<const ParallelJob> ParallelJob::from_zoo(const std::string& mode
   job->parameters_ = full.params;
   job->parameter_bytes_ = total_parameter_bytes(full.graph);
   job->shape_ = {full.layers, full.hidden, full.heads, full.seq_len};
-  std::ostringstream key;
-  key << "zoo:" << info.name << "/b" << full.batch << "/s" << full.seq_len << "/i"
-      << full.image_size << "/" << full.layers << "x" << full.hidden << "x" << full.heads << "/"
-      << precision_name(full.precision) << "/" << full.device << training_key(training);
-  job->key_ = key.str();
+  // The zoo's configuration text names every choice that shapes the graph
+  // (attention, grouped-query heads, vocabulary, ...): equal keys, equal graphs.
+  job->key_ = "zoo:" + full.configuration + training_key(training);
   job->training_ = training;
   job->by_batch_[full.batch] = std::make_shared<const LayerGraph>(full.graph);
   return job;
