@@ -24,7 +24,8 @@ enum class Strategy {
 // read as none of them there.
 constexpr Strategy kConcreteStrategies[] = {Strategy::kData, Strategy::kTensor, Strategy::kHybrid,
                                             Strategy::kPipeline, Strategy::kOp};
-// Every strategy `auto` tries, in the order ties are broken (first wins).
+// Every strategy `auto` tries, in the order ties are broken (first wins); the
+// sharded ones last, only when no replicated one fits (physical_estimator.cpp).
 constexpr Strategy kSearchedStrategies[] = {
     Strategy::kData, Strategy::kTensor, Strategy::kHybrid, Strategy::kPipeline,
     Strategy::kOp,   Strategy::kZero1,  Strategy::kFsdp,   Strategy::kFsdpTensor};

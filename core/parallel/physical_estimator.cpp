@@ -89,10 +89,19 @@ ParallelPlan PhysicalEstimator::concrete(const ParallelJob& job, int gpus,
 
 // The fastest plan that runs; if none does, the most telling refusal (an
 // oom before a split that does not exist), so the user learns why.
+//
+// Sharded strategies (zero1, fsdp, fsdp-tensor) are searched only when no
+// replicated one fits: that is how they are used (a job moves to FSDP when
+// DDP runs out of memory), and the model does not yet charge FSDP's own
+// per-unit costs (the wrapper's hooks, the gathered copies' allocation), so
+// comparing its step time against DDP's would favour it wrongly.
 ParallelPlan PhysicalEstimator::best_of_all(const ParallelJob& job, int gpus) const {
   ParallelPlan best;
   bool have = false;
   for (Strategy s : kSearchedStrategies) {
+    const bool sharded =
+        s == Strategy::kZero1 || s == Strategy::kFsdp || s == Strategy::kFsdpTensor;
+    if (sharded && have && best.ok()) break;
     const ParallelPlan p = concrete(job, gpus, s);
     const bool better = !have || (p.ok() && (!best.ok() || p.step_time < best.step_time)) ||
                         (!p.ok() && !best.ok() && p.status == PlanStatus::kOom &&

@@ -101,6 +101,19 @@ void print_header(const ParallelJob& job, const PhysicalEstimator& estimator, lo
             << " steps, one GPU " << significant_number_text(single, 4) << " s/step\n";
 }
 
+// One plan's memory term by term (doc/PHYSICAL.md §3), in GB.
+void print_memory(const ParallelPlan& p) {
+  if (p.status == PlanStatus::kNoPlacement) return;
+  const MemoryTerms& m = p.memory;
+  auto gb = [](double bytes) { return significant_number_text(bytes / 1e9, 3); };
+  std::cout << "memory per GPU at the peak (GB): weights " << gb(m.weights) << ", gradients "
+            << gb(m.gradients) << ", optimizer state " << gb(m.optimizer_state)
+            << ", autocast copies " << gb(m.cast_weights) << ", gathered units "
+            << gb(m.gathered_units) << ", activations " << gb(m.activations) << ", temporary "
+            << gb(m.temporary) << " = " << gb(m.peak()) << "; + not held by tensors "
+            << gb(m.unheld) << " = " << gb(m.verdict()) << " for the verdict\n";
+}
+
 // A job that runs no way at any GPU count estimated is bad input (exit 2),
 // after its rows are printed: each says why.
 void refuse_if_it_never_runs(const std::vector<ParallelPlan>& plans, const Args& args) {
@@ -118,9 +131,34 @@ void refuse_if_it_never_runs(const std::vector<ParallelPlan>& plans, const Args&
 void add_physical_estimate_options(Args& args) {
   add_cluster_options(args);
   args.option("gpus", "K", "physical: only this GPU count (default: 1, 2, 4, ... the cluster)");
-  args.option("strategy", "S", "physical: auto, data, tensor, hybrid or pipeline", "auto");
+  args.option("strategy", "S",
+              "physical: auto, data, tensor, hybrid, pipeline, op, zero1, fsdp or fsdp-tensor",
+              "auto");
+  args.flag("activation-checkpointing",
+            "physical: recompute each block's forward in the backward pass (saves only block "
+            "inputs)");
+  args.option("optimizer", "O",
+              "physical: adamw or sgd (default: sgd with momentum for CNNs, adamw otherwise)");
   args.option("deadline", "SECONDS", "physical: the job's JCT requirement in seconds");
 }
+
+namespace {
+
+// The peak's terms (doc/PHYSICAL.md §3), bytes; `unheld` is not in the peak.
+nlohmann::json memory_json(const MemoryTerms& m) {
+  return {{"weights", m.weights},
+          {"gradients", m.gradients},
+          {"optimizer_state", m.optimizer_state},
+          {"cast_weights", m.cast_weights},
+          {"gathered_units", m.gathered_units},
+          {"activations", m.activations},
+          {"temporary", m.temporary},
+          {"peak", m.peak()},
+          {"unheld", m.unheld},
+          {"verdict", m.verdict()}};
+}
+
+}  // namespace
 
 nlohmann::json plan_json(const ParallelPlan& p, long steps, double single) {
   return {{"gpus", p.gpus},
@@ -142,6 +180,7 @@ nlohmann::json plan_json(const ParallelPlan& p, long steps, double single) {
           {"comp", p.comp * steps},
           {"overlap", p.overlap * steps},
           {"memory_per_gpu", p.memory_per_gpu},
+          {"memory", memory_json(p.memory)},
           {"measured", p.measured},
           {"status", plan_status_name(p.status)},
           {"why", p.why}};
@@ -172,6 +211,7 @@ int estimate_physical(const Args& args) {
   } else {
     print_header(*job, estimator, steps, single);
     table.print(std::cout);
+    if (plans.size() == 1) print_memory(plans.front());
   }
   std::cout.flush();
   refuse_if_it_never_runs(plans, args);

@@ -36,6 +36,13 @@ PhysicalEstimator load_physical_estimator(const Args& args) {
   return PhysicalEstimator(load_cluster_option(args), PhysicalConstants::calibrated(), table);
 }
 
+TrainingOptions training_options(const Args& args) {
+  TrainingOptions training;
+  training.activation_checkpointing = args.is_set("activation-checkpointing");
+  if (args.has("optimizer")) training.optimizer = parse_optimizer(args.get("optimizer"));
+  return training;
+}
+
 ParallelJobPtr load_parallel_job(const Args& args) {
   if (args.has("model")) {
     if (args.has("graph")) throw InputError("--model", "give either --graph or --model, not both");
@@ -43,7 +50,7 @@ ParallelJobPtr load_parallel_job(const Args& args) {
       throw InputError("--profiled-batch",
                        "applies to graph files; zoo models are costed at "
                        "every batch");
-    return ParallelJob::from_zoo(args.get("model"), zoo_options(args));
+    return ParallelJob::from_zoo(args.get("model"), zoo_options(args), training_options(args));
   }
   if (!args.has("graph")) throw InputError("pacml", "give a graph: --graph FILE or --model NAME");
   reject_zoo_options(args, /*batch_applies=*/true);  // --batch: the batch the job runs at
@@ -52,7 +59,8 @@ ParallelJobPtr load_parallel_job(const Args& args) {
                            ? static_cast<int>(args.get_long("profiled-batch", 1, kMaxBatch))
                            : kDefaultProfiledBatch;
   const int batch = args.has("batch") ? static_cast<int>(args.get_long("batch", 1, kMaxBatch)) : 0;
-  return ParallelJob::from_graph(load_graph_file(args.get("graph")), profiled, batch);
+  return ParallelJob::from_graph(load_graph_file(args.get("graph")), profiled, batch,
+                                 ModelFamily::kOther, training_options(args));
 }
 
 }  // namespace pacml::cli

@@ -21,6 +21,9 @@ ClusterSpec load_cluster_option(const Args& args);
 // The estimator over that cluster, with the throughput table if given.
 PhysicalEstimator load_physical_estimator(const Args& args);
 
+// --activation-checkpointing and --optimizer (declared by the estimate command).
+TrainingOptions training_options(const Args& args);
+
 // The job: --model NAME with the zoo options (--batch = global batch), or a
 // graph file measured at --profiled-batch samples and run at --batch.
 ParallelJobPtr load_parallel_job(const Args& args);

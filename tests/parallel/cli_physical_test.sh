@@ -164,4 +164,21 @@ else
   echo "SKIP: ElasticFlow traces absent ($DATA/elasticflow): calibrate compared the published points only"
 fi
 
+# Sharded data parallelism, checkpointing and the optimizer (issue 29): the
+# memory terms add up to the peak, and checkpointing saves activations.
+expect_ok "estimate fsdp + checkpointing" "$PACML" estimate --model gpt2-xl --batch 16 --precision bf16 \
+  --cluster dgx-a100-4x8 --gpus 8 --strategy fsdp --activation-checkpointing --json
+[ "$(json_get "$tmp/out" "d[0]['strategy'] == 'fsdp' and d[0]['status'] == 'ok' and abs(sum(d[0]['memory'][k] for k in ('weights','gradients','optimizer_state','cast_weights','gathered_units','activations','temporary')) - d[0]['memory_per_gpu']) < 1 and d[0]['memory']['verdict'] > d[0]['memory_per_gpu']")" = "True" ] || fail "fsdp memory terms"
+cp "$tmp/out" "$tmp/ckpt.json"
+expect_ok "estimate fsdp without checkpointing" "$PACML" estimate --model gpt2-xl --batch 16 --precision bf16 \
+  --cluster dgx-a100-4x8 --gpus 8 --strategy fsdp --json
+[ "$(json_get "$tmp/out" "d[0]['memory']['activations'] > json.load(open('$tmp/ckpt.json'))[0]['memory']['activations']")" = "True" ] || fail "checkpointing keeps fewer activations"
+expect_ok "estimate prints the memory terms" "$PACML" estimate --model llama3.2-1b --batch 4 --seq-len 2048 \
+  --precision bf16 --cluster dgx-h100-4x8 --device h100-sxm --gpus 1 --optimizer sgd
+grep -q "memory per GPU at the peak (GB): weights" "$tmp/out" || fail "memory terms line"
+expect_ok "tensor degree 1 is the one-GPU plan" "$PACML" estimate --model bert-base --batch 32 --cluster dgx-a100-4x8 --gpus 1 --strategy tensor --json
+[ "$(json_get "$tmp/out" "d[0]['status']")" = "ok" ] || fail "tensor on one GPU"
+expect_input_error "estimate --optimizer adam" "unknown optimizer 'adam'" \
+  "$PACML" estimate --model gpt2 --cluster dgx-a100-4x8 --gpus 1 --optimizer adam
+
 finish
