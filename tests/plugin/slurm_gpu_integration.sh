@@ -215,7 +215,8 @@ check "--pacml-deadline=4:00:00 is Slurm's Deadline ($dl)" \
   python3 -c "import sys,time; t=time.mktime(time.strptime(sys.argv[1], '%Y-%m-%dT%H:%M:%S')); sys.exit(0 if abs(t - time.time() - 14400) < 120 else 1)" "$dl"
 # Slurm ends a pending job whose limit cannot end by its deadline at once:
 # pacml gives it a --time-min so Slurm shortens it instead
-j=$(submit --pacml-model=resnet50 --pacml-deadline=1:00:00 --time=2:00:00 --wrap 'sleep 30')
+# (--pacml-steps: --time-min comes only from a length the user stated)
+j=$(submit --pacml-model=resnet50 --pacml-steps=50 --pacml-deadline=1:00:00 --time=2:00:00 --wrap 'sleep 30')
 check "--time=2:00:00 past --pacml-deadline=1:00:00: the user is told" grep -q "runs past --pacml-deadline" "$LAB/err"
 check "   and the job runs (not killed by Slurm's deadline rule): $(field "$j" JobState)" wait_state "$j" RUNNING 10
 check "   with TimeMin=00:02:00 ($(field "$j" TimeLimit) in force)" [ "$(field "$j" TimeMin)" = 00:02:00 ]

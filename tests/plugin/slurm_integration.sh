@@ -118,7 +118,13 @@ wait_idle
 say "2b. time limits: the user's --time, lengths, crafted steps"
 j=$(submit --hold --pacml-model=bert-large --time=30 --wrap true)
 check "bert-large --time=30 (no length given) keeps its 30 minutes" [ "$(field "$j" TimeLimit)" = 00:30:00 ]
+# No stated length: no --time-min may come from the 50-step default (review
+# finding: backfill then started a --time=600 job with a 2-minute limit), so
+# Slurm's Deadline is not set either (it would end the job unshortened).
 j=$(submit --hold --pacml-model=gnmt --pacml-deadline=2h --time=3:00:00 --wrap true)
+check "--pacml-deadline=2h --time=3:00:00, no length stated: no TimeMin, no Deadline ($(field "$j" Deadline), $(field "$j" TimeMin))" \
+  [ "$(field "$j" TimeMin)/$(field "$j" Deadline)" = N/A/N/A ]
+j=$(submit --hold --pacml-model=gnmt --pacml-steps=50 --pacml-deadline=2h --time=3:00:00 --wrap true)
 check "--pacml-deadline=2h --time=3:00:00 keeps 03:00:00" [ "$(field "$j" TimeLimit)" = 03:00:00 ]
 check "   and has Slurm's Deadline with TimeMin=00:02:00 so Slurm shortens it rather than kill it ($(field "$j" Deadline), $(field "$j" TimeMin))" \
   [ "$(field "$j" Deadline)" != N/A ] && [ "$(field "$j" TimeMin)" = 00:02:00 ]

@@ -9,6 +9,7 @@
 
 #include "core/util/error.h"
 #include "core/zoo/model_zoo.h"
+#include "tests/zoo/zoo_test_util.h"
 
 namespace pacml {
 namespace {
@@ -33,19 +34,8 @@ const Layer* find_layer(const LayerGraph& g, const std::string& name) {
   return nullptr;
 }
 
-int index_of(const LayerGraph& g, const std::string& name) {
-  for (int i = 0; i < g.num_layers(); ++i)
-    if (g.layers[i].name == name) return i;
-  ADD_FAILURE() << "no layer " << name;
-  return -1;
-}
-
-bool has_edge(const LayerGraph& g, const std::string& from, const std::string& to) {
-  const int s = index_of(g, from), d = index_of(g, to);
-  for (const LayerEdge& e : g.edges)
-    if (e.src == s && e.dst == d) return true;
-  return false;
-}
+using zoo_test::has_edge;
+using zoo_test::index_of;
 
 ZooOptions with_attention(Attention attention) {
   ZooOptions options;

@@ -7,4 +7,5 @@ tests_unit_tests_SOURCES += \
 	tests/zoo/layer_builder_test.cpp \
 	tests/zoo/model_zoo_test.cpp \
 	tests/zoo/current_models_test.cpp \
+	tests/zoo/zoo_test_util.h \
 	tests/zoo/calibration_test.cpp

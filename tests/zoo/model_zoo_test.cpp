@@ -1,6 +1,7 @@
 // The model zoo: parameter counts against the published figures, the
 // structure every zoo graph must have, options and error messages.
 #include "core/zoo/model_zoo.h"
+#include "tests/zoo/zoo_test_util.h"
 
 #include <gtest/gtest.h>
 
@@ -242,19 +243,8 @@ INSTANTIATE_TEST_SUITE_P(Zoo, EveryZooModel, ::testing::ValuesIn(all_model_names
 
 // ---- topology details --------------------------------------------------
 
-int index_of(const LayerGraph& g, const std::string& name) {
-  for (int i = 0; i < g.num_layers(); ++i)
-    if (g.layers[i].name == name) return i;
-  ADD_FAILURE() << "no layer " << name;
-  return -1;
-}
-
-bool has_edge(const LayerGraph& g, const std::string& from, const std::string& to) {
-  const int s = index_of(g, from), d = index_of(g, to);
-  for (const LayerEdge& e : g.edges)
-    if (e.src == s && e.dst == d) return true;
-  return false;
-}
+using zoo_test::has_edge;
+using zoo_test::index_of;
 
 TEST(ZooTopology, ResNetResidualsJoinTheBranches) {
   const LayerGraph g = build_zoo_model("resnet18").graph;
