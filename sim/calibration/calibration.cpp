@@ -26,8 +26,11 @@ std::vector<std::string> estimate_args(const ScalingPoint& p) {
   return args;
 }
 
+// The job is costed on the cluster's GPU, as `pacml estimate --cluster` does.
 double step_time(const PhysicalEstimator& estimator, const ZooStandIn& zoo, int batch, int gpus) {
-  const ParallelJobPtr job = ParallelJob::from_zoo(zoo.zoo_model, options_of(zoo, batch));
+  ZooOptions options = options_of(zoo, batch);
+  options.device = estimator.cluster().device;
+  const ParallelJobPtr job = ParallelJob::from_zoo(zoo.zoo_model, options);
   return estimator.plan(*job, gpus, Strategy::kAuto).step_time;
 }
 

@@ -190,7 +190,7 @@ int estimate_physical(const Args& args) {
   if (args.has("topology") && args.has("cluster"))
     throw InputError("--topology", "give either --topology or --cluster, not both");
   const PhysicalEstimator estimator = load_physical_estimator(args);
-  const ParallelJobPtr job = load_parallel_job(args);
+  const ParallelJobPtr job = load_parallel_job(args, estimator.cluster());
   const long steps = args.get_long("steps", 1, 1'000'000'000);
   const Strategy strategy = parse_strategy(args.get("strategy"));
   const std::vector<int> counts = requested_gpu_counts(args, estimator.cluster().num_gpus());

@@ -60,8 +60,9 @@ void add_graph_options(Args& args) {
               "sdpa");
   args.option("precision", "P", "zoo: fp32, fp16, bf16 or tf32", "fp32");
   args.option("device", "NAME|FILE",
-              "zoo: a built-in GPU (contrib/devices: a100, h100-sxm, h200, b200, ...) or a device "
-              "file (default: a100)");
+              "zoo: a built-in GPU ('pacml device list': a100, h100-sxm, h200, b200, ...) or a "
+              "device file (default: a100; with --cluster, the cluster's GPU, which --device "
+              "replaces)");
 }
 
 void reject_zoo_options(const Args& args, bool batch_applies) {

@@ -23,9 +23,17 @@ ClusterSpec load_cluster_option(const Args& args) {
   const bool has_topology = args.has("topology");
   if (args.has("cluster") && has_topology)
     throw InputError("--cluster", "give either --cluster or --topology, not both");
-  if (args.has("cluster")) return load_cluster(args.get("cluster"), "--cluster");
-  const std::string shape = has_topology ? args.get("topology") : "4x4x2";
-  return ClusterSpec::paper(RampTopology::parse(shape, "--topology"));
+  ClusterSpec cluster = args.has("cluster")
+                            ? load_cluster(args.get("cluster"), "--cluster")
+                            : ClusterSpec::paper(RampTopology::parse(
+                                  has_topology ? args.get("topology") : "4x4x2", "--topology"));
+  // --device puts that GPU in every server: its speed, its memory and its
+  // host's cost, so the job's op times and the plan's memory verdict agree.
+  if (args.has("device")) {
+    cluster.device = load_device(args.get("device"), "--device");
+    cluster.gpu_memory = cluster.device.memory_bytes;
+  }
+  return cluster;
 }
 
 PhysicalEstimator load_physical_estimator(const Args& args) {
@@ -43,14 +51,16 @@ TrainingOptions training_options(const Args& args) {
   return training;
 }
 
-ParallelJobPtr load_parallel_job(const Args& args) {
+ParallelJobPtr load_parallel_job(const Args& args, const ClusterSpec& cluster) {
   if (args.has("model")) {
     if (args.has("graph")) throw InputError("--model", "give either --graph or --model, not both");
     if (args.has("profiled-batch"))
       throw InputError("--profiled-batch",
                        "applies to graph files; zoo models are costed at "
                        "every batch");
-    return ParallelJob::from_zoo(args.get("model"), zoo_options(args), training_options(args));
+    ZooOptions options = zoo_options(args);
+    options.device = cluster.device;  // the job runs on the cluster's GPUs
+    return ParallelJob::from_zoo(args.get("model"), options, training_options(args));
   }
   if (!args.has("graph")) throw InputError("pacml", "give a graph: --graph FILE or --model NAME");
   reject_zoo_options(args, /*batch_applies=*/true);  // --batch: the batch the job runs at

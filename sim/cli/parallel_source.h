@@ -16,6 +16,7 @@ void add_cluster_options(Args& args);
 
 // The cluster the options name; --topology CxRxS (when declared and given)
 // is the paper's RAMP cluster of that shape. Default: the paper's 4x4x2.
+// --device (when declared and given) replaces its GPU, memory included.
 ClusterSpec load_cluster_option(const Args& args);
 
 // The estimator over that cluster, with the throughput table if given.
@@ -24,8 +25,9 @@ PhysicalEstimator load_physical_estimator(const Args& args);
 // --activation-checkpointing and --optimizer (declared by the estimate command).
 TrainingOptions training_options(const Args& args);
 
-// The job: --model NAME with the zoo options (--batch = global batch), or a
-// graph file measured at --profiled-batch samples and run at --batch.
-ParallelJobPtr load_parallel_job(const Args& args);
+// The job: --model NAME with the zoo options (--batch = global batch), costed
+// on `cluster`'s GPU, or a graph file measured at --profiled-batch samples and
+// run at --batch.
+ParallelJobPtr load_parallel_job(const Args& args, const ClusterSpec& cluster);
 
 }  // namespace pacml::cli
