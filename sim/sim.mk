@@ -26,6 +26,7 @@ libpacml_sim_la_SOURCES += \
 	sim/calibration/calibration.h sim/calibration/calibration.cpp \
 	sim/calibration/elasticflow_archive.h sim/calibration/elasticflow_archive.cpp \
 	sim/calibration/probe_file.h sim/calibration/probe_file.cpp \
+	sim/calibration/device_fit.h sim/calibration/device_fit.cpp \
 	sim/gpu/gpu_replay.h sim/gpu/gpu_replay.cpp \
 	sim/gpu/met_bound.h sim/gpu/met_bound.cpp \
 	sim/gpu/hindsight_search.h sim/gpu/hindsight_search.cpp \
@@ -48,6 +49,8 @@ pacml_SOURCES += \
 	sim/cli/list_option.h \
 	sim/cli/cmd_bench_sim.cpp \
 	sim/cli/cmd_calibrate.cpp \
+	sim/cli/cmd_device.cpp \
+	sim/cli/probe_report.h sim/cli/probe_report.cpp \
 	sim/cli/cmd_throughput.cpp \
 	sim/cli/cmd_config.cpp \
 	sim/cli/cmd_bench_physical.cpp \

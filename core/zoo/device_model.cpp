@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -240,6 +241,41 @@ DeviceModel DeviceModel::a100() {
 DeviceModel load_device_model(std::istream& in, const std::string& source) {
   return convert_yaml(parse_yaml(in, source), source,
                       [&](const YAML::Node& root) { return from_yaml(root, source); });
+}
+
+std::string device_file_text(const DeviceModel& device, const std::vector<std::string>& comment) {
+  std::ostringstream out;
+  for (const std::string& entry : comment) {
+    std::istringstream lines(entry);  // an entry's own newlines start new comment lines
+    for (std::string line; std::getline(lines, line);)
+      out << "#" << (line.empty() ? "" : " ") << line << "\n";
+    if (entry.empty()) out << "#\n";
+  }
+  const auto number = [](double value) { return exact_number_text(value); };
+  YAML::Emitter name;
+  name << YAML::DoubleQuoted << device.name;
+  out << "pacml_device: " << kDeviceFormatVersion << "\nname: " << name.c_str()
+      << "\nmemory_bytes: " << number(device.memory_bytes)
+      << "\nmemory_bandwidth: " << number(device.memory_bandwidth)
+      << "\nlaunch_overhead: " << number(device.launch_overhead) << "\npeak_flops:\n";
+  for (int p = 0; p < kNumPrecisions; ++p)
+    if (device.peak_flops[p] > 0)
+      out << "  " << precision_name(static_cast<Precision>(p)) << ": "
+          << number(device.peak_flops[p]) << "\n";
+  out << "efficiency:\n";
+  for (int k = 0; k < kNumOpKinds; ++k)
+    out << "  " << kOpKindNames[k] << ": " << number(device.efficiency[k]) << "\n";
+  out << "host:\n  per_op:";
+  const auto& per_op = device.host.per_op;
+  if (std::all_of(per_op.begin(), per_op.end(), [&](double v) { return v == per_op[0]; })) {
+    out << " " << number(per_op[0]) << "\n";
+  } else {
+    out << "\n";
+    for (int f = 0; f < kNumHostFamilies; ++f)
+      out << "    " << kHostFamilyNames[f] << ": " << number(per_op[f]) << "\n";
+  }
+  out << "  per_step: " << number(device.host.per_step) << "\n";
+  return out.str();
 }
 
 DeviceModel load_device_model_file(const std::string& path) {

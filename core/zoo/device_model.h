@@ -19,6 +19,7 @@
 #include <array>
 #include <istream>
 #include <string>
+#include <vector>
 
 #include "core/zoo/precision.h"
 
@@ -103,5 +104,10 @@ class SettingsTable;
 const SettingsTable& device_settings();
 const SettingsTable& device_host_settings();
 DeviceModel load_device_model_file(const std::string& path);
+
+// `device` as a device file that load_device_model reads back exactly (every
+// number written losslessly), after `comment`, one "# " line per entry. The
+// host's per_op is one number when every family has the same value.
+std::string device_file_text(const DeviceModel& device, const std::vector<std::string>& comment);
 
 }  // namespace pacml

@@ -1,6 +1,7 @@
 // `pacml calibrate` — the physical model against measured scaling
 // (doc/PHYSICAL.md §7): ElasticFlow's A100 points from its traces and the
-// published weak-scaling runs, with the tolerances a good model meets.
+// published weak-scaling runs, with the tolerances a good model meets; or,
+// with --probe, one GPU's probe measurements (doc/PHYSICAL.md §10).
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -14,6 +15,7 @@
 #include "sim/calibration/elasticflow_archive.h"
 #include "sim/cli/args.h"
 #include "sim/cli/command.h"
+#include "sim/cli/probe_report.h"
 #include "sim/cli/table.h"
 #include "sim/experiment/evaluation.h"
 #include "sim/report/csv.h"
@@ -133,19 +135,49 @@ void print_text(const std::vector<CalibrationRow>& rows, const std::string& trac
               << "%: " << (s.met() ? "met" : "NOT met") << "\n";
 }
 
+// `pacml calibrate --probe FILE`: the probe's configurations against the
+// device file, before and after the fit.
+int probe_section(const Args& args) {
+  if (args.has("elasticflow"))
+    throw InputError("--elasticflow", "give either --probe or the scaling points, not both");
+  const sim::ProbeRun run = sim::read_probe_file(args.get("probe"));
+  const sim::DeviceFit fit = sim::fit_device(run, probe_starting_device(args, run));
+  if (args.has("out")) {
+    sim::make_directories(args.get("out"));
+    std::cerr << write_probe_report(args.get("out"), run, fit) << "\n";
+  }
+  if (args.is_set("json"))
+    std::cout << probe_report_json(run, fit).dump(2) << "\n";
+  else
+    print_probe_report(std::cout, run, fit);
+  return 0;
+}
+
 int calibrate_command(const std::vector<std::string>& argv) {
-  Args args("pacml calibrate [--elasticflow PATH] [--json] [--out DIR]",
+  Args args("pacml calibrate [--elasticflow PATH | --probe PROBE.csv] [--json] [--out DIR]",
             "Compares the physical model's predicted speed-ups and step times with measured\n"
             "scaling: every ElasticFlow A100 point (per-iteration time = duration /\n"
             "num_iteration in its traces) and published weak-scaling runs. Prints each\n"
-            "point, its error and tolerance, and whether the targets are met.");
+            "point, its error and tolerance, and whether the targets are met. With --probe:\n"
+            "one GPU's probe measurements against the device file and the fitted one.");
   args.option(
       "elasticflow", "PATH",
       "ElasticFlow traces: the .tar.gz, a directory of cluster CSVs or one CSV "
       "(default: $PACML_SHARED_DATA or ../shared/data, elasticflow/elasticflow-traces.tar.gz)");
-  args.flag("json", "print one JSON array of rows");
-  args.option("out", "DIR", "also write calibration.csv, calibration.json and calibration.png");
+  args.option("probe", "PROBE.csv",
+              "instead: the probe section, a GPU's measured one-GPU step times and peak memory "
+              "(contrib/probe/pacml-probe) against the model, before and after `pacml device "
+              "fit`");
+  args.option("device", "NAME|FILE",
+              "with --probe: the device file to compare with (default: the built-in the probe's "
+              "'# device:' line names)");
+  args.flag("json", "print one JSON array of rows (with --probe: the comparison object)");
+  args.option("out", "DIR",
+              "also write calibration.csv, calibration.json and calibration.png (with --probe: "
+              "probe.csv, probe.json and probe.png)");
   if (!args.parse(argv)) return 0;
+  if (args.has("probe")) return probe_section(args);
+  if (args.has("device")) throw InputError("--device", "applies to --probe only");
   const sim::ElasticFlowTraces traces =
       sim::find_elasticflow_traces(args.has("elasticflow") ? args.get("elasticflow") : "");
   std::vector<sim::ScalingPoint> points = sim::elasticflow_points(traces.records);

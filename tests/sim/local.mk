@@ -8,7 +8,8 @@ tests_unit_tests_SOURCES += \
 	tests/sim/experiment_test.cpp \
 	tests/sim/gpu_experiment_test.cpp \
 	tests/sim/blocking_bound_test.cpp \
-	tests/sim/probe_file_test.cpp
+	tests/sim/probe_file_test.cpp \
+	tests/sim/device_fit_test.cpp
 
-TESTS += tests/sim/cli_sim_test.sh
-dist_noinst_SCRIPTS += tests/sim/cli_sim_test.sh
+TESTS += tests/sim/cli_sim_test.sh tests/sim/cli_device_test.sh
+dist_noinst_SCRIPTS += tests/sim/cli_sim_test.sh tests/sim/cli_device_test.sh
