@@ -142,14 +142,7 @@ int probe_section(const Args& args) {
     throw InputError("--elasticflow", "give either --probe or the scaling points, not both");
   const sim::ProbeRun run = sim::read_probe_file(args.get("probe"));
   const sim::DeviceFit fit = sim::fit_device(run, probe_starting_device(args, run));
-  if (args.has("out")) {
-    sim::make_directories(args.get("out"));
-    std::cerr << write_probe_report(args.get("out"), run, fit) << "\n";
-  }
-  if (args.is_set("json"))
-    std::cout << probe_report_json(run, fit).dump(2) << "\n";
-  else
-    print_probe_report(std::cout, run, fit);
+  emit_probe_report(run, fit, args.has("out") ? args.get("out") : "", args.is_set("json"));
   return 0;
 }
 

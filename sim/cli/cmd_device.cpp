@@ -65,10 +65,7 @@ std::string today() {
 }
 
 std::vector<std::string> fitted_file_comment(const sim::ProbeRun& run, const sim::DeviceFit& fit) {
-  const auto header = [&](const char* key) {
-    const auto it = run.header.find(key);
-    return it == run.header.end() ? std::string("?") : it->second;
-  };
+  const auto header = [&](const char* key) { return probe_header(run, key); };
   const sim::ProbeScore before = sim::score_probe(fit.before_rows, kFittedTimeTolerance);
   const sim::ProbeScore after = sim::score_probe(fit.after_rows, kFittedTimeTolerance);
   std::vector<std::string> comment = {
@@ -108,14 +105,7 @@ int fit(const std::vector<std::string>& argv) {
   const sim::DeviceFit result = sim::fit_device(run, probe_starting_device(args, run));
   sim::write_text_file(args.get("out"),
                        device_file_text(result.after, fitted_file_comment(run, result)));
-  if (args.has("report")) {
-    sim::make_directories(args.get("report"));
-    std::cerr << write_probe_report(args.get("report"), run, result) << "\n";
-  }
-  if (args.is_set("json"))
-    std::cout << probe_report_json(run, result).dump(2) << "\n";
-  else
-    print_probe_report(std::cout, run, result);
+  emit_probe_report(run, result, args.has("report") ? args.get("report") : "", args.is_set("json"));
   std::cerr << "pacml device fit: wrote " << args.get("out") << "\n";
   return 0;
 }

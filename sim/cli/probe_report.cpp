@@ -1,12 +1,14 @@
 #include "sim/cli/probe_report.h"
 
 #include <cmath>
+#include <iostream>
 #include <sstream>
 
 #include "core/cluster/cluster_spec.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
 #include "sim/cli/table.h"
+#include "sim/experiment/evaluation.h"
 #include "sim/report/csv.h"
 #include "sim/report/plots.h"
 
@@ -81,11 +83,25 @@ DeviceModel probe_starting_device(const Args& args, const sim::ProbeRun& run) {
   return load_device(name, "--device");
 }
 
+std::string probe_header(const sim::ProbeRun& run, const std::string& key) {
+  const auto it = run.header.find(key);
+  return it == run.header.end() ? std::string("?") : it->second;
+}
+
+void emit_probe_report(const sim::ProbeRun& run, const sim::DeviceFit& fit, const std::string& dir,
+                       bool json) {
+  if (!dir.empty()) {
+    sim::make_directories(dir);
+    std::cerr << write_probe_report(dir, run, fit) << "\n";
+  }
+  if (json)
+    std::cout << probe_report_json(run, fit).dump(2) << "\n";
+  else
+    print_probe_report(std::cout, run, fit);
+}
+
 void print_probe_report(std::ostream& out, const sim::ProbeRun& run, const sim::DeviceFit& fit) {
-  const auto header = [&](const char* key) {
-    const auto it = run.header.find(key);
-    return it == run.header.end() ? std::string("?") : it->second;
-  };
+  const auto header = [&](const char* key) { return probe_header(run, key); };
   out << "probe " << run.source << ": " << header("device") << ", torch " << header("torch") << ", "
       << header("date") << "\nbefore: " << fit.before.name << "; fitted: " << fit.after.name
       << "\n\n";

@@ -22,6 +22,14 @@ constexpr double kDatasheetTimeTolerance = 0.35;
 // probe's `# device:` line names; throws InputError("--device") otherwise.
 DeviceModel probe_starting_device(const Args& args, const sim::ProbeRun& run);
 
+// A `# key: value` line of the probe's header, or "?".
+std::string probe_header(const sim::ProbeRun& run, const std::string& key);
+
+// What both commands print: the report (JSON when `json`), and the report
+// files into `dir` unless it is empty.
+void emit_probe_report(const sim::ProbeRun& run, const sim::DeviceFit& fit, const std::string& dir,
+                       bool json);
+
 // The table of configurations, then what the fit changed and the scores.
 void print_probe_report(std::ostream& out, const sim::ProbeRun& run, const sim::DeviceFit& fit);
 
