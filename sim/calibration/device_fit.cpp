@@ -74,8 +74,11 @@ ProbeComparison compare_row(const ProbeRun& run, const ProbeRow& row,
   c.configuration = configuration_text(row);
   try {
     const ParallelJobPtr job = probe_job(row, estimator.cluster().device);
+    // The one-GPU data plan is what single_gpu_step_time() times (there is no
+    // throughput table here): one computation gives the time, even where the
+    // verdict is oom, and the memory.
     const ParallelPlan plan = estimator.analytic_plan(*job, 1, Strategy::kData);
-    c.predicted_seconds = estimator.single_gpu_step_time(*job);
+    c.predicted_seconds = plan.step_time;
     c.predicted_peak_bytes = plan.memory_per_gpu;
     c.predicted_fits = plan.status != PlanStatus::kOom;
   } catch (const InputError& e) {

@@ -10,6 +10,7 @@
 
 #include "core/cluster/cluster_spec.h"
 #include "core/util/error.h"
+#include "tests/zoo/zoo_test_util.h"
 
 namespace pacml::sim {
 namespace {
@@ -154,15 +155,7 @@ TEST(DeviceFile, WrittenFileReadsBackExactly) {
   d.name = "H200 \"fitted\": a: b";
   const std::string text = device_file_text(d, {"two\nlines", ""});
   std::istringstream in(text);
-  const DeviceModel back = load_device_model(in, "written");
-  EXPECT_EQ(back.name, d.name);
-  EXPECT_EQ(back.peak_flops, d.peak_flops);
-  EXPECT_EQ(back.efficiency, d.efficiency);
-  EXPECT_EQ(back.memory_bandwidth, d.memory_bandwidth);
-  EXPECT_EQ(back.launch_overhead, d.launch_overhead);
-  EXPECT_EQ(back.memory_bytes, d.memory_bytes);
-  EXPECT_EQ(back.host.per_op, d.host.per_op);
-  EXPECT_EQ(back.host.per_step, d.host.per_step);
+  zoo_test::expect_same_device(load_device_model(in, "written"), d);
   EXPECT_EQ(text.rfind("# two\n# lines\n#\npacml_device: 1\n", 0), 0u) << text;
 }
 

@@ -13,6 +13,7 @@
 #include "core/cluster/cluster_presets.h"
 #include "core/util/error.h"
 #include "tests/test_data.h"
+#include "tests/zoo/zoo_test_util.h"
 
 namespace pacml {
 namespace {
@@ -187,14 +188,7 @@ TEST(DeviceModel, ShippedFilesLoadAndTheA100MatchesTheBuiltIn) {
   const std::string dir = std::string(PACML_SOURCE_DIR) + "/contrib/devices/";
   const DeviceModel file = load_device_model_file(dir + "a100.yaml");
   const DeviceModel built_in = DeviceModel::a100();
-  EXPECT_EQ(file.name, built_in.name);
-  EXPECT_EQ(file.memory_bytes, built_in.memory_bytes);
-  EXPECT_EQ(file.memory_bandwidth, built_in.memory_bandwidth);
-  EXPECT_EQ(file.launch_overhead, built_in.launch_overhead);
-  EXPECT_EQ(file.peak_flops, built_in.peak_flops);
-  EXPECT_EQ(file.efficiency, built_in.efficiency);
-  EXPECT_EQ(file.host.per_op, built_in.host.per_op);
-  EXPECT_EQ(file.host.per_step, built_in.host.per_step);
+  zoo_test::expect_same_device(file, built_in);
 
   const DeviceModel v100 = load_device_model_file(dir + "v100.yaml");
   EXPECT_EQ(v100.peak(Precision::kFp32), 15.7e12);
