@@ -98,3 +98,9 @@ core/cluster/cluster_presets_data.cpp: $(top_srcdir)/core/util/embed-files.sh $(
 core/cluster/device_files_data.cpp: $(top_srcdir)/core/util/embed-files.sh $(DEVICE_FILES)
 	$(AM_V_GEN)$(MKDIR_P) core/cluster && \
 	  $(EMBED_FILES) core/cluster/cluster_presets.h pacml builtin_device_files $(DEVICE_FILES) > $@.tmp && mv $@.tmp $@
+
+# The site correction of predicted step times (issue 31): its data, its file
+# and its application to a prediction and a time limit (doc/PHYSICAL.md §11).
+libpacml_core_la_SOURCES += \
+	core/correction/step_correction.h core/correction/step_correction.cpp \
+	core/correction/correction_file.h core/correction/correction_file.cpp
