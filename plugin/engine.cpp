@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <optional>
@@ -13,6 +14,7 @@
 #include <sstream>
 
 #include "core/cluster/cluster_spec.h"
+#include "core/correction/step_correction.h"
 #include "core/jct/estimator.h"
 #include "core/parallel/duration_model.h"
 #include "core/parallel/parallel_job.h"
@@ -25,6 +27,7 @@
 #include "core/profile.h"
 #include "core/slurm/slurm_syntax.h"
 #include "core/util/error.h"
+#include "core/util/hash.h"
 #include "core/util/lru_cache.h"
 #include "core/zoo/model_zoo.h"
 #include "plugin/decision_id.h"
@@ -1128,6 +1131,17 @@ SubmitResult Engine::accept_gpus(Decision& d) {
   rec["strategy"] = plan.strategy;
   rec["tp"] = plan.tp, rec["pp"] = plan.pp, rec["dp"] = plan.dp;
   rec["jct"] = d.est.jct;
+  // What `pacml history join` lines up with accounting to fit a correction
+  // (doc/PHYSICAL.md §11): the job's timing inputs and its predicted step.
+  char digest[17];
+  std::snprintf(digest, sizeof digest, "%016llx",
+                static_cast<unsigned long long>(fnv1a64(d.gpu_job->key())));
+  rec["job_digest"] = digest;
+  rec["batch"] = d.gpu_job->global_batch();
+  rec["precision"] = precision_name(d.gpu_job->precision());
+  rec["device"] = d.durations->cluster().device.name;
+  rec["step_time"] = d.plan.step_time;
+  rec["compute_share"] = compute_share(d.plan);
   if (r.slurm_deadline) rec["slurm_deadline"] = r.slurm_deadline;
   const std::uint32_t in_force = d.time_limit ? d.time_limit : d.in.time_limit_minutes;
   rec["time_limit"] = in_force ? nlohmann::json(in_force) : nlohmann::json(nullptr);
