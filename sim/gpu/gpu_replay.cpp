@@ -167,6 +167,10 @@ class Replay {
   bool fetch_next();
   void next_event();
   int choose(const GpuJob& job);
+  double predicted(const GpuJob& job, int k) {
+    return config_.predicted ? config_.predicted(job, k) : run_seconds(durations_, job, k);
+  }
+  double predicted_fastest(const GpuJob& job);
   GpuDecisionInput decision_input(const GpuJob& job, int free_gpus);
   void add_context(const GpuJob& job, GpuDecisionInput& input);
   void count_offered(const GpuJob& job);
@@ -232,18 +236,31 @@ GpuDecisionInput Replay::decision_input(const GpuJob& job, int free_gpus) {
   input.deadline = job.deadline;
   input.requested = job.requested;
   input.free_gpus = free_gpus;
-  input.seconds = [this, &job](int k) { return run_seconds(durations_, job, k); };
+  input.seconds = [this, &job](int k) { return predicted(job, k); };
   input.cluster_gpus = cluster_.num_gpus();
   if (config_.policy.kind == GpuPolicy::Kind::kChooser) add_context(job, input);
   return input;
 }
 
+// The shortest predicted run: the model's, or with a world of its own the
+// shortest of the counts the model ranks as candidates (powers of two and
+// whole servers; rank_fastest_first).
+double Replay::predicted_fastest(const GpuJob& job) {
+  if (!config_.predicted) return fastest_seconds(durations_, job);
+  double best = INFINITY;
+  for (int k : durations_.fastest_first(*job.work)) best = std::min(best, predicted(job, k));
+  return best;
+}
+
 // Only a learned policy reads these, and counting free servers costs a pass
-// over the cluster, so rule policies skip it.
+// over the cluster, so rule policies skip it. The model's step-time tables
+// only where they are what the policy's `seconds` says (plan_traits hold no time).
 void Replay::add_context(const GpuJob& job, GpuDecisionInput& input) {
   input.job = job.work.get();
-  input.step_times = &durations_.step_times(*job.work);
-  input.fastest_first = &durations_.fastest_first(*job.work);
+  if (!config_.predicted) {
+    input.step_times = &durations_.step_times(*job.work);
+    input.fastest_first = &durations_.fastest_first(*job.work);
+  }
   input.plan_traits = &durations_.plan_traits(*job.work);
   input.steps = static_cast<double>(job.iterations);
   input.cluster_gpus = cluster_.num_gpus();
@@ -258,7 +275,7 @@ void Replay::add_context(const GpuJob& job, GpuDecisionInput& input) {
 // Keeps the offered load of the last kOfferedWindow seconds up to date.
 void Replay::count_offered(const GpuJob& job) {
   const int k = std::min(std::max(job.requested, 1), cluster_.num_gpus());
-  const double seconds = run_seconds(durations_, job, k);
+  const double seconds = predicted(job, k);
   if (std::isfinite(seconds)) {
     offered_.emplace_back(job.submit, k * seconds);
     offered_sum_ += k * seconds;
@@ -304,7 +321,8 @@ void Replay::start(long j, int k) {
   GpuJobOutcome& o = live.outcome;
   o.gpus = k;
   o.start = now_;
-  o.end = now_ + run_seconds(durations_, live.job, k);
+  o.end =
+      now_ + (config_.actual ? config_.actual(live.job, k) : run_seconds(durations_, live.job, k));
   o.met = o.end <= live.job.deadline;
   completions_.push({o.end, j});
 }
@@ -338,8 +356,7 @@ void Replay::arrive() {
   live.job = std::move(next_);
   stats_.arrive(live.job.submit);
   if (config_.policy.kind == GpuPolicy::Kind::kChooser) count_offered(live.job);
-  live.outcome.unservable =
-      live.job.submit + fastest_seconds(durations_, live.job) > live.job.deadline;
+  live.outcome.unservable = live.job.submit + predicted_fastest(live.job) > live.job.deadline;
   const double deadline = live.job.deadline, submit = live.job.submit;
   fetch_next();
   if (config_.admission == Admission::kImmediate) {
@@ -367,8 +384,7 @@ void Replay::arrive() {
 bool Replay::settle(long j) {
   const Live& live = live_.at(j);
   const GpuJob& job = live.job;
-  const double fastest = live.fixed_gpus ? run_seconds(durations_, job, live.fixed_gpus)
-                                         : fastest_seconds(durations_, job);
+  const double fastest = live.fixed_gpus ? predicted(job, live.fixed_gpus) : predicted_fastest(job);
   if (now_ + fastest > job.deadline) {
     finish(j);
     return true;

@@ -60,12 +60,19 @@ inline double fastest_seconds(DurationModel& durations, const GpuJob& job) {
 enum class GpuDecision { kAtStart, kAtSubmission };
 GpuDecision parse_gpu_decision(const std::string& text, const std::string& where);
 
+// Seconds a job runs on k GPUs, when the replay's world is not the model's.
+using GpuRunSeconds = std::function<double(const GpuJob& job, int gpus)>;
+
 struct GpuReplayConfig {
   GpuPolicy policy;
   Admission admission = Admission::kQueue;
   QueueOrder order = QueueOrder::kEarliestDeadline;
   GpuDecision decide = GpuDecision::kAtStart;  // queue admission only
   std::uint64_t seed = 1;
+  // A world whose run times differ from the model's (sim/history): when set,
+  // `predicted` is what the policy and the queue see, and `actual` how long
+  // a started job runs (called once per start). Empty: the model's seconds.
+  GpuRunSeconds predicted, actual;
 };
 
 struct GpuJobOutcome {
