@@ -31,7 +31,12 @@ libpacml_sim_la_SOURCES += \
 	sim/gpu/met_bound.h sim/gpu/met_bound.cpp \
 	sim/gpu/hindsight_search.h sim/gpu/hindsight_search.cpp \
 	sim/gpu/gpu_trace.h sim/gpu/gpu_trace.cpp \
-	sim/gpu/fitted_workload.h sim/gpu/fitted_workload.cpp
+	sim/gpu/fitted_workload.h sim/gpu/fitted_workload.cpp \
+	sim/history/history_records.h sim/history/decision_log_reader.cpp \
+	sim/history/accounting_reader.cpp \
+	sim/history/correction_fit.h sim/history/correction_fit.cpp \
+	sim/history/corrected_predictions.h sim/history/corrected_predictions.cpp \
+	sim/history/history_simulation.h sim/history/history_simulation.cpp
 nodist_libpacml_sim_la_SOURCES = sim/gpu/builtin_workloads_data.cpp
 BUILT_SOURCES += sim/gpu/builtin_workloads_data.cpp
 CLEANFILES += sim/gpu/builtin_workloads_data.cpp
@@ -49,6 +54,9 @@ pacml_SOURCES += \
 	sim/cli/list_option.h \
 	sim/cli/cmd_bench_sim.cpp \
 	sim/cli/cmd_calibrate.cpp \
+	sim/cli/history_calibrate.h sim/cli/history_calibrate.cpp \
+	sim/cli/cmd_history.cpp \
+	sim/cli/history_simulate.h sim/cli/history_simulate.cpp \
 	sim/cli/cmd_device.cpp \
 	sim/cli/probe_report.h sim/cli/probe_report.cpp \
 	sim/cli/cmd_throughput.cpp \

@@ -22,8 +22,8 @@ const SettingsTable& correction_settings() {
            .defaults_to("the file's name"),
        SettingKey("fitted_from", T::kText, "what it was fitted from, for people"),
        SettingKey("prior_jobs", T::kNumber,
-                  "the fit's shrinkage k: a factor fitted from n jobs moves n / (n + k) of the "
-                  "way from 1 (information only)")
+                  "the fit's prior weight k: a model's factor from n jobs moves n / (n + k) of "
+                  "the way from the site-wide one (that one from 1); information only")
            .range(0, 1e6),
        SettingKey("entries", T::kList, "the factors, one entry per (model, device) (required)")});
   return table;

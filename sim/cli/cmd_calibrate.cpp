@@ -1,7 +1,8 @@
 // `pacml calibrate` — the physical model against measured scaling
 // (doc/PHYSICAL.md §7): ElasticFlow's A100 points from its traces and the
 // published weak-scaling runs, with the tolerances a good model meets; or,
-// with --probe, one GPU's probe measurements (doc/PHYSICAL.md §10).
+// with --probe, one GPU's probe measurements (doc/PHYSICAL.md §10); or, with
+// --history, a site correction from completed jobs (doc/PHYSICAL.md §11).
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -15,6 +16,7 @@
 #include "sim/calibration/elasticflow_archive.h"
 #include "sim/cli/args.h"
 #include "sim/cli/command.h"
+#include "sim/cli/history_calibrate.h"
 #include "sim/cli/probe_report.h"
 #include "sim/cli/table.h"
 #include "sim/experiment/evaluation.h"
@@ -147,12 +149,16 @@ int probe_section(const Args& args) {
 }
 
 int calibrate_command(const std::vector<std::string>& argv) {
-  Args args("pacml calibrate [--elasticflow PATH | --probe PROBE.csv] [--json] [--out DIR]",
-            "Compares the physical model's predicted speed-ups and step times with measured\n"
-            "scaling: every ElasticFlow A100 point (per-iteration time = duration /\n"
-            "num_iteration in its traces) and published weak-scaling runs. Prints each\n"
-            "point, its error and tolerance, and whether the targets are met. With --probe:\n"
-            "one GPU's probe measurements against the device file and the fitted one.");
+  Args args(
+      "pacml calibrate [--elasticflow PATH | --probe PROBE.csv | --history JOINED.csv | "
+      "--log DECISIONS --sacct FILE] [--json] [--out DIR|FILE]",
+      "Compares the physical model's predicted speed-ups and step times with measured\n"
+      "scaling: every ElasticFlow A100 point (per-iteration time = duration /\n"
+      "num_iteration in its traces) and published weak-scaling runs. Prints each\n"
+      "point, its error and tolerance, and whether the targets are met. With --probe:\n"
+      "one GPU's probe measurements against the device file and the fitted one. With\n"
+      "--history (or --log and --sacct): a site correction of predicted step times\n"
+      "fitted from completed jobs, written to --out, with the error before and after.");
   args.option(
       "elasticflow", "PATH",
       "ElasticFlow traces: the .tar.gz, a directory of cluster CSVs or one CSV "
@@ -164,11 +170,17 @@ int calibrate_command(const std::vector<std::string>& argv) {
   args.option("device", "NAME|FILE",
               "with --probe: the device file to compare with (default: the built-in the probe's "
               "'# device:' line names)");
+  args.option("history", "JOINED.csv",
+              "instead: fit a site correction from `pacml history join --out`'s jobs");
+  declare_history_fit_options(args);
   args.flag("json", "print one JSON array of rows (with --probe: the comparison object)");
-  args.option("out", "DIR",
+  args.option("out", "DIR|FILE",
               "also write calibration.csv, calibration.json and calibration.png (with --probe: "
-              "probe.csv, probe.json and probe.png)");
+              "probe.csv, probe.json and probe.png); with --history: the correction file");
   if (!args.parse(argv)) return 0;
+  if (args.has("history") || args.has("log") || args.has("sacct")) return history_section(args);
+  for (const char* only : {"startup", "prior-jobs", "min-jobs", "version-name"})
+    if (args.has(only)) throw InputError(std::string("--") + only, "applies to --history only");
   if (args.has("probe")) return probe_section(args);
   if (args.has("device")) throw InputError("--device", "applies to --probe only");
   const sim::ElasticFlowTraces traces =
@@ -196,7 +208,8 @@ int calibrate_command(const std::vector<std::string>& argv) {
 
 }  // namespace
 
-PACML_COMMAND("calibrate", "compare the physical model with measured multi-GPU scaling",
+PACML_COMMAND("calibrate",
+              "compare the physical model with measured scaling; fit a site correction",
               calibrate_command);
 
 }  // namespace pacml::cli

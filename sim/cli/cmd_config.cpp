@@ -9,6 +9,7 @@
 #include "core/cluster/cluster_spec.h"
 #include "core/cluster/topology_yaml.h"
 #include "core/config/settings_table.h"
+#include "core/correction/correction_file.h"
 #include "core/util/error.h"
 #include "core/zoo/device_model.h"
 #include "model/train_config_keys.h"
@@ -26,6 +27,8 @@ namespace {
 const std::map<std::string, std::function<const SettingsTable&()>>& formats() {
   static const std::map<std::string, std::function<const SettingsTable&()>> all = {
       {"cluster", cluster_settings},
+      {"correction", correction_settings},
+      {"correction.entries", correction_entry_settings},
       {"device", device_settings},
       {"device.host", device_host_settings},
       {"pacml.conf", plugin::plugin_config_settings},

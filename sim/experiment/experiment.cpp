@@ -8,6 +8,7 @@
 
 #include "core/cluster/cluster_spec.h"
 #include "core/cluster/topology_yaml.h"
+#include "core/correction/correction_file.h"
 #include "core/policy/gpu_policy.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
@@ -184,6 +185,10 @@ void parse_fitted_experiment(const YAML::Node& root, const std::string& source,
     fitted.throughput_table =
         resolve_path(yaml_scalar(root["throughput_table"], source, "throughput_table"),
                      spec.base_dir, yaml_where(source, root["throughput_table"]));
+  if (root["correction"])
+    fitted.correction =
+        read_correction_file(resolve_path(yaml_scalar(root["correction"], source, "correction"),
+                                          spec.base_dir, yaml_where(source, root["correction"])));
   if (root["admission"]) fitted.admissions = parse_admissions(root["admission"], source);
   if (root["order"])
     fitted.order = parse_queue_order(yaml_scalar(root["order"], source, "order"),

@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "core/cluster/ramp_topology.h"
+#include "core/correction/step_correction.h"
 #include "core/jct/estimator.h"
 #include "sim/engine/beta_distribution.h"
 #include "sim/engine/episode.h"
@@ -63,6 +64,9 @@ struct FittedExperimentSpec {
   std::string throughput_table;
   std::vector<Admission> admissions = {Admission::kImmediate, Admission::kQueue};
   QueueOrder order = QueueOrder::kEarliestDeadline;
+  // A site correction (core/correction/correction_file.h): the corrected step
+  // times are the simulated world's and what the policies are told.
+  std::optional<StepCorrection> correction;
 };
 
 struct ExperimentSpec {

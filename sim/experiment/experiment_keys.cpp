@@ -58,6 +58,9 @@ const SettingsTable& experiment_settings() {
        fitted(SettingKey("throughput_table", T::kText,
                          "a directory of measured scaling tables (ElasticFlow's MODEL.csv "
                          "format), relative to this file")),
+       fitted(SettingKey("correction", T::kText,
+                         "a site correction file (`pacml calibrate --history`), relative to this "
+                         "file: the simulated step times and the predictions are corrected")),
        fitted(SettingKey("admission", T::kChoice, "place now or block, wait in a queue, or both")
                   .one_of({"immediate", "queue", "both"})
                   .defaults_to("both")),

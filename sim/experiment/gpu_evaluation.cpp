@@ -12,6 +12,7 @@
 #include "core/util/numbers.h"
 #include "sim/experiment/evaluation.h"
 #include "sim/gpu/fitted_workload.h"
+#include "sim/history/corrected_predictions.h"
 #include "sim/report/csv.h"
 #include "sim/report/plots.h"
 #include "sim/report/text_table.h"
@@ -158,10 +159,16 @@ GpuEvaluation run_gpu_experiment(const ExperimentSpec& spec,
   out.cluster = estimator->cluster().summary();
   // Each seed's jobs are drawn once and replayed under every (admission, policy).
   std::vector<std::vector<GpuJob>> draws;
-  for (std::uint64_t seed : spec.seeds)
+  CorrectedPredictions corrected(durations);
+  for (std::uint64_t seed : spec.seeds) {
     draws.push_back(generate_jobs(workload, f.load, f.jobs, seed, durations, f.beta_deadline));
+    if (f.correction)
+      rescale_deadlines(draws.back(), corrected, *f.correction, durations.cluster_gpus());
+  }
   GpuReplayConfig config;
   config.order = f.order;
+  if (f.correction)  // the site's corrected step times: its world and what policies are told
+    config.predicted = config.actual = corrected_world(corrected, *f.correction);
   for (Admission admission : f.admissions)
     for (const std::string& policy : spec.policies) {
       config.admission = admission;

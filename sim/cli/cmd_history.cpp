@@ -1,0 +1,59 @@
+// `pacml history join|simulate`: the record of prediction and outcome
+// (job_submit/pacml's decision log joined with sacct) and the loop that
+// learns from it, shown in the simulator (doc/PHYSICAL.md §11).
+#include <iostream>
+
+#include "core/util/error.h"
+#include "sim/cli/args.h"
+#include "sim/cli/command.h"
+#include "sim/cli/history_calibrate.h"
+#include "sim/cli/history_simulate.h"
+#include "sim/report/csv.h"
+
+namespace pacml::cli {
+namespace {
+
+int join(const std::vector<std::string>& argv) {
+  Args args("pacml history join --log DECISIONS --sacct FILE [--out JOINED.csv]",
+            "Lines up job_submit/pacml's decisions (their predicted step time, model, batch,\n"
+            "precision, GPUs, strategy and steps) with what Slurm's accounting says each job\n"
+            "did (state, elapsed, start). Prints what could not be joined and why (to\n"
+            "stderr), and the joined jobs as CSV (stdout, or --out), which `pacml calibrate\n"
+            "--history` reads. The accounting: sacct -P --format=JobID,State,Elapsed,Start\n"
+            "(other columns are ignored; sacct --json is not read).");
+  args.option("log", "DECISIONS", "job_submit/pacml's decision log (required)");
+  args.option("sacct", "FILE", "sacct -P output with JobID, State and Elapsed (required)");
+  args.option("out", "JOINED.csv", "write the joined jobs there instead of stdout");
+  if (!args.parse(argv)) return 0;
+  if (!args.has("log")) throw InputError("--log", "give the decision log");
+  if (!args.has("sacct")) throw InputError("--sacct", "give the sacct -P output");
+  const std::string csv = sim::joined_csv_text(join_files(args.get("log"), args.get("sacct")));
+  if (args.has("out"))
+    sim::write_text_file(args.get("out"), csv);
+  else
+    std::cout << csv;
+  return 0;
+}
+
+int history_command(const std::vector<std::string>& argv) {
+  const std::string usage =
+      "usage: pacml history join --log DECISIONS --sacct FILE [--out JOINED.csv]\n"
+      "       pacml history simulate [options]\n\n"
+      "Predictions that learn from what ran. 'pacml history COMMAND --help' for details.\n";
+  if (argv.empty() || argv[0] == "--help" || argv[0] == "-h") {
+    std::cout << usage;
+    return argv.empty() ? 2 : 0;
+  }
+  const std::vector<std::string> rest(argv.begin() + 1, argv.end());
+  if (argv[0] == "join") return join(rest);
+  if (argv[0] == "simulate") return history_simulate(rest);
+  throw InputError("pacml history", "unknown subcommand '" + argv[0] + "'; known: join, simulate");
+}
+
+}  // namespace
+
+PACML_COMMAND("history",
+              "join decisions with sacct; simulate a correction learnt from completed jobs",
+              history_command);
+
+}  // namespace pacml::cli

@@ -1,0 +1,114 @@
+#include "sim/cli/history_calibrate.h"
+
+#include <iostream>
+
+#include "core/correction/correction_file.h"
+#include "core/util/error.h"
+#include "core/util/numbers.h"
+#include "sim/cli/table.h"
+#include "sim/history/correction_fit.h"
+#include "sim/report/csv.h"
+
+namespace pacml::cli {
+
+void declare_history_fit_options(Args& args) {
+  args.option("log", "DECISIONS", "with --sacct instead of --history: job_submit/pacml's log");
+  args.option("sacct", "FILE", "with --log: sacct -P --format=JobID,State,Elapsed,Start output");
+  args.option("startup", "SECONDS",
+              "with --history: seconds of each job's elapsed time before its first step", "0");
+  args.option("prior-jobs", "K",
+              "with --history: the prior's weight in jobs, a factor from n jobs moves n/(n+K) of "
+              "the way",
+              "8");
+  args.option("min-jobs", "N", "with --history: refuse with fewer usable completed jobs", "20");
+  args.option("version-name", "TEXT",
+              "with --history: the correction's version (default: the "
+              "--out file's name)");
+}
+
+std::vector<sim::JoinedJob> join_files(const std::string& log, const std::string& sacct) {
+  sim::HistoryReport log_report, sacct_report;
+  const auto decisions = sim::read_decision_log_file(log, log_report);
+  const auto accounting = sim::read_sacct_accounting_file(sacct, sacct_report);
+  sim::JoinResult joined = sim::join_history(decisions, accounting);
+  std::cerr << log << ": " << log_report.lines << " decisions, " << decisions.size()
+            << " with a predicted step time\n";
+  for (const auto& [reason, n] : log_report.skipped)
+    std::cerr << "  not joined: " << n << " " << reason << "\n";
+  std::cerr << sacct << ": " << accounting.size() << " jobs";
+  for (const auto& [reason, n] : sacct_report.skipped) std::cerr << ", " << n << " " << reason;
+  std::cerr << "; " << joined.accounting_without_decision << " without a pacml decision\n";
+  for (const std::string& why : joined.unjoined) std::cerr << "  not joined: " << why << "\n";
+  std::cerr << "joined: " << joined.joined.size() << " jobs\n";
+  return std::move(joined.joined);
+}
+
+namespace {
+
+std::string percent(double x) {
+  return significant_number_text(100 * x, 3) + " %";
+}
+
+std::string error_line(const sim::ErrorSummary& e) {
+  return "median |predicted/measured - 1| " + percent(e.median) + " (95 % bootstrap interval " +
+         percent(e.lo) + " - " + percent(e.hi) + "), median log(predicted/measured) " +
+         significant_number_text(e.median_log_ratio, 3);
+}
+
+void print_fit(const sim::CorrectionFit& fit, const std::map<std::string, long>& excluded,
+               long usable) {
+  std::cout << "usable: " << usable << " completed jobs\n";
+  for (const auto& [reason, n] : excluded) std::cout << "excluded: " << n << " " << reason << "\n";
+  Table table({"model", "device", "jobs", "set aside", "fit", "compute", "comm", "shrunk compute",
+               "shrunk comm"});
+  for (const sim::GroupFit& g : fit.groups)
+    table.add({g.model, g.device, std::to_string(g.jobs), std::to_string(g.set_aside),
+               g.split ? "compute+comm" : "total only", significant_number_text(g.raw.compute, 4),
+               significant_number_text(g.raw.comm, 4), significant_number_text(g.shrunk.compute, 4),
+               significant_number_text(g.shrunk.comm, 4)});
+  table.print(std::cout);
+  std::cout << "before: " << error_line(fit.before) << "\nafter:  " << error_line(fit.after)
+            << "\n(in-sample: the same jobs the correction was fitted on)\n";
+}
+
+}  // namespace
+
+int history_section(const Args& args) {
+  for (const char* other : {"elasticflow", "probe", "device"})
+    if (args.has(other))
+      throw InputError(std::string("--") + other, "does not apply with --history or --log");
+  if (args.is_set("json")) throw InputError("--json", "does not apply with --history or --log");
+  if (!args.has("out")) throw InputError("--out", "give the correction file to write");
+  std::vector<sim::JoinedJob> jobs;
+  if (args.has("history")) {
+    if (args.has("log") || args.has("sacct"))
+      throw InputError("--history", "give either --history or --log with --sacct, not both");
+    jobs = sim::read_joined_csv_file(args.get("history"));
+  } else {
+    if (!args.has("log") || !args.has("sacct"))
+      throw InputError("--log", "--log and --sacct go together");
+    jobs = join_files(args.get("log"), args.get("sacct"));
+  }
+  sim::FitOptions options;
+  options.startup_seconds = parse_non_negative(args.get("startup"), "--startup", "--startup");
+  options.prior_jobs = parse_non_negative(args.get("prior-jobs"), "--prior-jobs", "--prior-jobs");
+  options.min_jobs = args.get_long("min-jobs", 1, 1L << 40);
+  const std::string out = args.get("out");
+  options.version =
+      args.has("version-name") ? args.get("version-name") : out.substr(out.find_last_of('/') + 1);
+  std::map<std::string, long> excluded;
+  const std::vector<sim::FitSample> samples = sim::usable_samples(jobs, options, excluded);
+  const sim::CorrectionFit fit = sim::fit_correction(samples, options);
+  print_fit(fit, excluded, static_cast<long>(samples.size()));
+  CorrectionProvenance provenance;
+  provenance.fitted_from =
+      std::to_string(samples.size()) + " completed jobs of " +
+      (args.has("history") ? args.get("history")
+                           : args.get("log") + " joined with " + args.get("sacct"));
+  provenance.prior_jobs = options.prior_jobs;
+  sim::write_text_file(out, correction_file_text(fit.correction, provenance));
+  std::cerr << "pacml calibrate: wrote " << out << "\n";
+  return 0;
+}
+
+}  // namespace pacml::cli

@@ -1,0 +1,170 @@
+#include "sim/history/correction_fit.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/policy/policy.h"
+#include "core/util/error.h"
+#include "core/util/numbers.h"
+#include "core/util/statistics.h"
+
+namespace pacml::sim {
+namespace {
+
+// Compute and comm are told apart only where the shares differ this much:
+// below it the two columns of the regression are nearly the same.
+constexpr double kMinShareSpread = 0.1;
+// A completed job whose ratio is beyond max(2×, 4 robust deviations) of its
+// group's median most likely stopped early (a script that exits before its
+// steps) or stalled (a hung file system), not a site that runs it that way.
+constexpr double kSetAsideLog = 0.6931471805599453;  // log 2
+constexpr double kSetAsideMads = 4;
+// The correction file's factor range (core/correction/correction_file.cpp).
+constexpr double kMinFactor = 0.05, kMaxFactor = 20;
+
+double clamp_factor(double f) {
+  return std::clamp(f, kMinFactor, kMaxFactor);
+}
+
+// The samples kept for a fit; `set_aside` counts the others.
+std::vector<FitSample> without_outliers(const std::vector<FitSample>& group, long& set_aside) {
+  std::vector<double> logs;
+  for (const FitSample& s : group) logs.push_back(std::log(s.measured / s.predicted));
+  const double mid = median(logs);
+  std::vector<double> deviations;
+  for (double l : logs) deviations.push_back(std::fabs(l - mid));
+  const double limit = std::max(kSetAsideLog, kSetAsideMads * 1.4826 * median(deviations));
+  std::vector<FitSample> kept;
+  for (size_t i = 0; i < group.size(); ++i)
+    if (std::fabs(logs[i] - mid) <= limit) kept.push_back(group[i]);
+  set_aside = static_cast<long>(group.size() - kept.size());
+  return kept;
+}
+
+// Least squares of r = compute × s + comm × (1 − s); false when the
+// shares do not spread or a factor comes out non-positive.
+bool fit_split(const std::vector<FitSample>& group, CorrectionFactor& out) {
+  double lo = 1, hi = 0;
+  for (const FitSample& s : group) lo = std::min(lo, s.share), hi = std::max(hi, s.share);
+  if (hi - lo < kMinShareSpread || group.size() < 3) return false;
+  double aa = 0, ab = 0, bb = 0, ar = 0, br = 0;
+  for (const FitSample& s : group) {
+    const double a = s.share, b = 1 - s.share, r = s.measured / s.predicted;
+    aa += a * a, ab += a * b, bb += b * b, ar += a * r, br += b * r;
+  }
+  const double det = aa * bb - ab * ab;
+  if (!(std::fabs(det) > 1e-12)) return false;
+  const double compute = (ar * bb - br * ab) / det, comm = (aa * br - ab * ar) / det;
+  if (!(compute > 0 && comm > 0)) return false;
+  out.compute = compute, out.comm = comm;
+  return true;
+}
+
+// The group's factors before shrinkage; `allow_split` false: the total only
+// (the site-wide group, whose shares differ by model rather than by count).
+GroupFit fit_group(const std::string& model, const std::string& device,
+                   const std::vector<FitSample>& group, bool allow_split) {
+  GroupFit g;
+  g.model = model, g.device = device;
+  const std::vector<FitSample> kept = without_outliers(group, g.set_aside);
+  g.jobs = static_cast<long>(kept.size());
+  g.split = allow_split && fit_split(kept, g.raw);
+  if (!g.split) {
+    double sum = 0;
+    for (const FitSample& s : kept) sum += std::log(s.measured / s.predicted);
+    g.raw.compute = g.raw.comm = std::exp(sum / static_cast<double>(kept.size()));
+  }
+  g.raw.jobs = g.jobs;
+  return g;
+}
+
+// log f' = log prior + w (log f − log prior), w = n / (n + k).
+CorrectionFactor shrink(const CorrectionFactor& raw, const CorrectionFactor& prior, double k) {
+  const double w = static_cast<double>(raw.jobs) / (static_cast<double>(raw.jobs) + k);
+  auto toward = [&](double f, double p) {
+    return clamp_factor(std::exp(std::log(p) + w * (std::log(clamp_factor(f)) - std::log(p))));
+  };
+  CorrectionFactor out = raw;
+  out.compute = toward(raw.compute, prior.compute);
+  out.comm = toward(raw.comm, prior.comm);
+  return out;
+}
+
+}  // namespace
+
+std::vector<FitSample> usable_samples(const std::vector<JoinedJob>& jobs, const FitOptions& options,
+                                      std::map<std::string, long>& excluded) {
+  std::vector<FitSample> out;
+  for (const JoinedJob& j : jobs) {
+    if (j.outcome.state != "COMPLETED") {
+      ++excluded[j.outcome.state + " (did not run all its steps)"];
+      continue;
+    }
+    const double run = j.outcome.elapsed - options.startup_seconds;
+    if (!(run > 0)) {
+      ++excluded["COMPLETED within the start-up time"];
+      continue;
+    }
+    FitSample s;
+    s.model = j.decision.model, s.device = j.decision.device;
+    s.predicted = j.decision.step_time;
+    s.measured = run / static_cast<double>(j.decision.steps);
+    s.share = j.decision.compute_share;
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+ErrorSummary prediction_error(const std::vector<FitSample>& samples,
+                              const StepCorrection* correction, const FitOptions& options) {
+  ErrorSummary e;
+  std::vector<double> errors, logs;
+  for (const FitSample& s : samples) {
+    const CorrectionFactor* f = correction ? correction->find(s.model, s.device) : nullptr;
+    const double predicted = f ? corrected_step_time(*f, s.predicted, s.share) : s.predicted;
+    errors.push_back(std::fabs(predicted / s.measured - 1));
+    logs.push_back(std::log(predicted / s.measured));
+  }
+  e.jobs = static_cast<long>(samples.size());
+  if (samples.empty()) return e;
+  e.median = median(errors);
+  e.median_log_ratio = median(logs);
+  Rng rng(options.seed);
+  std::vector<double> medians, resample(errors.size());
+  for (int b = 0; b < options.bootstrap; ++b) {
+    for (double& x : resample) x = errors[rng.below(errors.size())];
+    medians.push_back(median(resample));
+  }
+  e.lo = medians.empty() ? e.median : quantile(medians, 0.025);
+  e.hi = medians.empty() ? e.median : quantile(medians, 0.975);
+  return e;
+}
+
+CorrectionFit fit_correction(const std::vector<FitSample>& samples, const FitOptions& options) {
+  if (static_cast<long>(samples.size()) < options.min_jobs)
+    throw InputError("--history", "only " + std::to_string(samples.size()) +
+                                      " completed jobs with a prediction; a correction needs at "
+                                      "least " +
+                                      std::to_string(options.min_jobs) +
+                                      " (--min-jobs): none written");
+  CorrectionFit fit;
+  fit.correction.version = options.version;
+  GroupFit site = fit_group(kAnyName, kAnyName, samples, false);
+  site.shrunk = shrink(site.raw, CorrectionFactor{}, options.prior_jobs);
+  fit.correction.factors[{kAnyName, kAnyName}] = site.shrunk;
+  fit.groups.push_back(site);
+  std::map<std::pair<std::string, std::string>, std::vector<FitSample>> groups;
+  for (const FitSample& s : samples) groups[{s.model, s.device}].push_back(s);
+  for (const auto& [key, group] : groups) {
+    if (static_cast<long>(group.size()) < options.min_group_jobs) continue;
+    GroupFit g = fit_group(key.first, key.second, group, true);
+    g.shrunk = shrink(g.raw, site.shrunk, options.prior_jobs);
+    fit.correction.factors[key] = g.shrunk;
+    fit.groups.push_back(g);
+  }
+  fit.before = prediction_error(samples, nullptr, options);
+  fit.after = prediction_error(samples, &fit.correction, options);
+  return fit;
+}
+
+}  // namespace pacml::sim

@@ -1,0 +1,80 @@
+// The site correction fitted from completed jobs (doc/PHYSICAL.md §11):
+// `pacml calibrate --history` and the simulator's refits (history_simulation.h).
+//
+// Each usable job gives a ratio r = measured / predicted step time at its
+// compute share s. Per (model, device):
+//  * jobs more than 2× (or 4 robust deviations) from the group's median ratio
+//    are set aside as stopped early or stalled;
+//  * where the group's compute shares spread by at least kMinShareSpread
+//    (it ran at several GPU counts or strategies), r = compute × s + comm ×
+//    (1 − s) is fitted by least squares; otherwise only the total is
+//    identified, and compute = comm = the geometric mean of r;
+//  * each factor is shrunk in log space toward the site-wide factor with
+//    weight n / (n + k) (a log-normal prior centred there, k = prior_jobs);
+//    the site-wide factor, fitted the same way over every job, is shrunk
+//    toward 1. Groups with fewer than min_group_jobs jobs get no entry of
+//    their own (the site-wide entry answers for them).
+// Fewer than min_jobs usable jobs: refused (InputError), nothing is written.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/correction/step_correction.h"
+#include "sim/history/history_records.h"
+
+namespace pacml::sim {
+
+struct FitOptions {
+  double startup_seconds = 0;  // subtracted from elapsed before dividing by steps
+  double prior_jobs = 8;       // k of the shrinkage n / (n + k)
+  long min_jobs = 20;          // usable completed jobs below which the fit refuses
+  long min_group_jobs = 3;     // jobs a (model, device) needs for an entry of its own
+  int bootstrap = 1000;        // resamples of the error's confidence interval
+  std::uint64_t seed = 1;
+  std::string version;  // the correction's name
+};
+
+// One completed job as the fit uses it.
+struct FitSample {
+  std::string model, device;
+  double predicted = 0, measured = 0;  // seconds per step
+  double share = 1;                    // predicted compute share
+};
+
+// Usable samples of joined jobs: COMPLETED with a measured step time >
+// 0; the others are counted in `excluded` by reason (their state, etc.).
+std::vector<FitSample> usable_samples(const std::vector<JoinedJob>& jobs, const FitOptions& options,
+                                      std::map<std::string, long>& excluded);
+
+// How far predictions are from measurements: |predicted / measured − 1|.
+struct ErrorSummary {
+  long jobs = 0;
+  double median = 0, lo = 0, hi = 0;  // median and its 95 % bootstrap interval
+  double median_log_ratio = 0;        // median log(predicted / measured): the bias
+};
+
+struct GroupFit {
+  std::string model, device;
+  long jobs = 0, set_aside = 0;
+  bool split = false;  // compute and comm fitted apart (else the total only)
+  CorrectionFactor raw, shrunk;
+};
+
+struct CorrectionFit {
+  StepCorrection correction;
+  std::vector<GroupFit> groups;  // the site-wide one ("*", "*") first
+  ErrorSummary before, after;    // over the samples, in-sample
+};
+
+// Throws InputError("--history", ...) with fewer than options.min_jobs samples.
+CorrectionFit fit_correction(const std::vector<FitSample>& samples, const FitOptions& options);
+
+// The error of `samples`' predictions, each corrected by `correction` (none:
+// as predicted).
+ErrorSummary prediction_error(const std::vector<FitSample>& samples,
+                              const StepCorrection* correction, const FitOptions& options);
+
+}  // namespace pacml::sim
