@@ -32,6 +32,7 @@ include tests/hw/local.mk
 include tests/plugin/local.mk
 include tests/learning/local.mk
 include tests/parallel/local.mk
+include tests/history/local.mk
 endif
 
 TESTS += tests/cli/cli_test.sh tests/cli/cli_args_test.sh tests/parallel/cli_physical_test.sh \

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "core/parallel/parallel_job.h"
 #include "plugin/engine.h"
 #include "plugin/gpu_plan.h"
@@ -363,6 +365,28 @@ TEST(GpuEngine, AThroughputTableChangesTheGpuCountAndTheJct) {
   const std::optional<GpuPlan> plan = parse_plan(measured.annotation);
   ASSERT_TRUE(plan);
   EXPECT_EQ(plan->jct_s, 200);
+}
+
+// What `pacml history join` lines up with sacct (doc/PHYSICAL.md §11): the
+// job's timing inputs and its predicted step, consistent with its JCT.
+TEST(GpuEngine, TheDecisionLogRecordsThePredictionAHistoryJoins) {
+  GpuFixture f;
+  const SubmitResult r =
+      f.submit({opt("model", "resnet50"), opt("deadline", "2:00:00"), opt("steps", "3000")});
+  ASSERT_EQ(r.outcome, Outcome::kPlaced) << r.user_message << r.log_message;
+  const nlohmann::json rec = nlohmann::json::parse(read_text(f.dir.file("decisions.jsonl")));
+  for (const char* key : {"job_digest", "batch", "precision", "device", "step_time",
+                          "compute_share", "gpus", "strategy", "steps", "model"})
+    EXPECT_TRUE(rec.contains(key)) << key << " missing from " << rec.dump();
+  EXPECT_EQ(rec["model"], "resnet50");
+  EXPECT_EQ(rec["steps"], 3000);
+  EXPECT_EQ(rec["job_digest"].get<std::string>().size(), 16u);
+  EXPECT_GT(rec["batch"].get<int>(), 0);
+  EXPECT_NEAR(rec["step_time"].get<double>() * 3000, rec["jct"].get<double>(),
+              1e-9 * rec["jct"].get<double>());
+  const double share = rec["compute_share"].get<double>();
+  EXPECT_GT(share, 0);
+  EXPECT_LE(share, 1);
 }
 
 }  // namespace

@@ -1,0 +1,111 @@
+// sim/history/correction_fit.h: the site correction fitted from completed
+// jobs recovers known factors, sets stopped jobs aside, and refuses to fit
+// from too little evidence.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/policy/policy.h"
+#include "core/util/error.h"
+#include "sim/history/correction_fit.h"
+
+namespace pacml::sim {
+namespace {
+
+// `n` jobs of `model` whose true step is the prediction × (compute × s +
+// comm × (1 − s)) × a noise of log-sd `noise`, at shares in [lo, hi].
+std::vector<FitSample> synthetic(const std::string& model, int n, double compute, double comm,
+                                 double lo, double hi, double noise, std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<FitSample> out;
+  for (int i = 0; i < n; ++i) {
+    FitSample s;
+    s.model = model, s.device = "A100";
+    s.share = lo + (hi - lo) * rng.uniform();
+    s.predicted = 0.05 + rng.uniform();
+    const double wobble = std::exp(noise * (2 * rng.uniform() - 1) * 1.732);
+    s.measured = s.predicted * (compute * s.share + comm * (1 - s.share)) * wobble;
+    out.push_back(s);
+  }
+  return out;
+}
+
+const GroupFit& group(const CorrectionFit& fit, const std::string& model) {
+  for (const GroupFit& g : fit.groups)
+    if (g.model == model) return g;
+  throw std::logic_error("no group " + model);
+}
+
+TEST(CorrectionFit, RecoversKnownFactorsFromASyntheticHistory) {
+  std::vector<FitSample> samples = synthetic("gpt2", 300, 1.3, 2.5, 0.4, 1.0, 0.03, 1);
+  for (const FitSample& s : synthetic("resnet50", 300, 1.6, 1.6, 0.97, 1.0, 0.03, 2))
+    samples.push_back(s);
+  FitOptions options;
+  options.bootstrap = 200;
+  const CorrectionFit fit = fit_correction(samples, options);
+  const CorrectionFactor* gpt2 = fit.correction.find("gpt2", "A100");
+  ASSERT_NE(gpt2, nullptr);
+  EXPECT_TRUE(group(fit, "gpt2").split);
+  EXPECT_NEAR(gpt2->compute, 1.3, 0.04);
+  EXPECT_NEAR(gpt2->comm, 2.5, 0.1);
+  // shares that do not spread identify the total only, said so
+  EXPECT_FALSE(group(fit, "resnet50").split);
+  EXPECT_NEAR(fit.correction.find("resnet50", "A100")->compute, 1.6, 0.03);
+  EXPECT_GT(fit.before.median, 0.3);
+  EXPECT_LT(fit.after.median, 0.05);
+  EXPECT_LE(fit.after.lo, fit.after.median);
+  EXPECT_GE(fit.after.hi, fit.after.median);
+}
+
+TEST(CorrectionFit, FewJobsAreShrunkTowardTheSiteAndStoppedJobsSetAside) {
+  std::vector<FitSample> samples = synthetic("bert", 40, 1.5, 1.5, 1, 1, 0.0, 3);
+  std::vector<FitSample> few = synthetic("vgg16", 4, 3.0, 3.0, 1, 1, 0.0, 4);
+  samples.insert(samples.end(), few.begin(), few.end());
+  // two bert jobs whose scripts ended after a tenth of their steps
+  samples[0].measured /= 10, samples[1].measured /= 10;
+  FitOptions options;
+  options.prior_jobs = 8;
+  options.bootstrap = 0;
+  const CorrectionFit fit = fit_correction(samples, options);
+  EXPECT_EQ(group(fit, "bert").set_aside, 2);
+  EXPECT_NEAR(fit.correction.find("bert", "A100")->compute, 1.5, 0.05);
+  // vgg16: 4 jobs say 3.0; n / (n + k) = 1/3 of the way from the site's factor
+  const double site = fit.correction.find("*", "*")->compute;
+  const double expected = std::exp(std::log(site) + (std::log(3.0) - std::log(site)) / 3);
+  EXPECT_NEAR(fit.correction.find("vgg16", "A100")->compute, expected, 1e-9);
+}
+
+TEST(CorrectionFit, TooLittleEvidenceIsRefused) {
+  FitOptions options;
+  options.min_jobs = 20;
+  const std::vector<FitSample> samples = synthetic("gpt2", 19, 1.7, 1.7, 1, 1, 0.02, 5);
+  try {
+    fit_correction(samples, options);
+    FAIL() << "fitted from 19 jobs";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("only 19 completed jobs"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("at least 20"), std::string::npos) << e.what();
+  }
+  std::vector<FitSample> enough = synthetic("gpt2", 20, 1.7, 1.7, 1, 1, 0.02, 5);
+  EXPECT_NO_THROW(fit_correction(enough, options));
+}
+
+TEST(CorrectionFit, OnlyCompletedJobsAreMeasured) {
+  JoinedJob done;
+  done.decision.model = "gpt2", done.decision.device = "A100";
+  done.decision.steps = 100, done.decision.step_time = 1, done.decision.compute_share = 1;
+  done.outcome.state = "COMPLETED", done.outcome.elapsed = 230;
+  JoinedJob timeout = done, cancelled = done, quick = done;
+  timeout.outcome.state = "TIMEOUT", cancelled.outcome.state = "CANCELLED";
+  quick.outcome.elapsed = 20;
+  std::map<std::string, long> excluded;
+  FitOptions options;
+  options.startup_seconds = 30;
+  const auto samples = usable_samples({done, timeout, cancelled, quick}, options, excluded);
+  ASSERT_EQ(samples.size(), 1u);
+  EXPECT_DOUBLE_EQ(samples[0].measured, 2.0);  // (230 − 30) / 100
+  EXPECT_EQ(excluded.size(), 3u);
+}
+
+}  // namespace
+}  // namespace pacml::sim
