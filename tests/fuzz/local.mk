@@ -32,7 +32,9 @@ tests_fuzz_pacml_fuzz_SOURCES = \
 	tests/fuzz/fuzz_cluster.cpp \
 	tests/fuzz/fuzz_throughput_table.cpp \
 	tests/fuzz/fuzz_workload.cpp \
-	tests/fuzz/fuzz_probe.cpp
+	tests/fuzz/fuzz_probe.cpp \
+	tests/fuzz/fuzz_history.cpp \
+	tests/fuzz/fuzz_correction.cpp
 tests_fuzz_pacml_fuzz_LDADD = libpacml_plugin.la libpacml_sim.la libpacml_core.la \
 	$(YAML_CPP_LIBS) $(HWLOC_LIBS)
 if ENABLE_FUZZING
