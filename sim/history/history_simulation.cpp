@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "core/cluster/cluster_spec.h"
@@ -118,6 +119,8 @@ void SimRun::settle(long index, const GpuJobOutcome& outcome) {
   so.settled = completed_[so.model] >= o_.settled_after;
   if (outcome.gpus > 0) {
     const auto it = started_.find(job.id);
+    // Every started job was timed by start(); job ids are unique per draw.
+    if (it == started_.end()) throw std::logic_error("a job ended that never started: " + job.id);
     const Started s = it->second;
     started_.erase(it);
     so.completed = true;
