@@ -45,6 +45,12 @@ seeds: 1
 correction: c.yaml
 EOT
 expect_ok "evaluate with correction:" "$PACML" evaluate "$tmp/exp.yaml" --json
+cp "$tmp/out" "$tmp/corrected.json"
+grep -v '^correction:' "$tmp/exp.yaml" > "$tmp/exp-plain.yaml"
+expect_ok "evaluate without it" "$PACML" evaluate "$tmp/exp-plain.yaml" --json
+# the site's jobs run 1.3-2.5x longer: more GPU-hours per met deadline
+[ "$(/usr/bin/python3 -c "import json; c=json.load(open('$tmp/corrected.json'))[0]; p=json.load(open('$tmp/out'))[0]; print(c['gpu_hours_per_met_mean'] > 1.2 * p['gpu_hours_per_met_mean'])")" = "True" ] && pass ||
+  fail "the correction did not lengthen the jobs: $(cat "$tmp/corrected.json" | head -12)"
 printf 'pacml_correction: 1\nentries:\n  - {model: gpt2, compute: 0}\n' > "$tmp/bad.yaml"
 sed 's/c.yaml/bad.yaml/' "$tmp/exp.yaml" > "$tmp/exp-bad.yaml"
 expect_input_error "a bad correction file" "bad.yaml:3" "$PACML" evaluate "$tmp/exp-bad.yaml"
