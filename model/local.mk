@@ -13,6 +13,12 @@ models_DATA = contrib/models/reference.pacw contrib/models/reference-A.pacw \
 	contrib/models/reference-B.pacw contrib/models/physical.pacw contrib/models/physical-D.pacw \
 	contrib/models/paper-zoo.pacw contrib/models/default.pacw
 
+# Where they go, for the Slurm lab test that installs them (the plugin finds
+# pacml:NAME there: plugin/local.mk's PACML_INSTALLED_MODELS_DIR).
+.PHONY: print-modelsdir
+print-modelsdir:
+	@echo '$(modelsdir)'
+
 # The trainers' config keys (model/train_config_keys.h): no LibTorch, so the
 # pacml command lists them (`pacml config keys train…`) without linking it.
 noinst_LTLIBRARIES += libpacml_train_keys.la

@@ -23,9 +23,9 @@ namespace {
 
 void check_any_policy(const std::string& name, const std::string& where) {
   try {
-    GpuPolicy::parse(name, where);
+    GpuPolicy::parse(name, where, installed_model_dirs());
   } catch (const InputError&) {
-    check_policy_name(name, where);
+    check_policy_name(name, where, installed_model_dirs());
   }
 }
 
@@ -266,9 +266,14 @@ PluginConfig parse_plugin_config(std::istream& in, const std::string& source) {
 void check_policy_for(const PluginConfig& cfg, const std::string& policy,
                       const std::string& where) {
   if (cfg.decides_gpus())
-    GpuPolicy::parse(policy, where);
+    GpuPolicy::parse(policy, where, installed_model_dirs());
   else
-    check_policy_name(policy, where);
+    check_policy_name(policy, where, installed_model_dirs());
+}
+
+const std::vector<std::string>& installed_model_dirs() {
+  static const std::vector<std::string> dirs{PACML_INSTALLED_MODELS_DIR};
+  return dirs;
 }
 
 ClusterSpec gpu_cluster_of(const PluginConfig& cfg) {

@@ -77,6 +77,12 @@ struct PluginConfig {
 // says more). Throws InputError naming the source.
 ClusterSpec gpu_cluster_of(const PluginConfig& cfg);
 
+// Where "pacml:NAME" policies are looked up inside slurmctld after
+// $PACML_MODELS_DIR: the models `make install` put in PREFIX/share/pacml/models
+// (model/local.mk), so an installed pacml finds pacml:default with no
+// environment variable.
+const std::vector<std::string>& installed_model_dirs();
+
 // Checks a policy name: a GPU policy when the configuration decides GPUs
 // (decides_gpus()), the paper simulator's policy otherwise; throws InputError(where, ...).
 void check_policy_for(const PluginConfig& cfg, const std::string& policy, const std::string& where);

@@ -79,13 +79,13 @@ struct Engine::Active {
       : cfg(std::move(c)),
         topology(cfg.ramp, cfg.source),
         profile(Profile::by_name(cfg.profile, cfg.source)),
-        policy(cfg.decides_gpus() ? nullptr : make_policy(cfg.policy, cfg.source)),
+        policy(cfg.decides_gpus() ? nullptr : make_policy(cfg.policy, cfg.source, installed_model_dirs())),
         cache(kLookaheadCacheBytes),
         rng(static_cast<std::uint64_t>(cfg.seed)),
         graph_jobs(kGraphJobCacheBytes) {
     if (!cfg.decides_gpus()) return;
     cluster = gpu_cluster_of(cfg);
-    gpu_policy = GpuPolicy::parse(cfg.policy, cfg.source + ": policy");
+    gpu_policy = GpuPolicy::parse(cfg.policy, cfg.source + ": policy", installed_model_dirs());
   }
   DurationModel& durations_for(int nodes, int gpus_per_node) {
     std::unique_ptr<DurationModel>& m = durations[{nodes, gpus_per_node}];

@@ -20,6 +20,8 @@ libpacml_plugin_la_SOURCES = \
 	plugin/messages.h plugin/messages.cpp \
 	plugin/gpu_plan.h plugin/gpu_plan.cpp \
 	plugin/engine.h plugin/engine.cpp
+# pacml:NAME inside slurmctld: the installed models (model/local.mk's modelsdir).
+libpacml_plugin_la_CPPFLAGS = $(AM_CPPFLAGS) -DPACML_INSTALLED_MODELS_DIR='"$(pkgdatadir)/models"'
 
 # slurmplugindir comes from configure (--with-slurm-plugindir).
 slurmplugin_LTLIBRARIES = job_submit_pacml.la spank_pacml.la

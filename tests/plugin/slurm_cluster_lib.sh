@@ -204,7 +204,8 @@ lab_start() {
   munge -S "$LAB/munge/munge.socket" -n | unmunge -S "$LAB/munge/munge.socket" >/dev/null ||
     die "munge round trip failed"
 
-  setsid slurmctld -D -c -f "$SLURM_CONF" > "$LAB/log/slurmctld.out" 2>&1 &
+  # No PACML_MODELS_DIR: slurmctld finds installed models as a site's would.
+  env -u PACML_MODELS_DIR setsid slurmctld -D -c -f "$SLURM_CONF" > "$LAB/log/slurmctld.out" 2>&1 &
   echo $! > "$LAB/run/ctld.pid"
   for _ in $(seq 1 100); do
     kill -0 "$(lab_ctld_pid)" 2>/dev/null || { cat "$LAB/log/slurmctld.out"; die "slurmctld died"; }

@@ -227,9 +227,16 @@ j=$(submit --pacml-model=resnet50 --time=45 --hold --wrap true)
 check "--time=45 is the requirement and the time limit (00:45:00)" [ "$(field "$j" TimeLimit)" = 00:45:00 ]
 timeout 5 scancel -u root
 
-say "3b. the learned GPU policy (pacml:default) decides inside slurmctld"
-model="$(cd "$(dirname "$0")/../.." && pwd)/contrib/models/default.pacw"
-write_gpu_conf "pacml:$model"
+say "3b. the learned GPU policy (pacml:default, installed by make install) decides inside slurmctld"
+# What a site does: `make install` puts the shipped models in
+# PREFIX/share/pacml/models, where the plugin looks for pacml:NAME after
+# $PACML_MODELS_DIR; slurmctld here runs without that variable.
+models_dir=$(make -s -C "$build" print-modelsdir)
+make -s -C "$build" install-modelsDATA >/dev/null || die "make install-modelsDATA failed"
+check "make install put default.pacw in $models_dir" [ -f "$models_dir/default.pacw" ]
+no_models_env() { ! tr '\0' '\n' < "/proc/$(lab_ctld_pid)/environ" | grep -q '^PACML_MODELS_DIR='; }
+check "slurmctld runs without PACML_MODELS_DIR" no_models_env
+write_gpu_conf "pacml:default"
 j=$(submit --pacml-model=resnet50 --pacml-steps=20000 --pacml-deadline=1:00:00 --hold --wrap true)
 line=$(decision_of "$j")
 k=$(json "$line" "['gpus']")
