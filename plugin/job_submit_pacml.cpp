@@ -39,6 +39,7 @@ extern "C" {
 
 #include "core/slurm/slurm_syntax.h"
 #include "core/util/error.h"
+#include "plugin/compact_graph.h"
 #include "plugin/engine.h"
 #include "plugin/gpu_plan.h"
 #include "plugin/request.h"
@@ -343,10 +344,26 @@ void poll_loop(State* s) {
   }
 }
 
-std::vector<std::string> spank_env(const job_desc_msg_t* d) {
+// The job's SPANK environment; the compact graph (PACML_GRAPH_DATA_*) is
+// taken out of the job as it is read: slurmctld would otherwise keep up to
+// max_graph_bytes in the job record and its saved state, and hand it to
+// every prolog and epilog (as SPANK_PACML_GRAPH_DATA_*).
+std::vector<std::string> take_spank_env(job_desc_msg_t* d) {
   std::vector<std::string> out;
-  for (uint32_t i = 0; d->spank_job_env && i < d->spank_job_env_size; ++i)
-    if (d->spank_job_env[i]) out.emplace_back(d->spank_job_env[i]);
+  uint32_t kept = 0;
+  for (uint32_t i = 0; d->spank_job_env && i < d->spank_job_env_size; ++i) {
+    char* entry = d->spank_job_env[i];
+    if (!entry) continue;
+    out.emplace_back(entry);
+    const std::string name = out.back().substr(0, out.back().find('='));
+    if (pacml::plugin::compact_graph_piece(name) >= 0)
+      slurm_xfree(reinterpret_cast<void**>(&entry));
+    else
+      d->spank_job_env[kept++] = entry;
+  }
+  for (uint32_t i = kept; d->spank_job_env && i < d->spank_job_env_size; ++i)
+    d->spank_job_env[i] = nullptr;
+  if (d->spank_job_env) d->spank_job_env_size = kept;
   return out;
 }
 
@@ -490,7 +507,7 @@ bool wants_pacml(const pacml::plugin::SubmitInput& in) {
 int submit(job_desc_msg_t* d, char** err_msg) {
   State& s = *g_state;
   pacml::plugin::SubmitInput in;
-  in.spank_env = spank_env(d);
+  in.spank_env = take_spank_env(d);
   in.comment = d->comment ? d->comment : "";
   // Other jobs pass untouched and unread: nothing of theirs is parsed here.
   if (!wants_pacml(in)) return SLURM_SUCCESS;
@@ -568,10 +585,10 @@ extern "C" int init(void) {
     g_state->engine->set_sched_params(slurm_conf.sched_params ? slurm_conf.sched_params : "");
     g_state->engine->refresh_config();
     if (inside_slurmctld()) g_state->poller = std::thread(poll_loop, g_state);
-    slurm_info("pacml: job_submit/pacml loaded (config %s%s); %s",
-               g_state->engine->config_path().c_str(),
-               inside_slurmctld() ? "" : ", outside slurmctld",
-               pacml::plugin::describe_user_file_reader().c_str());
+    slurm_info(
+        "pacml: job_submit/pacml loaded (config %s%s); users' graph files are read by "
+        "the SPANK plugin, never by slurmctld",
+        g_state->engine->config_path().c_str(), inside_slurmctld() ? "" : ", outside slurmctld");
   } catch (const std::exception& e) {
     log_line(LogLevel::kError,
              std::string("pacml: init failed: ") + e.what() + "; jobs pass through unchanged");
@@ -591,10 +608,6 @@ extern "C" int fini(void) {
     g_state->wake.notify_all();
     if (g_state->poller.joinable()) g_state->poller.join();
     if (g_state->engine) g_state->engine->decision_log().flush(now_seconds(), true);
-    // Readers whose submissions gave up on a hung file system run this
-    // library's code until they return: Slurm unloads it after fini().
-    if (!pacml::plugin::wait_for_user_file_readers(10))
-      slurm_error("pacml: fini: a read of a user's graph file still hangs");
     delete g_state;
     g_state = nullptr;
   } catch (...) {
