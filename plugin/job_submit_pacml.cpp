@@ -39,9 +39,9 @@ extern "C" {
 
 #include "core/slurm/slurm_syntax.h"
 #include "core/util/error.h"
-#include "plugin/compact_graph.h"
 #include "plugin/engine.h"
 #include "plugin/gpu_plan.h"
+#include "plugin/job_env.h"
 #include "plugin/request.h"
 
 struct job_record;
@@ -344,29 +344,6 @@ void poll_loop(State* s) {
   }
 }
 
-// The job's SPANK environment; the compact graph (PACML_GRAPH_DATA_*) is
-// taken out of the job as it is read: slurmctld would otherwise keep up to
-// max_graph_bytes in the job record and its saved state, and hand it to
-// every prolog and epilog (as SPANK_PACML_GRAPH_DATA_*).
-std::vector<std::string> take_spank_env(job_desc_msg_t* d) {
-  std::vector<std::string> out;
-  uint32_t kept = 0;
-  for (uint32_t i = 0; d->spank_job_env && i < d->spank_job_env_size; ++i) {
-    char* entry = d->spank_job_env[i];
-    if (!entry) continue;
-    out.emplace_back(entry);
-    const std::string name = out.back().substr(0, out.back().find('='));
-    if (pacml::plugin::compact_graph_piece(name) >= 0)
-      slurm_xfree(reinterpret_cast<void**>(&entry));
-    else
-      d->spank_job_env[kept++] = entry;
-  }
-  for (uint32_t i = kept; d->spank_job_env && i < d->spank_job_env_size; ++i)
-    d->spank_job_env[i] = nullptr;
-  if (d->spank_job_env) d->spank_job_env_size = kept;
-  return out;
-}
-
 void replace_string(char** field, const std::string& value) {
   slurm_xfree(reinterpret_cast<void**>(field));
   *field = value.empty() ? nullptr : slurm_xstrdup(value.c_str());
@@ -507,7 +484,7 @@ bool wants_pacml(const pacml::plugin::SubmitInput& in) {
 int submit(job_desc_msg_t* d, char** err_msg) {
   State& s = *g_state;
   pacml::plugin::SubmitInput in;
-  in.spank_env = take_spank_env(d);
+  in.spank_env = pacml::plugin::take_spank_env(d);
   in.comment = d->comment ? d->comment : "";
   // Other jobs pass untouched and unread: nothing of theirs is parsed here.
   if (!wants_pacml(in)) return SLURM_SUCCESS;

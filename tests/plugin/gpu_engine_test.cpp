@@ -17,8 +17,8 @@ namespace pacml::plugin {
 namespace {
 
 using testing::FakeView;
-using testing::node_range;
 using testing::joined;
+using testing::node_range;
 using testing::sent_graph;
 using testing::TempDir;
 
