@@ -284,6 +284,16 @@ check "…decided on the graph it sent (the log names the path sbatch resolved)"
   test "$(printf '%s' "$line" | grep -c "\"graph\":\"$LAB/user/mine.txt\"")" = 1
 j=$(cd /tmp && submit --pacml-graph=site-tiny.txt --pacml-beta=1 --wrap true)
 check "a bare name comes from the admin's graph_dirs" [ -n "$j" ]
+nobody_mine() { grep -F "\"graph\":\"$LAB/user/mine.txt\"" "$LAB/log/decisions.jsonl" | grep -c '"user_id":65534'; }
+for client in srun salloc; do # allocator and local context read the file too
+  before=$(nobody_mine)
+  o=$(cd "$LAB/user" && as_nobody timeout 30 $client --chdir=/tmp --pacml-graph=mine.txt --pacml-beta=1 true 2>&1)
+  rc=$?
+  sleep 1.5 # the decision log line waits for the job id
+  after=$(nobody_mine)
+  check "$client: nobody's own graph file is sent and decided (rc $rc, $before -> $after decisions; $(printf '%s' "$o" | head -c 160))" \
+    test "$rc" = 0 -a "$after" -gt "$before"
+done
 mkfifo -m 666 "$LAB/user/fifo.txt"
 a=$(date +%s%N)
 j=$(cd "$LAB/user" && as_nobody timeout 20 sbatch --parsable -o /dev/null --chdir=/tmp \
