@@ -200,7 +200,8 @@ int send_graph(spank_t sp) {
   }
   for (const auto& [name, value] : pacml::plugin::compact_graph_variables(form))
     if (spank_job_control_setenv(sp, name.c_str(), value.c_str(), 1) != ESPANK_SUCCESS) {
-      slurm_error("pacml: %s: could not pass the graph to slurmctld", path.c_str());
+      slurm_error("pacml: %s: could not pass the graph to slurmctld",
+                  pacml::slurm::escape_for_log(path).c_str());
       return -1;
     }
   return 0;
@@ -262,7 +263,9 @@ int user_init(spank_t sp) {
 
 }  // namespace
 
-// pacml is optional: a failure here leaves the job as it is.
+// A graph file that cannot be used returns -1 (its reason also goes to
+// slurmctld, which refuses the job); an internal failure leaves the job as
+// it is (pacml is optional).
 extern "C" int slurm_spank_init_post_opt(spank_t sp, int, char**) {
   return guarded("slurm_spank_init_post_opt", 0, [&] { return init_post_opt(sp); });
 }
