@@ -9,8 +9,9 @@
 //   pacml-plugin-bench [--so PATH] [--model NAME | --graph FILE] [--policy P]
 //                      [--beta F] [--profile P] [--iterations N] [--uid U]
 //                      [--json]
-// --uid submits as that user (and its primary group), so a --graph file is
-// read with that user's rights, as for any job in slurmctld.
+// --uid submits as that user (and its primary group). A --graph file is read
+// here once, as the SPANK plugin reads it in sbatch, and every job carries
+// its compact form (plugin/compact_graph.h), as slurmctld receives it.
 #include <pwd.h>
 #include <unistd.h>
 
@@ -23,7 +24,9 @@
 #include <string>
 #include <vector>
 
+#include "plugin/compact_graph.h"
 #include "plugin/plugin_host.h"
+#include "plugin/user_graph.h"
 
 namespace {
 
@@ -101,6 +104,13 @@ int main(int argc, char** argv) {
   const double load_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t_load).count();
 
+  std::vector<std::string> env = {graph.empty() ? "_SLURM_SPANK_OPTION_pacml_pacml_model=" + model
+                                                : "_SLURM_SPANK_OPTION_pacml_pacml_graph=" + graph,
+                                  "_SLURM_SPANK_OPTION_pacml_pacml_beta=" + beta};
+  if (!graph.empty())
+    for (const auto& [name, value] : pacml::plugin::compact_graph_variables(
+             pacml::plugin::compact_user_graph(graph, pacml::plugin::GraphLimits())))
+      env.push_back(name + "=" + value);
   std::vector<double> times;
   double first_ms = 0;
   int placed = 0, rejected = 0;
@@ -111,9 +121,7 @@ int main(int argc, char** argv) {
       const struct passwd* pw = getpwuid(static_cast<uid_t>(uid));
       job.d.group_id = pw ? pw->pw_gid : static_cast<uint32_t>(uid);
     }
-    job.spank({graph.empty() ? "_SLURM_SPANK_OPTION_pacml_pacml_model=" + model
-                             : "_SLURM_SPANK_OPTION_pacml_pacml_graph=" + graph,
-               "_SLURM_SPANK_OPTION_pacml_pacml_beta=" + beta});
+    job.spank(env);
     std::string err;
     const auto t0 = std::chrono::steady_clock::now();
     const int rc = plugin.submit(&job.d, &err);

@@ -128,7 +128,7 @@ const SettingsTable& plugin_config_settings() {
            .defaults_to("the default one"),
        SettingKey("graph_dirs", T::kList, "absolute directories that serve bare graph names"),
        SettingKey("user_graph_files", T::kBoolean,
-                  "users may name their own graph files, read with their rights")
+                  "users may name their own graph files (read by the SPANK plugin as the user)")
            .defaults_to("true"),
        SettingKey("max_graph_bytes", T::kInteger,
                   "size limit of a graph file; bounds one submission's parse (Cost bounds)")

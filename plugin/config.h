@@ -53,7 +53,7 @@ struct PluginConfig {
   // requirement only if JCT × (1 + margin) ≤ the requirement. [0, 10).
   double margin = 0;
   std::vector<std::string> graph_dirs;     // admin directories for bare graph names
-  bool user_graph_files = true;            // absolute paths, read with the user's rights
+  bool user_graph_files = true;            // users' own files, sent by the SPANK plugin
   long max_graph_bytes = 512L << 10;       // graph file size limit
   long max_graph_ops = 2000;               // graph layer (forward op) limit
   long max_graph_edges = 4000;             // graph edge limit (a RAMP decision walks them)

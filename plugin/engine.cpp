@@ -536,22 +536,20 @@ std::optional<SubmitResult> set_time_limit(Engine::Decision& d) {
 
 }  // namespace
 
-// The job's graph: a zoo model, or a graph file read with the user's rights
-// (GraphSource: graph_dirs, user_graph_files, the size and layer limits).
+// The job's graph: a zoo model, a site graph (graph_dirs) or the user's graph
+// as the SPANK plugin sent it (GraphSource: user_graph_files, the limits).
 std::optional<SubmitResult> Engine::read_graph(Decision& d) {
   const JobRequest& req = d.req;
   try {
     if (!req.model.empty()) {
       d.graph = graphs_.zoo_model(req.model);
     } else if (!req.graph.empty()) {
-      GraphSourceOptions options;
-      options.graph_dirs = d.cfg.graph_dirs;
-      options.user_graph_files = d.cfg.user_graph_files;
-      options.max_bytes = d.cfg.max_graph_bytes;
-      options.max_ops = d.cfg.max_graph_ops;
-      options.max_edges = d.cfg.max_graph_edges;
-      d.graph = graphs_.graph_file(req.graph, UserIdentity{d.in.uid, d.in.gid, d.in.work_dir},
-                                   options, &d.graph_path);
+      GraphSourceOptions options{
+          d.cfg.graph_dirs,
+          d.cfg.user_graph_files,
+          {d.cfg.max_graph_bytes, d.cfg.max_graph_ops, d.cfg.max_graph_edges}};
+      d.graph = graphs_.job_graph({req.graph, req.graph_compact, req.graph_error}, options,
+                                  &d.graph_path);
     } else {
       return rejection(RejectKind::kBadRequest, messages::missing_graph());
     }

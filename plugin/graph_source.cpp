@@ -1,18 +1,12 @@
 #include "plugin/graph_source.h"
 
 #include <atomic>
-#include <cerrno>
-#include <cstring>
 #include <optional>
-#include <sstream>
 
 #include "core/graph/graph_files.h"
-#include "core/graph/native_graph.h"
-#include "core/graph/pipedream_reader.h"
 #include "core/util/error.h"
-#include "core/util/numbers.h"
-#include "core/util/yaml_input.h"
 #include "core/zoo/model_zoo.h"
+#include "plugin/compact_graph.h"
 #include "plugin/regular_file.h"
 
 namespace pacml::plugin {
@@ -23,71 +17,14 @@ bool safe_bare_name(const std::string& name) {
   return name != "." && name != "..";
 }
 
-// The problems of a graph's shape (core/graph/layer_graph.cpp's checks),
-// which name only layers, never values: told to the user as they are, so a
-// cycle says which layers form it. "" for any other error.
-std::string structural_problem(const InputError& e) {
-  std::string text = e.what();
-  if (!e.where().empty() && text.rfind(e.where() + ": ", 0) == 0)
-    text = text.substr(e.where().size() + 2);
-  for (const char* kind : {"graph has a cycle: ", "self loop on ", "duplicate edge ",
-                           "edge from unknown node ", "edge to unknown node ",
-                           "edge refers to a layer that does not exist", "output layer is not set"})
-    if (text.rfind(kind, 0) == 0)
-      return text + " (the graph must be acyclic: see the plugin README for the formats)";
-  return "";
-}
-
-// Whether graph text is read as a native (YAML) graph: by the path's
-// extension, else by its first line ("pacml_graph: 1"); PipeDream otherwise.
-bool is_native_graph(const std::string& text, const std::string& path) {
-  for (const char* ext : {".yaml", ".yml"})
-    if (path.size() >= std::strlen(ext) &&
-        path.compare(path.size() - std::strlen(ext), std::strlen(ext), ext) == 0)
-      return true;
-  std::istringstream lines(text);
-  std::string line;
-  while (std::getline(lines, line)) {
-    const std::string_view t = trim(line);
-    if (t.empty() || t.front() == '#') continue;
-    return t.rfind("pacml_graph", 0) == 0;
-  }
-  return false;
-}
-
-// Parses graph text; errors keep only the location, never the file's text
-// (values could be anything the user's file holds), except the shape
-// problems above.
-LayerGraph parse_graph_text(const std::string& text, const std::string& path, bool native,
-                            const GraphSourceOptions& options) {
-  LayerGraph g;
-  try {
-    std::istringstream in(text);
-    g = native ? read_native_graph(in, path) : read_pipedream(in, path);
-    if (!native || g.model_name.empty()) g.model_name = model_name_from_path(path);
-    g.validate(path);  // the errors JobGraph's constructor would raise, worded below
-  } catch (const InputError& e) {
-    const std::string& where = e.where().empty() ? path : e.where();
-    if (const std::string shape = structural_problem(e); !shape.empty())
-      throw InputError(where, shape);
-    if (const std::string text = e.what(); text.find(kYamlTooDeep) != std::string::npos)
-      throw InputError(where, std::string("not a valid native (YAML) graph file: ") + kYamlTooDeep +
-                                  " " + std::to_string(kMaxYamlDepth) + " levels deep");
-    throw InputError(where, std::string("not a valid ") +
-                                (native ? "native (YAML) graph" : "PipeDream graph") +
-                                " file (see the plugin README for the formats)");
-  }
-  // Parsing is bounded by max_graph_bytes; the decision's work grows with
-  // the layers, so they are bounded too (plugin/README.md, "Cost bounds").
-  if (g.num_layers() > options.max_ops)
-    throw InputError(path, "cannot use: " + std::to_string(g.num_layers()) +
-                               " layers, more than the site's limit of " +
-                               std::to_string(options.max_ops) + " (max_graph_ops)");
-  if (g.num_edges() > options.max_edges)
-    throw InputError(path, "cannot use: " + std::to_string(g.num_edges()) +
-                               " edges, more than the site's limit of " +
-                               std::to_string(options.max_edges) + " (max_graph_edges)");
-  return g;
+// Why a job that names a file got no graph: slurmctld does not read users'
+// files, only the SPANK plugin on the submitting side does.
+[[noreturn]] void no_compact_form(const std::string& name, bool bare) {
+  throw InputError(
+      name, std::string(bare ? "not in the site's graph directories (graph_dirs), and " : "") +
+                "no graph came with the job: slurmctld does not read users' files; submit with "
+                "sbatch, salloc or srun where spank_pacml.so is in plugstack.conf (it reads the "
+                "file as you and sends the graph), or use --pacml-model");
 }
 
 }  // namespace
@@ -132,36 +69,8 @@ JobGraphPtr GraphSource::zoo_model(const std::string& name) {
   return insert(key, build_zoo_model(name).graph, 0);
 }
 
-JobGraphPtr GraphSource::graph_file(const std::string& name, const UserIdentity& user,
-                                    const GraphSourceOptions& options, std::string* resolved) {
-  std::string text, path;
-  if (safe_bare_name(name)) {
-    // An admin directory first (read with slurmctld's rights: admin content),
-    // through the descriptor: a FIFO or a link there cannot block or
-    // redirect slurmctld.
-    for (const std::string& dir : options.graph_dirs) {
-      const std::string candidate = dir + "/" + name;
-      if (std::optional<std::string> found = read_regular_file(candidate, options.max_bytes)) {
-        text = std::move(*found);
-        path = candidate;
-        break;
-      }
-    }
-  }
-  if (path.empty()) {
-    if (!options.user_graph_files)
-      throw InputError(name,
-                       "graph file not found in the site's graph directories (this site "
-                       "does not read users' own graph files)");
-    path = name;
-    if (path[0] != '/') {
-      if (user.work_dir.empty() || user.work_dir[0] != '/')
-        throw InputError(name, "give an absolute path (no working directory known)");
-      path = user.work_dir + "/" + name;
-    }
-    text = read_file_as_user(path, user, options.max_bytes, options.read_timeout);
-  }
-  if (resolved) *resolved = path;
+JobGraphPtr GraphSource::graph_text(const std::string& text, const std::string& path,
+                                    const GraphLimits& limits) {
   // The whole text is the key, with the format it is read as and the model
   // name (from the path) behind its length, so that no name and text can
   // spell another pair's key and a text is never served as the other format.
@@ -170,7 +79,45 @@ JobGraphPtr GraphSource::graph_file(const std::string& name, const UserIdentity&
   const std::string key = std::string(native ? "native:" : "pipedream:") +
                           std::to_string(model.size()) + ":" + model + text;
   if (JobGraphPtr g = lookup(key)) return g;
-  return insert(key, parse_graph_text(text, path, native, options), text.size());
+  return insert(key, parse_graph_text(text, path, native, limits), text.size());
+}
+
+// An admin directory's file (slurmctld's rights: admin content), read
+// through the descriptor: a FIFO or a link there cannot block or redirect
+// slurmctld. nullptr if no directory has it.
+JobGraphPtr GraphSource::site_graph(const std::string& name, const GraphSourceOptions& options,
+                                    std::string* resolved) {
+  for (const std::string& dir : options.graph_dirs) {
+    const std::string path = dir + "/" + name;
+    if (std::optional<std::string> text = read_regular_file(path, options.limits.max_bytes)) {
+      if (resolved) *resolved = path;
+      return graph_text(*text, path, options.limits);
+    }
+  }
+  return nullptr;
+}
+
+JobGraphPtr GraphSource::job_graph(const GraphRequest& request, const GraphSourceOptions& options,
+                                   std::string* resolved) {
+  const std::string& name = request.name;
+  if (!request.error.empty())  // the SPANK plugin's own message, as sbatch printed it
+    throw InputError("", request.error.substr(0, kMaxGraphErrorBytes));
+  if (!request.compact.empty()) {
+    if (!options.user_graph_files)
+      throw InputError(name,
+                       "this site does not accept users' own graph files; name one of its "
+                       "graph directories' files or use --pacml-model");
+    if (resolved) *resolved = name;
+    // Keyed by the whole form: its digest is no identity, only a check.
+    const std::string key = "compact:" + request.compact;
+    if (JobGraphPtr g = lookup(key)) return g;
+    return insert(key, parse_compact_graph(request.compact, name, options.limits),
+                  request.compact.size());
+  }
+  const bool bare = safe_bare_name(name);
+  if (bare)
+    if (JobGraphPtr g = site_graph(name, options, resolved)) return g;
+  no_compact_form(name, bare);
 }
 
 }  // namespace pacml::plugin

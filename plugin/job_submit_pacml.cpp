@@ -41,6 +41,7 @@ extern "C" {
 #include "core/util/error.h"
 #include "plugin/engine.h"
 #include "plugin/gpu_plan.h"
+#include "plugin/job_env.h"
 #include "plugin/request.h"
 
 struct job_record;
@@ -343,13 +344,6 @@ void poll_loop(State* s) {
   }
 }
 
-std::vector<std::string> spank_env(const job_desc_msg_t* d) {
-  std::vector<std::string> out;
-  for (uint32_t i = 0; d->spank_job_env && i < d->spank_job_env_size; ++i)
-    if (d->spank_job_env[i]) out.emplace_back(d->spank_job_env[i]);
-  return out;
-}
-
 void replace_string(char** field, const std::string& value) {
   slurm_xfree(reinterpret_cast<void**>(field));
   *field = value.empty() ? nullptr : slurm_xstrdup(value.c_str());
@@ -490,7 +484,7 @@ bool wants_pacml(const pacml::plugin::SubmitInput& in) {
 int submit(job_desc_msg_t* d, char** err_msg) {
   State& s = *g_state;
   pacml::plugin::SubmitInput in;
-  in.spank_env = spank_env(d);
+  in.spank_env = pacml::plugin::take_spank_env(d);
   in.comment = d->comment ? d->comment : "";
   // Other jobs pass untouched and unread: nothing of theirs is parsed here.
   if (!wants_pacml(in)) return SLURM_SUCCESS;
@@ -568,10 +562,10 @@ extern "C" int init(void) {
     g_state->engine->set_sched_params(slurm_conf.sched_params ? slurm_conf.sched_params : "");
     g_state->engine->refresh_config();
     if (inside_slurmctld()) g_state->poller = std::thread(poll_loop, g_state);
-    slurm_info("pacml: job_submit/pacml loaded (config %s%s); %s",
-               g_state->engine->config_path().c_str(),
-               inside_slurmctld() ? "" : ", outside slurmctld",
-               pacml::plugin::describe_user_file_reader().c_str());
+    slurm_info(
+        "pacml: job_submit/pacml loaded (config %s%s); users' graph files are read by "
+        "the SPANK plugin, never by slurmctld",
+        g_state->engine->config_path().c_str(), inside_slurmctld() ? "" : ", outside slurmctld");
   } catch (const std::exception& e) {
     log_line(LogLevel::kError,
              std::string("pacml: init failed: ") + e.what() + "; jobs pass through unchanged");
@@ -591,10 +585,6 @@ extern "C" int fini(void) {
     g_state->wake.notify_all();
     if (g_state->poller.joinable()) g_state->poller.join();
     if (g_state->engine) g_state->engine->decision_log().flush(now_seconds(), true);
-    // Readers whose submissions gave up on a hung file system run this
-    // library's code until they return: Slurm unloads it after fini().
-    if (!pacml::plugin::wait_for_user_file_readers(10))
-      slurm_error("pacml: fini: a read of a user's graph file still hangs");
     delete g_state;
     g_state = nullptr;
   } catch (...) {

@@ -13,7 +13,10 @@ libpacml_plugin_la_SOURCES = \
 	plugin/config.h plugin/config.cpp \
 	plugin/request.h plugin/request.cpp \
 	plugin/regular_file.h plugin/regular_file.cpp \
-	plugin/user_file.h plugin/user_file.cpp \
+	plugin/graph_text.h plugin/graph_text.cpp \
+	plugin/compact_graph.h plugin/compact_graph.cpp \
+	plugin/user_graph.h plugin/user_graph.cpp \
+	plugin/spank_step.h plugin/spank_step.cpp \
 	plugin/graph_source.h plugin/graph_source.cpp \
 	plugin/decision_log.h plugin/decision_log.cpp \
 	plugin/decision_id.h plugin/decision_id.cpp \
@@ -29,14 +32,29 @@ slurmplugin_LTLIBRARIES = job_submit_pacml.la spank_pacml.la
 # Slurm's symbols stay undefined: they resolve against libslurmfull inside
 # slurmctld (and libslurm in the test host). Only the plugin ABI is exported,
 # so core's C++ symbols cannot clash with anything in slurmctld.
-job_submit_pacml_la_SOURCES = plugin/job_submit_pacml.cpp
+job_submit_pacml_la_SOURCES = plugin/job_submit_pacml.cpp plugin/job_env.h plugin/job_env.cpp
 job_submit_pacml_la_LDFLAGS = -module -avoid-version -shared \
 	-Wl,--version-script=$(top_srcdir)/plugin/job_submit_pacml.map
 EXTRA_job_submit_pacml_la_DEPENDENCIES = plugin/job_submit_pacml.map
 job_submit_pacml_la_LIBADD = libpacml_plugin.la libpacml_core.la $(YAML_CPP_LIBS) $(HWLOC_LIBS) -lpthread
 
+# The SPANK plugin parses users' graph files in sbatch/salloc/srun with
+# slurmctld's parsers: only those sources, not all of core/.
 spank_pacml_la_SOURCES = plugin/spank_pacml.cpp plugin/gpu_plan.h plugin/gpu_plan.cpp \
-	core/slurm/log_text.h core/slurm/log_text.cpp
+	core/slurm/log_text.h core/slurm/log_text.cpp \
+	plugin/spank_step.h plugin/spank_step.cpp \
+	plugin/user_graph.h plugin/user_graph.cpp \
+	plugin/compact_graph.h plugin/compact_graph.cpp \
+	plugin/graph_text.h plugin/graph_text.cpp \
+	plugin/regular_file.h plugin/regular_file.cpp \
+	core/graph/graph_files.h core/graph/graph_files.cpp \
+	core/graph/layer_graph.h core/graph/layer_graph.cpp \
+	core/graph/native_graph.h core/graph/native_graph.cpp \
+	core/graph/pipedream_reader.h core/graph/pipedream_reader.cpp \
+	core/util/yaml_input.h core/util/yaml_input.cpp \
+	core/util/numbers.h core/util/numbers.cpp \
+	core/util/hash.h core/util/hash.cpp
+spank_pacml_la_LIBADD = $(YAML_CPP_LIBS)
 spank_pacml_la_LDFLAGS = -module -avoid-version -shared \
 	-Wl,--version-script=$(top_srcdir)/plugin/spank_pacml.map
 EXTRA_spank_pacml_la_DEPENDENCIES = plugin/spank_pacml.map
@@ -47,7 +65,8 @@ noinst_PROGRAMS += plugin/pacml-plugin-bench
 plugin_pacml_plugin_bench_SOURCES = plugin/bench_job_submit.cpp plugin/plugin_host.h
 plugin_pacml_plugin_bench_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DPACML_JOB_SUBMIT_SO='"$(abs_top_builddir)/.libs/job_submit_pacml.so"'
-plugin_pacml_plugin_bench_LDADD = -lslurm -ldl
+plugin_pacml_plugin_bench_LDADD = libpacml_plugin.la libpacml_core.la $(YAML_CPP_LIBS) \
+	$(HWLOC_LIBS) -lslurm -ldl
 
 EXTRA_DIST += plugin/README.md plugin/job_submit_pacml.map plugin/spank_pacml.map \
 	contrib/slurm/examples

@@ -50,8 +50,10 @@ std::string describe_file_status(int status, long max_bytes) {
   }
 }
 
-std::optional<std::string> read_regular_file(const std::string& path, long max_bytes) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+std::optional<std::string> read_regular_file(const std::string& path, long max_bytes,
+                                             bool follow_links) {
+  const int flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | (follow_links ? 0 : O_NOFOLLOW);
+  const int fd = ::open(path.c_str(), flags);
   if (fd < 0 && errno == ENOENT) return std::nullopt;
   if (fd < 0) throw InputError(path, "cannot read: " + describe_file_status(errno, max_bytes));
   std::string data;

@@ -1,7 +1,10 @@
 #include "plugin/request.h"
 
+#include <map>
+
 #include "core/slurm/slurm_syntax.h"
 #include "core/util/error.h"
+#include "plugin/compact_graph.h"
 
 namespace pacml::plugin {
 namespace {
@@ -24,7 +27,8 @@ JobRequest extract_request(const std::vector<std::string>& spank_env, const std:
   const std::string prefix = kSpankOptionPrefix;
   slurm::RequestFields fields;
   bool spank = false;
-  std::string resolved_graph;
+  std::string resolved_graph, error;
+  std::map<long, std::string> pieces;  // of the compact graph, by number
   for (const std::string& entry : spank_env) {
     const size_t eq = entry.find('=');
     if (eq == std::string::npos) continue;
@@ -35,12 +39,22 @@ JobRequest extract_request(const std::vector<std::string>& spank_env, const std:
       spank = true;
     } else if (name == "PACML_GRAPH") {
       resolved_graph = value;
+    } else if (const long piece = compact_graph_piece(name); piece >= 0) {
+      pieces[piece] = value;
+    } else if (name == kGraphErrorVar) {
+      error = value;
     }
   }
   JobRequest r;
   if (spank) {
     if (!resolved_graph.empty() && fields.graph) fields.graph = resolved_graph;
     r = from_fields(fields, "spank");
+    if (fields.graph) {
+      // Pieces 0, 1, … up to the first missing one; the frame's size and
+      // digest then tell a form that lost a piece.
+      for (long i = 0; pieces.count(i); ++i) r.graph_compact += pieces[i];
+      r.graph_error = std::move(error);
+    }
   } else if (slurm::parse_comment(comment, fields, "--comment")) {
     r = from_fields(fields, "comment");
   }

@@ -21,11 +21,17 @@ struct JobRequest {
   std::optional<std::string> deadline;  // raw text, parsed against the submit time
   std::optional<double> beta;
   std::string origin;  // "spank" or "comment" (for the log)
+  // The user's graph as the SPANK plugin read it in sbatch/salloc/srun
+  // (PACML_GRAPH_DATA, plugin/compact_graph.h), or why it could not
+  // (PACML_GRAPH_ERROR); slurmctld never opens the path itself.
+  std::string graph_compact;
+  std::string graph_error;
 };
 
 // The SPANK environment entries the options arrive as. The SPANK plugin may
 // also set PACML_GRAPH (an absolute path resolved in the user's working
-// directory), which takes precedence over the raw option.
+// directory), which takes precedence over the raw option, and
+// PACML_GRAPH_DATA or PACML_GRAPH_ERROR (the graph it read, or why not).
 constexpr const char* kSpankOptionPrefix = "_SLURM_SPANK_OPTION_pacml_pacml_";
 
 // Reads the request; throws InputError("--pacml-X" or "--comment …", ...) for

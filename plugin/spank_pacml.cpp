@@ -6,9 +6,14 @@
 //
 // Slurm hands the options to slurmctld in the job's SPANK environment
 // (_SLURM_SPANK_OPTION_pacml_pacml_*), where job_submit/pacml reads them. This
-// plugin only checks their syntax early (a typo fails at the command line, not
-// in slurmctld's log) and turns a relative graph path into an absolute one in
-// the user's working directory (passed as PACML_GRAPH). It is loaded by
+// plugin checks their syntax early (a typo fails at the command line, not
+// in slurmctld's log), and reads the user's --pacml-graph file here, in
+// sbatch/salloc/srun, as the user: it parses it with slurmctld's parsers and
+// limits and sends the graph in a bounded compact form
+// (plugin/compact_graph.h) through the job's control environment, so that
+// slurmctld never opens a user's path (plugin/README.md, "Security"). The
+// limits are the plugstack.conf arguments max_graph_bytes=, max_graph_ops=,
+// max_graph_edges= (pacml.conf's defaults without them). It is loaded by
 // sbatch/srun/salloc (allocator, local) and slurmstepd (remote): list it as
 // `optional` in plugstack.conf.
 //
@@ -35,7 +40,11 @@ extern "C" {
 }
 
 #include "core/slurm/log_text.h"
+#include "core/util/error.h"
+#include "plugin/compact_graph.h"
 #include "plugin/gpu_plan.h"
+#include "plugin/spank_step.h"
+#include "plugin/user_graph.h"
 
 extern "C" {
 extern const char plugin_name[];
@@ -48,6 +57,8 @@ SPANK_PLUGIN(pacml, 1)
 namespace {
 
 std::string g_graph;
+bool g_pacml = false;  // a --pacml-* option was given
+pacml::plugin::GraphLimits g_limits;
 
 // Option values are the user's text and reach slurmd's log too (slurmstepd
 // parses them again): escaped like every pacml log line.
@@ -71,6 +82,7 @@ int guarded(const char* entry, int on_error, Body&& body) {
 }
 
 int opt_graph(int, const char* arg, int) {
+  g_pacml = true;
   return guarded("--pacml-graph", -1, [&] {
     if (!arg || !*arg) return fail("pacml-graph", "give a graph file");
     g_graph = arg;
@@ -79,6 +91,7 @@ int opt_graph(int, const char* arg, int) {
 }
 
 int opt_model(int, const char* arg, int) {
+  g_pacml = true;
   return guarded("--pacml-model", -1, [&] {
     if (!arg || !*arg) return fail("pacml-model", "give a model name (see `pacml graph zoo`)");
     return 0;
@@ -95,13 +108,16 @@ int check_count(const char* option, const char* arg) {
 }
 
 int opt_steps(int, const char* arg, int) {
+  g_pacml = true;
   return guarded("--pacml-steps", -1, [&] { return check_count("pacml-steps", arg); });
 }
 int opt_iterations(int, const char* arg, int) {
+  g_pacml = true;
   return guarded("--pacml-iterations", -1, [&] { return check_count("pacml-iterations", arg); });
 }
 
 int opt_deadline(int, const char* arg, int) {
+  g_pacml = true;
   return guarded("--pacml-deadline", -1, [&] {
     if (!arg || !*arg) return fail("pacml-deadline", "give a deadline (Slurm time syntax)");
     if (arg[0] == '-')
@@ -111,6 +127,7 @@ int opt_deadline(int, const char* arg, int) {
 }
 
 int opt_beta(int, const char* arg, int) {
+  g_pacml = true;
   return guarded("--pacml-beta", -1, [&] {
     char* end = nullptr;
     const double b = arg ? std::strtod(arg, &end) : NAN;
@@ -143,10 +160,15 @@ struct spank_option g_options[] = {
 
 }  // namespace
 
-extern "C" int slurm_spank_init(spank_t sp, int, char**) {
+extern "C" int slurm_spank_init(spank_t sp, int ac, char** av) {
   return guarded("slurm_spank_init", -1, [&] {
     const spank_context_t c = spank_context();
     if (c != S_CTX_ALLOCATOR && c != S_CTX_LOCAL && c != S_CTX_REMOTE) return 0;
+    try {
+      pacml::plugin::parse_spank_args(ac, av, g_limits);
+    } catch (const pacml::InputError& e) {  // keep the defaults; the admin is told
+      slurm_error("pacml: %s", pacml::slurm::escape_for_log(e.what()).c_str());
+    }
     for (struct spank_option* o = g_options; o->name; ++o)
       if (spank_option_register(sp, o) != ESPANK_SUCCESS) return -1;
     return 0;
@@ -155,21 +177,43 @@ extern "C" int slurm_spank_init(spank_t sp, int, char**) {
 
 namespace {
 
+// The user's graph file, read here as the user, to slurmctld in its
+// compact form; or, if it cannot be used, the reason, which slurmctld
+// refuses the job with (an `optional` plugin's failure does not stop
+// sbatch, so the message must reach slurmctld too).
+int send_graph(spank_t sp) {
+  char cwd[PATH_MAX];
+  const std::string path =
+      pacml::plugin::resolve_user_graph(g_graph, getcwd(cwd, sizeof cwd) ? cwd : "");
+  // A bare name that is not here stays a name: the site's graph_dirs serve it.
+  spank_job_control_setenv(sp, "PACML_GRAPH", path.empty() ? g_graph.c_str() : path.c_str(), 1);
+  if (path.empty()) return 0;
+  std::string form;
+  try {
+    form = pacml::plugin::compact_user_graph(path, g_limits);
+  } catch (const pacml::InputError& e) {
+    const std::string message = pacml::slurm::escape_for_log(e.what());
+    slurm_error("pacml: %s", message.c_str());
+    spank_job_control_setenv(sp, pacml::plugin::kGraphErrorVar,
+                             message.substr(0, pacml::plugin::kMaxGraphErrorBytes).c_str(), 1);
+    return -1;
+  }
+  for (const auto& [name, value] : pacml::plugin::compact_graph_variables(form))
+    if (spank_job_control_setenv(sp, name.c_str(), value.c_str(), 1) != ESPANK_SUCCESS) {
+      slurm_error("pacml: %s: could not pass the graph to slurmctld",
+                  pacml::slurm::escape_for_log(path).c_str());
+      return -1;
+    }
+  return 0;
+}
+
 int init_post_opt(spank_t sp) {
   const spank_context_t c = spank_context();
-  if ((c != S_CTX_ALLOCATOR && c != S_CTX_LOCAL) || g_graph.empty()) return 0;
-  std::string path = g_graph;
-  if (path[0] != '/' && path.find('/') != std::string::npos) {
-    // a relative path: resolve it where the user submits from
-    char cwd[PATH_MAX];
-    if (getcwd(cwd, sizeof cwd)) path = std::string(cwd) + "/" + path;
-  } else if (path[0] != '/' && access(path.c_str(), F_OK) == 0) {
-    // a bare name that exists here: the user's file; else a site graph name
-    char cwd[PATH_MAX];
-    if (getcwd(cwd, sizeof cwd)) path = std::string(cwd) + "/" + path;
-  }
-  spank_job_control_setenv(sp, "PACML_GRAPH", path.c_str(), 1);
-  return 0;
+  if ((c != S_CTX_ALLOCATOR && c != S_CTX_LOCAL) || !g_pacml) return 0;
+  // Marks the job for its steps (their environment comes from this
+  // process's): slurmstepd asks slurmctld for a plan only for marked jobs.
+  setenv(pacml::plugin::kJobMarker, "1", 1);
+  return g_graph.empty() ? 0 : send_graph(sp);
 }
 
 // The plan job_submit/pacml stored for the job; nullopt if it has none.
@@ -188,10 +232,17 @@ std::optional<pacml::plugin::GpuPlan> job_plan(uint32_t job_id) {
 // unless it is there already (a batch script's, inherited by its sruns).
 int user_init(spank_t sp) {
   if (spank_context() != S_CTX_REMOTE) return 0;
-  char have[64];
-  if (spank_getenv(sp, "PACML_DECISION", have, sizeof have) == ESPANK_SUCCESS) return 0;
+  const auto has_env = [sp](const char* name) {
+    char value[64];
+    const spank_err_t rc = spank_getenv(sp, name, value, sizeof value);
+    return rc == ESPANK_SUCCESS || rc == ESPANK_NOSPACE;
+  };
+  // No RPC for steps of jobs pacml never saw (every step on the cluster
+  // passes here), nor for those that have their plan already.
+  if (!pacml::plugin::step_needs_plan_lookup(has_env)) return 0;
   uint32_t job_id = 0;
   if (spank_get_item(sp, S_JOB_ID, &job_id) != ESPANK_SUCCESS || job_id == 0) return 0;
+  slurm_verbose("pacml: job %u: loading the job's plan from slurmctld", job_id);
   const std::optional<pacml::plugin::GpuPlan> plan = job_plan(job_id);
   if (!plan) return 0;  // not a pacml job on a GPU cluster
   for (const auto& [name, value] : pacml::plugin::plan_environment(*plan))
@@ -212,7 +263,9 @@ int user_init(spank_t sp) {
 
 }  // namespace
 
-// pacml is optional: a failure here leaves the job as it is.
+// A graph file that cannot be used returns -1 (its reason also goes to
+// slurmctld, which refuses the job); an internal failure leaves the job as
+// it is (pacml is optional).
 extern "C" int slurm_spank_init_post_opt(spank_t sp, int, char**) {
   return guarded("slurm_spank_init_post_opt", 0, [&] { return init_post_opt(sp); });
 }

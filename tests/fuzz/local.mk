@@ -28,6 +28,8 @@ tests_fuzz_pacml_fuzz_SOURCES = \
 	tests/fuzz/fuzz_weights.cpp \
 	tests/fuzz/fuzz_pacml_conf.cpp \
 	tests/fuzz/fuzz_plugin_options.cpp \
+	tests/fuzz/fuzz_compact_graph.cpp \
+	tests/fuzz/fuzz_spank_args.cpp \
 	tests/fuzz/fuzz_sched_params.cpp \
 	tests/fuzz/fuzz_cluster.cpp \
 	tests/fuzz/fuzz_throughput_table.cpp \

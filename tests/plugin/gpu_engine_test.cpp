@@ -19,7 +19,9 @@ namespace pacml::plugin {
 namespace {
 
 using testing::FakeView;
+using testing::joined;
 using testing::node_range;
+using testing::sent_graph;
 using testing::TempDir;
 
 // 8 nodes of 4 GPUs as Slurm's GRES reports them.
@@ -242,9 +244,9 @@ std::string read_text(const std::string& path) {
   return all.str();
 }
 
-// Graph files on a GPU cluster: read with the same rules as on a RAMP
-// cluster (the user's rights, the limits, the caches), costed by the
-// physical model at the profiled batch.
+// Graph files on a GPU cluster: sent by the SPANK plugin as on a RAMP
+// cluster (the limits, the caches), costed by the physical model at the
+// profiled batch.
 TEST(GpuEngine, GraphFilesArePlannedWithTheSameReadingRules) {
   GpuFixture f("policy: fixed:4\nmax_graph_ops: 20\n");
   TempDir user;
@@ -253,9 +255,7 @@ TEST(GpuEngine, GraphFilesArePlannedWithTheSameReadingRules) {
   const std::string cnn =
       user.write("example-cnn.yaml", read_text(src + "/contrib/graphs/example-cnn.yaml"));
   const std::string tiny = user.write("tiny.txt", read_text(src + "/tests/fixtures/tiny.txt"));
-  SubmitInput in;
-  in.work_dir = user.path();
-  const SubmitResult r = f.submit({opt("graph", "example-cnn.yaml"), opt("beta", "1")}, 0, in);
+  const SubmitResult r = f.submit(joined(sent_graph(cnn), {opt("beta", "1")}));
   ASSERT_EQ(r.outcome, Outcome::kPlaced) << r.user_message << r.log_message;
   EXPECT_EQ(r.shape.gpus, 4);
   EXPECT_EQ(r.shape.nodes, 1);
@@ -265,12 +265,12 @@ TEST(GpuEngine, GraphFilesArePlannedWithTheSameReadingRules) {
   const std::string log = read_text(f.dir.file("decisions.jsonl"));
   EXPECT_NE(log.find("\"graph\":\"" + cnn + "\""), std::string::npos) << log;
   // known: the same graph and job, from the caches
-  const SubmitResult again = f.submit({opt("graph", cnn), opt("beta", "1")});
+  const SubmitResult again = f.submit(joined(sent_graph(cnn), {opt("beta", "1")}));
   ASSERT_EQ(again.outcome, Outcome::kPlaced) << again.user_message;
   EXPECT_EQ(again.shape.gpus, r.shape.gpus);
   EXPECT_EQ(again.job_env.size(), r.job_env.size());
   EXPECT_EQ(f.engine->graphs().size(), 1u);
-  const SubmitResult pipedream = f.submit({opt("graph", tiny), opt("beta", "1")});
+  const SubmitResult pipedream = f.submit(joined(sent_graph(tiny), {opt("beta", "1")}));
   EXPECT_EQ(pipedream.outcome, Outcome::kPlaced) << pipedream.user_message;
   // the limits
   TempDir deep_dir;
@@ -283,20 +283,16 @@ TEST(GpuEngine, GraphFilesArePlannedWithTheSameReadingRules) {
              (i > 1 ? "\tnode" + std::to_string(i - 1) + " -- node" + std::to_string(i) + "\n"
                     : std::string());
   const std::string deep = deep_dir.write("deep.txt", chain);
-  const SubmitResult too_deep = f.submit({opt("graph", deep), opt("beta", "1")});
+  const SubmitResult too_deep = f.submit(joined(sent_graph(deep), {opt("beta", "1")}));
   EXPECT_EQ(too_deep.outcome, Outcome::kRejected);
   EXPECT_NE(too_deep.user_message.find("21 layers, more than the site's limit of 20"),
             std::string::npos)
       << too_deep.user_message;
-  // the user's rights (uid 1000 here)
-  if (::geteuid() == 0) {
-    const std::string secret = user.write("secret.yaml", read_text(cnn), 0600);
-    const SubmitResult refused = f.submit({opt("graph", secret), opt("beta", "1")});
-    EXPECT_EQ(refused.outcome, Outcome::kRejected);
-    EXPECT_NE(refused.user_message.find(secret + ": cannot read: Permission denied"),
-              std::string::npos)
-        << refused.user_message;
-  }
+  // a path without the graph: never read here
+  const SubmitResult unsent = f.submit({opt("graph", cnn), opt("beta", "1")});
+  EXPECT_EQ(unsent.outcome, Outcome::kRejected);
+  EXPECT_NE(unsent.user_message.find(cnn + ": no graph came with the job"), std::string::npos)
+      << unsent.user_message;
   // neither a model nor a graph
   const SubmitResult nothing = f.submit({opt("beta", "1")});
   EXPECT_EQ(nothing.outcome, Outcome::kRejected);

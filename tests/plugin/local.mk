@@ -16,6 +16,7 @@ tests_plugin_plugin_tests_SOURCES = \
 	tests/plugin/engine_test.cpp \
 	tests/plugin/gpu_engine_test.cpp \
 	tests/plugin/graph_source_test.cpp \
+	tests/plugin/compact_graph_test.cpp \
 	tests/plugin/review_findings_test.cpp
 tests_plugin_plugin_tests_CPPFLAGS = $(AM_CPPFLAGS) $(GTEST_CFLAGS) \
 	-DPACML_SOURCE_DIR='"$(abs_top_srcdir)"'
@@ -27,7 +28,9 @@ tests_plugin_shim_tests_CPPFLAGS = $(AM_CPPFLAGS) $(GTEST_CFLAGS) \
 	-DPACML_SOURCE_DIR='"$(abs_top_srcdir)"' \
 	-DPACML_JOB_SUBMIT_SO='"$(abs_top_builddir)/.libs/job_submit_pacml.so"' \
 	-DPACML_SPANK_SO='"$(abs_top_builddir)/.libs/spank_pacml.so"'
-tests_plugin_shim_tests_LDADD = $(GTEST_LIBS) -lslurm -ldl
+# libpacml_plugin: the SPANK side's compact graphs, made here as sbatch would
+tests_plugin_shim_tests_LDADD = libpacml_plugin.la libpacml_core.la $(YAML_CPP_LIBS) $(HWLOC_LIBS) \
+	$(GTEST_LIBS) -lslurm -ldl
 
 TESTS += tests/plugin/plugin_tests tests/plugin/shim_tests
 dist_noinst_SCRIPTS += tests/plugin/slurm_integration.sh tests/plugin/slurm_soak.sh \

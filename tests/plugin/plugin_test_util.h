@@ -15,7 +15,9 @@
 #include <vector>
 
 #include "core/util/error.h"
+#include "plugin/compact_graph.h"
 #include "plugin/engine.h"
+#include "plugin/user_graph.h"
 
 namespace pacml::plugin::testing {
 
@@ -97,6 +99,23 @@ inline std::vector<std::string> node_range(int first, int last) {
 }
 
 // The message of the InputError that f throws, or "" if it throws none.
+// --pacml-graph=PATH as the SPANK plugin sends it: the option, and the
+// file read here (the user's side) in its compact form, in pieces.
+inline std::vector<std::string> sent_graph(const std::string& path,
+                                           const GraphLimits& limits = {}) {
+  std::vector<std::string> env = {"_SLURM_SPANK_OPTION_pacml_pacml_graph=" + path};
+  for (const auto& [name, value] : compact_graph_variables(compact_user_graph(path, limits)))
+    env.push_back(name + "=" + value);
+  return env;
+}
+
+// `a` followed by `b`.
+inline std::vector<std::string> joined(std::vector<std::string> a,
+                                       const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
 inline std::string error_of(const std::function<void()>& f) {
   try {
     f();

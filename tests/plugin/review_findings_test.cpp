@@ -128,11 +128,9 @@ TEST(ReviewFindings, DeeplyNestedYamlIsRefusedWithAClearError) {
   ::chmod(dir.path().c_str(), 0755);
   const std::string graph = dir.write(
       "deep.yaml", "pacml_graph: 1\nname: " + std::string(100, '[') + std::string(100, ']') + "\n");
-  GraphSource g;
-  EXPECT_NE(error_of([&] {
-              g.graph_file(graph, UserIdentity{::getuid(), ::getgid(), ""}, {});
-            }).find("nested more than 64 levels deep"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of([&] { compact_user_graph(graph, {}); }).find("nested more than 64 levels deep"),
+      std::string::npos);  // read by the SPANK plugin; slurmctld parses no YAML of users'
   const std::string conf =
       dir.write("pacml.conf", "policy: " + std::string(100, '[') + std::string(100, ']') + "\n");
   EXPECT_NE(error_of([&] { load_plugin_config(conf); }).find("nested more than 64"),
@@ -265,11 +263,10 @@ TEST(ReviewFindings, AGraphTextIsNeverServedAsTheOtherFormat) {
       "name: g\npacml_graph: 1\noutput: b\nops:\n"
       "  - {id: a, forward_ms: 1, backward_ms: 1, activation_bytes: 8}\n"
       "  - {id: b, forward_ms: 1, backward_ms: 1, activation_bytes: 8}\nedges:\n  - [a, b]\n";
-  const UserIdentity me{::getuid(), ::getgid(), ""};
   GraphSource g;
-  EXPECT_EQ(g.graph_file(dir.write("g.yaml", text), me, {})->name(), "g");
+  EXPECT_EQ(g.graph_text(text, dir.write("g.yaml", text), {})->name(), "g");
   EXPECT_NE(error_of([&] {
-              g.graph_file(dir.write("g.txt", text), me, {});
+              g.graph_text(text, dir.write("g.txt", text), {});
             }).find("not a valid PipeDream graph"),
             std::string::npos);
 }
@@ -284,12 +281,15 @@ TEST(ReviewFindings, AdminGraphDirsServeRegularFilesOnly) {
   options.graph_dirs = {site.path()};
   options.user_graph_files = false;
   GraphSource g;
-  const UserIdentity user{::getuid(), ::getgid(), ""};
   const auto t0 = std::chrono::steady_clock::now();
-  EXPECT_NE(error_of([&] { g.graph_file("fifo.txt", user, options); }).find("not a regular file"),
+  EXPECT_NE(error_of([&] {
+              g.job_graph({"fifo.txt", "", ""}, options);
+            }).find("not a regular file"),
             std::string::npos);
   EXPECT_LT(seconds_since(t0), 1.0);
-  EXPECT_NE(error_of([&] { g.graph_file("link.txt", user, options); }).find("symbolic link"),
+  EXPECT_NE(error_of([&] {
+              g.job_graph({"link.txt", "", ""}, options);
+            }).find("symbolic link"),
             std::string::npos);
 }
 
@@ -306,16 +306,22 @@ TEST(ReviewFindings, GraphsAreBoundedByEdges) {
   for (int i = 0; i < 5; ++i)
     text += "  - [op" + std::to_string(i) + ", op" + std::to_string(i + 1) + "]\n";
   const std::string path = dir.write("chain.yaml", text);
-  const UserIdentity me{::getuid(), ::getgid(), ""};
   GraphSourceOptions options;
-  options.max_edges = 4;
-  GraphSource g;
+  options.limits.max_edges = 4;
+  // in sbatch (the SPANK plugin), and in slurmctld for a form made beyond
+  // the limit: its edges are counted before it is parsed
   EXPECT_NE(error_of([&] {
-              g.graph_file(path, me, options);
+              compact_user_graph(path, options.limits);
             }).find("5 edges, more than the site's limit of 4 (max_graph_edges)"),
             std::string::npos);
-  options.max_edges = 5;
-  EXPECT_EQ(g.graph_file(path, me, options)->name(), "chain");
+  const std::string form = compact_user_graph(path, {});
+  GraphSource g;
+  EXPECT_NE(error_of([&] {
+              g.job_graph({path, form, ""}, options);
+            }).find("5 edges, more than the site's limit of 4 (max_graph_edges)"),
+            std::string::npos);
+  options.limits.max_edges = 5;
+  EXPECT_EQ(g.job_graph({path, form, ""}, options)->name(), "chain");
   EXPECT_EQ(PluginConfig().max_graph_edges, 4000);
 }
 

@@ -17,9 +17,22 @@ extern "C" {
 #include <slurm/slurm_version.h>
 }
 
+#include "plugin/compact_graph.h"
 #include "plugin/plugin_host.h"
+#include "plugin/user_graph.h"
 
 namespace {
+
+// --pacml-graph=PATH as the SPANK plugin sends it (the option, then the
+// compact graph read here in pieces), then `more`.
+std::vector<std::string> sent_graph(const std::string& path, std::vector<std::string> more) {
+  std::vector<std::string> env = {"_SLURM_SPANK_OPTION_pacml_pacml_graph=" + path};
+  for (const auto& [name, value] : pacml::plugin::compact_graph_variables(
+           pacml::plugin::compact_user_graph(path, pacml::plugin::GraphLimits())))
+    env.push_back(name + "=" + value);
+  env.insert(env.end(), more.begin(), more.end());
+  return env;
+}
 
 using pacml::plugin::host::JobDesc;
 using pacml::plugin::host::JobSubmitPlugin;
@@ -302,7 +315,7 @@ TEST_F(Plugin, SoakOfMixedDecisions) {
       {{opt("model", "vgg16"), opt("deadline", "1:00:00")}, "", true},
       {{opt("model", "gnmt"), opt("beta", "0.05")}, "", true},  // blocked: rejected with reasons
       {{}, "pacml:model=resnet50,beta=0.8", true},
-      {{opt("graph", good_graph), opt("beta", "1")}, "", true},
+      {sent_graph(good_graph, {opt("beta", "1")}), "", true},
       {{opt("model", "nosuchnet"), opt("beta", "0.5")}, "", false},
       {{opt("model", "gnmt"), opt("deadline", "-1:00")}, "", false},
       {{}, "pacml:model=gnmt,beta=1.5", false},
@@ -384,6 +397,40 @@ TEST_F(Plugin, AnEarlierPluginsMessageIsKept) {
   JobDesc plain;
   EXPECT_EQ(submit(plain, &err, "lua: hello"), SLURM_SUCCESS);
   EXPECT_EQ(err, "lua: hello");
+}
+
+// slurmctld never reads a user's path: a job that names a file without the
+// graph the SPANK plugin sends (a client without the plugin) is refused.
+TEST_F(Plugin, AGraphFileWithoutItsCompactFormIsRefused) {
+  const std::string graph = dir_ + "/tiny.txt";
+  {
+    std::ifstream in(std::string(PACML_SOURCE_DIR) + "/tests/fixtures/tiny.txt");
+    std::ofstream(graph) << in.rdbuf();
+  }
+  JobDesc job;
+  job.spank(
+      {"_SLURM_SPANK_OPTION_pacml_pacml_graph=" + graph, "_SLURM_SPANK_OPTION_pacml_pacml_beta=1"});
+  std::string err;
+  EXPECT_NE(submit(job, &err), SLURM_SUCCESS);
+  EXPECT_NE(err.find(graph + ": no graph came with the job: slurmctld does not read users' files"),
+            std::string::npos)
+      << err;
+  // sent as the SPANK plugin sends it: decided, and the form taken out of
+  // the job (not kept in its record, nor handed to its prolog and epilog)
+  JobDesc sent;
+  sent.spank(sent_graph(graph, {"_SLURM_SPANK_OPTION_pacml_pacml_beta=1", "OTHER=1"}));
+  ASSERT_EQ(submit(sent, &err), SLURM_SUCCESS) << err;
+  ASSERT_NE(sent.d.admin_comment, nullptr);
+  ASSERT_EQ(sent.d.spank_job_env_size, 3u);
+  for (uint32_t i = 0; i < sent.d.spank_job_env_size; ++i)
+    EXPECT_EQ(std::string(sent.d.spank_job_env[i]).find("PACML_GRAPH_DATA"), std::string::npos);
+  EXPECT_EQ(std::string(sent.d.spank_job_env[2]), "OTHER=1");
+  EXPECT_EQ(sent.d.spank_job_env[3], nullptr);
+  // a job without pacml options loses a form too
+  JobDesc other;
+  other.spank({"OTHER=1", "PACML_GRAPH_DATA_0=x"});
+  EXPECT_EQ(submit(other, &err), SLURM_SUCCESS);
+  EXPECT_EQ(other.d.spank_job_env_size, 1u);
 }
 
 TEST(SpankPlugin, ExportsTheSpankAbi) {

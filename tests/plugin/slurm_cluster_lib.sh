@@ -152,6 +152,9 @@ SlurmctldPidFile=$LAB/run/slurmctld.pid
 SlurmdPidFile=$LAB/run/slurmd-%n.pid
 SlurmctldLogFile=$LAB/log/slurmctld.log
 SlurmdLogFile=$LAB/log/slurmd-%n.log
+# verbose: the SPANK plugin logs each plan it asks slurmctld for (one RPC per
+# step of a pacml job), which the GPU integration test counts
+SlurmdDebug=verbose
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 MpiDefault=none

@@ -286,10 +286,10 @@ timeout 5 scancel -u root
 timeout 5 scontrol update NodeName=n1 State=RESUME
 check "slurmctld answers" ping_ok
 
-say "6. graph files on the GPU cluster, read with the user's rights"
+say "6. graph files on the GPU cluster, read by the SPANK plugin as the user"
 as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups env SLURM_CONF="$SLURM_CONF" "$@"; }
-check "users' files are read by a thread with the user's ids (logged at load)" \
-  grep -q "users' graph files are read by a thread with the user's ids" "$LAB/log/slurmctld.log"
+check "users' files are never read by slurmctld (logged at load)" \
+  grep -q "users' graph files are read by the SPANK plugin, never by slurmctld" "$LAB/log/slurmctld.log"
 write_gpu_conf min_feasible
 cp "$src/contrib/graphs/example-cnn.yaml" "$LAB/user/cnn.yaml" && chmod 644 "$LAB/user/cnn.yaml"
 cp "$LAB/user/cnn.yaml" "$LAB/secret.yaml" && chmod 600 "$LAB/secret.yaml"
@@ -360,6 +360,20 @@ replayed=$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print
 say "   pacml replay: records, skipped lines, jobs replayed, jobs skipped: ${replayed:-none ($(head -c 200 "$LAB/replay.err"))}"
 check "pacml replay --format squeue-json replays all $n_pacml pacml jobs, none skipped" \
   [ "$replayed" = "$n_jobs 0 $n_pacml 0" ]
+
+say "7b. SPANK asks slurmctld for a plan (one RPC) only in pacml jobs' steps"
+# after the history (section 7), in which every job is a pacml job
+plan_rpcs() { cat "$LAB"/log/slurmd-*.log | grep -c "pacml: job $1: loading the job's plan"; }
+plain=$(timeout 30 srun -N 1 bash -c 'echo $SLURM_JOB_ID' 2> "$LAB/err")
+plain_batch=$(submit -N 1 --wrap 'srun true; srun true')
+pacml_srun=$(timeout 30 srun --pacml-model=resnet50 --pacml-beta=1 bash -c 'echo $SLURM_JOB_ID' 2> "$LAB/err" | head -1)
+wait_idle
+check "a pacml srun's step asks for its plan ($(plan_rpcs "$pacml_srun") RPCs, job $pacml_srun)" \
+  [ "$(plan_rpcs "${pacml_srun:-none}")" -ge 1 ]
+check "a plain srun's step does not (job $plain: $(plan_rpcs "$plain") RPCs)" \
+  test -n "$plain" -a "$(plan_rpcs "$plain")" = 0
+check "nor a plain batch job's steps (job $plain_batch, $(field "$plain_batch" JobState): $(plan_rpcs "$plain_batch") RPCs)" \
+  test -n "$plain_batch" -a "$(plan_rpcs "$plain_batch")" = 0 -a "$(field "$plain_batch" JobState)" = COMPLETED
 
 say "8. a short soak on a fresh GPU cluster (slurm_soak.sh --short --gpu)"
 lab_stop # one cluster at a time on the machine

@@ -262,19 +262,52 @@ check "slurmctld answers (broken pacml.conf)" ping_ok
 write_pacml_conf reject
 timeout 10 scancel -u root; wait_idle
 
-# ---- 7. security: users' graph files are read with the user's rights ----------------
-say "7. graph files and user rights"
+# ---- 7. security: users' graph files are read by the user, never by slurmctld --------
+say "7. graph files: read by the SPANK plugin as the user; slurmctld never opens them"
 as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups env SLURM_CONF="$SLURM_CONF" "$@"; }
+check "slurmctld says it reads no user's file" \
+  grep -q "users' graph files are read by the SPANK plugin, never by slurmctld" "$LAB/log/slurmctld.log"
 j=$(cd "$LAB/user" && as_nobody timeout 20 sbatch --parsable -o /dev/null --chdir=/tmp \
   --pacml-graph="$LAB/secret.txt" --pacml-beta=1 --wrap true 2> "$LAB/err")
-check "nobody pointing --pacml-graph at a root-only file is refused" grep -q "secret.txt: cannot read: Permission denied" "$LAB/err"
+check "nobody pointing --pacml-graph at a root-only file is refused ($(head -c 200 "$LAB/err"))" \
+  grep -q "secret.txt: cannot read: Permission denied" "$LAB/err"
+check "…by nobody's own sbatch, which read it as nobody (sbatch's own error line)" \
+  grep -q "^sbatch: error: pacml: $LAB/secret.txt: cannot read: Permission denied" "$LAB/err"
+check "…and no job was created" [ -z "$j" ]
 j=$(submit --pacml-graph="$LAB/secret.txt" --pacml-beta=1 --wrap true)
 check "root may use the same file" [ -n "$j" ]
 j=$(cd "$LAB/user" && as_nobody timeout 20 sbatch --parsable -o /dev/null --chdir=/tmp \
   --pacml-graph=mine.txt --pacml-beta=1 --wrap true 2> "$LAB/err")
 check "nobody's own file, relative to the submit directory ($(cat "$LAB/err"))" [ -n "$j" ]
+line=$([ -n "$j" ] && decision_of "$j")
+check "…decided on the graph it sent (the log names the path sbatch resolved)" \
+  test "$(printf '%s' "$line" | grep -c "\"graph\":\"$LAB/user/mine.txt\"")" = 1
 j=$(cd /tmp && submit --pacml-graph=site-tiny.txt --pacml-beta=1 --wrap true)
 check "a bare name comes from the admin's graph_dirs" [ -n "$j" ]
+nobody_mine() { grep -F "\"graph\":\"$LAB/user/mine.txt\"" "$LAB/log/decisions.jsonl" | grep -c '"user_id":65534'; }
+for client in srun salloc; do # allocator and local context read the file too
+  before=$(nobody_mine)
+  o=$(cd "$LAB/user" && as_nobody timeout 30 $client --chdir=/tmp --pacml-graph=mine.txt --pacml-beta=1 true 2>&1)
+  rc=$?
+  sleep 1.5 # the decision log line waits for the job id
+  after=$(nobody_mine)
+  check "$client: nobody's own graph file is sent and decided (rc $rc, $before -> $after decisions; $(printf '%s' "$o" | head -c 160))" \
+    test "$rc" = 0 -a "$after" -gt "$before"
+done
+mkfifo -m 666 "$LAB/user/fifo.txt"
+a=$(date +%s%N)
+j=$(cd "$LAB/user" && as_nobody timeout 20 sbatch --parsable -o /dev/null --chdir=/tmp \
+  --pacml-graph=fifo.txt --pacml-beta=1 --wrap true 2> "$LAB/err")
+b=$(date +%s%N)
+check "a FIFO as --pacml-graph is refused at once, blocking nothing ($(((b - a) / 1000000)) ms: $(head -c 160 "$LAB/err"))" \
+  bash -c "grep -q 'fifo.txt: cannot read: not a regular file' '$LAB/err' && [ $(((b - a) / 1000000)) -lt 5000 ]"
+mkfifo -m 644 "$LAB/graphs/site-fifo.txt"
+j=$(cd /tmp && submit --pacml-graph=site-fifo.txt --pacml-beta=1 --wrap true)
+check "a FIFO in the admin's graph_dirs is refused by slurmctld without blocking ($(head -c 160 "$LAB/err"))" \
+  grep -q "site-fifo.txt: cannot read: not a regular file" "$LAB/err"
+j=$(submit --comment="pacml:graph=$LAB/user/mine.txt,beta=1" --wrap true)
+check "a graph file without the graph the SPANK plugin sends is refused, not read ($(head -c 200 "$LAB/err"))" \
+  grep -q "mine.txt: no graph came with the job: slurmctld does not read users' files" "$LAB/err"
 check "slurmctld answers" ping_ok
 timeout 10 scancel -u root; timeout 10 scancel -u nobody
 
@@ -305,6 +338,7 @@ check "2001 layers refused, naming the file and the limit ($(head -c 200 "$LAB/e
 j=$(submit --pacml-graph="$LAB/user/bytes.txt" --pacml-beta=1 --wrap true)
 check "600 KB refused, naming the file and the limit ($(head -c 200 "$LAB/err"))" \
   grep -q "bytes.txt: cannot read: larger than the site's limit of 524288 bytes (max_graph_bytes)" "$LAB/err"
+timeout 10 scancel -u root
 latency_of() { decision_of "$1" | python3 -c 'import json, sys; print(round(json.loads(sys.stdin.read())["latency_ms"]))'; }
 # Latency bounds with a loaded machine's margin: the targets (100 ms per decision, other users
 # not waiting) are measured by pacml-plugin-bench; here a decision may take 2.5x the target, and
