@@ -413,7 +413,7 @@ class ReferenceHeads {
   std::map<std::string, Layer> layers_;
 };
 
-TEST(GpuNetwork, SumsEachOutputInputByInputWithEveryKernel) {
+TEST(GpuNetwork, SumsEachOutputInputByInput) {
   // Bit for bit where the compiler rounds every product (x86-64 without
   // FMA, pacml's build); a compiler allowed to fuse multiply-adds elsewhere
   // may round differently, and there only the values are compared.
@@ -422,62 +422,58 @@ TEST(GpuNetwork, SumsEachOutputInputByInputWithEveryKernel) {
 #else
   const bool exact = false;
 #endif
-  GpuArchitecture odd;  // a state of 29 (not whole blocks of 8), 7 hidden units
+  GpuArchitecture odd;  // a state of 29, 7 hidden units
   odd.graph.layers = {8, 13};
   odd.hidden = 7;
-  GpuArchitecture wide;  // a state of 40, 20 hidden units (16 + 8 per row)
+  GpuArchitecture wide;  // a state of 40, 20 hidden units
   wide.graph.layers = {16, 24};
   wide.hidden = 20;
-  GpuArchitecture shipped;  // pacml:default's shape: 16 hidden units, in registers with AVX
+  GpuArchitecture shipped;  // pacml:default's shape: 16 hidden units
   shipped.graph.layers = {32, 16};
   shipped.hidden = 16;
-  GpuArchitecture narrow = shipped;  // 12 hidden units, padded to 16
+  GpuArchitecture narrow = shipped;  // 12 hidden units
   narrow.hidden = 12;
-  GpuArchitecture eight = shipped;  // 8 hidden units: one register per candidate with AVX
+  GpuArchitecture eight = shipped;  // 8 hidden units
   eight.hidden = 8;
-  for (bool portable : {false, true})
-    for (const GpuArchitecture& arch : {GpuArchitecture{}, odd, wide, shipped, narrow, eight}) {
-      inference::GpuNetwork::use_portable_kernels(portable);
-      const WeightsFile w = random_gpu_weights(17, arch);
-      const inference::GpuNetwork network(arch, w, "test");
-      const ReferenceHeads reference(arch, w);
-      Rng rng(5);
-      auto draw = [&](size_t n, bool zeros) {
-        std::vector<float> v(n);
-        for (float& x : v)
-          x = zeros && rng.uniform() < 0.3 ? 0.f : static_cast<float>(rng.uniform());
-        return v;
-      };
-      for (int trial = 0; trial < 300; ++trial) {
-        GpuDecisionFeatures d;
-        d.gpus.assign(1 + rng.below(features::kMaxStartActions + 1), 1);
-        d.job = draw(features::kGpuJobScalars, true);
-        d.context = draw(features::kGpuContextScalars, true);
-        d.actions = draw(d.gpus.size() * features::kGpuActionScalars, true);
-        std::vector<float> embedding = draw(static_cast<size_t>(arch.graph.embedding()), false);
-        for (float& x : embedding) x = 4 * x - 2;
-        std::vector<float> logits, sequential, eigen;
-        float value = 0, sequential_value = 0, eigen_value = 0;
-        network.score(embedding, d, logits, &value);
-        reference.score(embedding, d, sequential, &sequential_value, true);
-        reference.score(embedding, d, eigen, &eigen_value, false);
-        ASSERT_EQ(logits.size(), sequential.size());
-        const std::string where = std::string(portable ? "portable " : "") + "hidden " +
-                                  std::to_string(arch.hidden) + " trial " + std::to_string(trial);
-        for (size_t a = 0; a < logits.size(); ++a) {
-          ASSERT_NEAR(logits[a], eigen[a], 1e-5) << where << " action " << a;
-          if (exact) {
-            ASSERT_EQ(0, std::memcmp(&logits[a], &sequential[a], sizeof(float)))
-                << where << " action " << a << ": " << logits[a] << " vs " << sequential[a];
-          }
-        }
-        ASSERT_NEAR(value, eigen_value, 1e-5) << where;
+  for (const GpuArchitecture& arch : {GpuArchitecture{}, odd, wide, shipped, narrow, eight}) {
+    const WeightsFile w = random_gpu_weights(17, arch);
+    const inference::GpuNetwork network(arch, w, "test");
+    const ReferenceHeads reference(arch, w);
+    Rng rng(5);
+    auto draw = [&](size_t n, bool zeros) {
+      std::vector<float> v(n);
+      for (float& x : v) x = zeros && rng.uniform() < 0.3 ? 0.f : static_cast<float>(rng.uniform());
+      return v;
+    };
+    for (int trial = 0; trial < 300; ++trial) {
+      GpuDecisionFeatures d;
+      d.gpus.assign(1 + rng.below(features::kMaxStartActions + 1), 1);
+      d.job = draw(features::kGpuJobScalars, true);
+      d.context = draw(features::kGpuContextScalars, true);
+      d.actions = draw(d.gpus.size() * features::kGpuActionScalars, true);
+      std::vector<float> embedding = draw(static_cast<size_t>(arch.graph.embedding()), false);
+      for (float& x : embedding) x = 4 * x - 2;
+      std::vector<float> logits, sequential, eigen;
+      float value = 0, sequential_value = 0, eigen_value = 0;
+      network.score(embedding, d, logits, &value);
+      reference.score(embedding, d, sequential, &sequential_value, true);
+      reference.score(embedding, d, eigen, &eigen_value, false);
+      ASSERT_EQ(logits.size(), sequential.size());
+      const std::string where =
+          "hidden " + std::to_string(arch.hidden) + " trial " + std::to_string(trial);
+      for (size_t a = 0; a < logits.size(); ++a) {
+        ASSERT_NEAR(logits[a], eigen[a], 1e-5) << where << " action " << a;
         if (exact) {
-          ASSERT_EQ(0, std::memcmp(&value, &sequential_value, sizeof(float))) << where;
+          ASSERT_EQ(0, std::memcmp(&logits[a], &sequential[a], sizeof(float)))
+              << where << " action " << a << ": " << logits[a] << " vs " << sequential[a];
         }
       }
+      ASSERT_NEAR(value, eigen_value, 1e-5) << where;
+      if (exact) {
+        ASSERT_EQ(0, std::memcmp(&value, &sequential_value, sizeof(float))) << where;
+      }
     }
-  inference::GpuNetwork::use_portable_kernels(false);
+  }
 }
 
 TEST(GpuLearnedPolicy, ChoosesWhatDecideDoesAndDrawsTheSameNumbers) {
