@@ -220,7 +220,6 @@ bool Replay::fetch_next() {
 int Replay::choose(const GpuJob& job) {
   GpuDecisionInput input = decision_input(job, cluster_.free_gpus());
   input.startable = [&](int k) { return startable(k); };
-  input.placement = &cluster_;
   return choose_gpus(config_.policy, input, rng_);
 }
 
@@ -242,10 +241,7 @@ GpuDecisionInput Replay::decision_input(const GpuJob& job, int free_gpus) {
 // over the cluster, so rule policies skip it.
 void Replay::add_context(const GpuJob& job, GpuDecisionInput& input) {
   input.job = job.work.get();
-  input.step_times = &durations_.step_times(*job.work);
-  input.fastest_first = &durations_.fastest_first(*job.work);
-  input.plan_traits = &durations_.plan_traits(*job.work);
-  input.steps = static_cast<double>(job.iterations);
+  input.traits = [this, &job](int k) { return durations_.traits(*job.work, k); };
   input.cluster_gpus = cluster_.num_gpus();
   input.gpus_per_server = cluster_.gpus_per_server();
   input.free_servers = cluster_.free_servers();
