@@ -112,7 +112,10 @@ void add_inputs(const Layer& l, int first, const float* x, int n, bool fresh, fl
   for (int block = 0; block < padded; block += kBlock) {
     float s[kBlock];
     const float* row = w + block;
-    for (int j = 0; j < kBlock; ++j) s[j] = fresh ? x[0] * row[j] : sum[block + j];
+    if (fresh)
+      for (int j = 0; j < kBlock; ++j) s[j] = x[0] * row[j];
+    else
+      for (int j = 0; j < kBlock; ++j) s[j] = sum[block + j];
     for (int k = fresh ? 1 : 0; k < n; ++k) {
       const float xk = x[k];
       row = w + static_cast<size_t>(k) * padded + block;
@@ -127,11 +130,15 @@ inline float relu(float y) {
   return y < 0.f ? 0.f : y;
 }
 
-// y = relu?(sum + b), l.padded floats; y may be sum.
+// y = relu?(sum + b), l.padded floats, a block at a time in a local array as
+// add_inputs (so that y may be sum).
 void finish(const Layer& l, const float* sum, bool rectify, float* y) {
-  for (int j = 0; j < l.padded; ++j) {
-    const float v = sum[j] + l.b[static_cast<size_t>(j)];
-    y[j] = rectify ? relu(v) : v;
+  for (int block = 0; block < l.padded; block += kBlock) {
+    float v[kBlock];
+    for (int j = 0; j < kBlock; ++j) v[j] = sum[block + j] + l.b[static_cast<size_t>(block + j)];
+    if (rectify)
+      for (int j = 0; j < kBlock; ++j) v[j] = relu(v[j]);
+    std::copy_n(v, kBlock, y + block);
   }
 }
 
