@@ -5,6 +5,8 @@
 #include <cstring>
 #include <sstream>
 
+#include "core/util/text.h"
+
 namespace pacml::plugin {
 
 namespace {
@@ -16,14 +18,6 @@ long whole(const std::string& text) {
   errno = 0;
   const long v = std::strtol(text.c_str(), &end, 10);
   return (errno || *end || v < 0) ? -1 : v;
-}
-
-std::vector<std::string> split(const std::string& text, char sep) {
-  std::vector<std::string> out;
-  std::string item;
-  std::istringstream in(text);
-  while (std::getline(in, item, sep)) out.push_back(item);
-  return out;
 }
 
 }  // namespace
@@ -39,8 +33,9 @@ int gres_gpu_count(const std::string& gres) {
     if (depth == 0) flat += c;
     if (c == ')' && depth > 0) --depth;
   }
-  for (const std::string& entry : split(flat, ',')) {
-    const std::vector<std::string> parts = split(entry, ':');  // gpu[:type]:count
+  // An empty entry or count (",," or "gpu:") is no GPUs, as whole("") says.
+  for (const std::string& entry : split_fields(flat, ',')) {
+    const std::vector<std::string> parts = split_fields(entry, ':');  // gpu[:type]:count
     if (parts.size() < 2 || parts.front() != "gpu") continue;
     const long n = whole(parts.back());
     if (n > 0) total += n;
@@ -50,7 +45,7 @@ int gres_gpu_count(const std::string& gres) {
 
 std::string without_gpu_entries(const std::string& tres) {
   std::string kept;
-  for (const std::string& entry : split(tres, ',')) {
+  for (const std::string& entry : split_fields(tres, ',')) {
     std::string name = entry;
     for (const char* prefix : {"gres:", "gres/"})
       if (name.rfind(prefix, 0) == 0) name = name.substr(std::strlen(prefix));
@@ -108,9 +103,12 @@ std::optional<GpuPlan> parse_plan(const std::string& comment) {
   const size_t at = comment.find(kPlanTag);
   if (at == std::string::npos) return std::nullopt;
   const size_t start = at + std::strlen(kPlanTag);
-  const std::string word = comment.substr(start, comment.find_first_of(" ;\n", start) - start);
+  std::string word = comment.substr(start, comment.find_first_of(" ;\n", start) - start);
+  // One comma may end the plan ("...,decision=x,"): it has always been read
+  // so; any other empty item makes it no plan.
+  if (!word.empty() && word.back() == ',') word.pop_back();
   GpuPlan p;
-  for (const std::string& item : split(word, ',')) {
+  for (const std::string& item : split_fields(word, ',')) {
     const size_t eq = item.find('=');
     if (eq == std::string::npos || !set_field(p, item.substr(0, eq), item.substr(eq + 1)))
       return std::nullopt;

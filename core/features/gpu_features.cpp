@@ -4,9 +4,7 @@
 #include <cmath>
 #include <iterator>
 
-#include "core/parallel/duration_model.h"
 #include "core/parallel/parallel_job.h"
-#include "core/placement/gpu_placement.h"
 
 namespace pacml::features {
 
@@ -84,35 +82,27 @@ class Answers {
       table_.slots.assign(table_.slots.size(), Slot{});
       table_.stamp = 1;
     }
-    if (in.step_times) {
-      step_times_ = in.step_times->data();
-      step_counts_ = static_cast<int>(in.step_times->size());
-    }
   }
   Answers(const Answers&) = delete;
   Answers& operator=(const Answers&) = delete;
 
   const GpuDecisionInput& input() const { return in_; }
   double seconds(int k) {
-    if (k >= 1 && k < step_counts_) return in_.steps * step_times_[k];
-    return asked_seconds(k);
+    Slot* s = slot(k);
+    if (!s) return in_.seconds(k);
+    if (s->seconds_stamp != table_.stamp)
+      s->seconds = in_.seconds(k), s->seconds_stamp = table_.stamp;
+    return s->seconds;
   }
   bool startable(int k) {
-    // A placement given is read directly: fits() costs less than a slot.
-    if (in_.placement) return in_.placement->fits(k);
     Slot* s = slot(k);
     if (!s) return in_.startable(k);
     if (s->startable_stamp != table_.stamp)
       s->startable = in_.startable(k), s->startable_stamp = table_.stamp;
     return s->startable;
   }
-  // What the plan for k says besides its time: from the caller's table, or
-  // asked, or nothing known.
-  PlanTraits traits(int k) {
-    if (in_.plan_traits && k >= 1 && k < static_cast<int>(in_.plan_traits->size()))
-      return (*in_.plan_traits)[static_cast<size_t>(k)];
-    return in_.traits ? in_.traits(k) : PlanTraits{};
-  }
+  // What the plan for k says besides its time, or nothing known.
+  PlanTraits traits(int k) const { return in_.traits ? in_.traits(k) : PlanTraits{}; }
   bool meets(int k) {
     const double s = seconds(k);
     return std::isfinite(s) && in_.now + s <= in_.deadline;
@@ -122,9 +112,6 @@ class Answers {
     double seconds;
     int position, k;
   };
-  // Whether the caller ranked the counts (GpuDecisionInput::fastest_first)
-  // on its table of step times, and the table covers every free GPU count.
-  bool ranked() const { return in_.fastest_first && step_times_ && in_.free_gpus < step_counts_; }
   // A buffer for the search's counts, reused by every decision of the thread.
   std::vector<Count>& counts() { return table_.counts; }
 
@@ -150,51 +137,13 @@ class Answers {
     if (static_cast<size_t>(k) >= table_.slots.size()) table_.slots.resize(k + 1);
     return &table_.slots[static_cast<size_t>(k)];
   }
-  double asked_seconds(int k) {
-    Slot* s = slot(k);
-    if (!s) return in_.seconds(k);
-    if (s->seconds_stamp != table_.stamp)
-      s->seconds = in_.seconds(k), s->seconds_stamp = table_.stamp;
-    return s->seconds;
-  }
   const GpuDecisionInput& in_;
   Table& table_;
-  // GpuDecisionInput::step_times, when the caller gave them (else none).
-  const double* step_times_ = nullptr;
-  int step_counts_ = 0;
 };
 
 int fewest_meeting(Answers& a) {
   for (int k = 1; k <= a.input().free_gpus; ++k)
     if (a.meets(k) && a.startable(k)) return k;
-  return 0;
-}
-
-// fastest_meeting's answer read from the caller's ranking of the same counts
-// (GpuDecisionInput::fastest_first): the first that can start is the
-// answer, skipping counts beyond the free GPUs, and the first that misses
-// the deadline ends the search (every later count runs at least as long).
-// Two counts whose step times differ can still run equally long once
-// multiplied by the steps; among those the search below takes the first
-// in its order (powers of two, then whole servers), and so does this.
-int fastest_meeting_ranked(Answers& a) {
-  const std::vector<int>& order = *a.input().fastest_first;
-  const int free_gpus = a.input().free_gpus, n = static_cast<int>(order.size());
-  for (int i = 0; i < n; ++i) {
-    const int k = order[static_cast<size_t>(i)];
-    if (k > free_gpus) continue;
-    if (!a.meets(k)) return 0;
-    if (!a.startable(k)) continue;
-    int best = k;
-    const double run = a.seconds(k);
-    for (int j = i + 1; j < n; ++j) {
-      const int other = order[static_cast<size_t>(j)];
-      if (other > free_gpus) continue;
-      if (a.seconds(other) != run) break;
-      if (count_ranks_before(other, best) && a.startable(other)) best = other;
-    }
-    return best;
-  }
   return 0;
 }
 
@@ -205,7 +154,6 @@ int fastest_meeting_ranked(Answers& a) {
 // on a tie. Whether a count can start is a placement search, so it is asked
 // from the fastest count down rather than of every count.
 int fastest_meeting(Answers& a, int per_server) {
-  if (a.ranked()) return fastest_meeting_ranked(a);
   std::vector<Answers::Count>& meeting = a.counts();
   meeting.clear();
   const int free_gpus = a.input().free_gpus;
@@ -225,29 +173,6 @@ int fastest_meeting(Answers& a, int per_server) {
     if (a.startable(rest->k)) return rest->k;
   }
   return 0;
-}
-
-// std::log2(k) and std::log10(1 + k) for the whole numbers a decision
-// takes logarithms of (GPU counts, waiting jobs), read from tables computed
-// with those functions: the same bits, without a libm call per feature.
-constexpr int kLogTableSize = 1 << 14;
-inline double log2_of_count(int k) {
-  static const std::vector<double> table = [] {
-    std::vector<double> t(kLogTableSize);
-    for (int i = 1; i < kLogTableSize; ++i)
-      t[static_cast<size_t>(i)] = std::log2(static_cast<double>(i));
-    return t;
-  }();
-  return k >= 1 && k < kLogTableSize ? table[static_cast<size_t>(k)]
-                                     : std::log2(static_cast<double>(k));
-}
-inline double log10_of_one_plus(int k) {
-  static const std::vector<double> table = [] {
-    std::vector<double> t(kLogTableSize);
-    for (int i = 0; i < kLogTableSize; ++i) t[static_cast<size_t>(i)] = std::log10(1.0 + i);
-    return t;
-  }();
-  return k >= 0 && k < kLogTableSize ? table[static_cast<size_t>(k)] : std::log10(1.0 + k);
 }
 
 int next_power_of_two(int k) {
@@ -300,11 +225,11 @@ void context_scalars(const GpuDecisionInput& in, int cluster_gpus, int per_serve
   float* x = out.data();
   x[0] = clip01(static_cast<double>(in.free_gpus) / cluster_gpus);
   x[1] = clip01(in.free_servers / servers);
-  x[2] = clip01(log10_of_one_plus(in.queued_jobs) / 3);
+  x[2] = clip01(std::log10(1.0 + in.queued_jobs) / 3);
   x[3] = clip01(in.queued_gpus / cluster_gpus / 4);
   x[4] = clip01(in.recent_load / 3);
   x[5] = in.queue_admission ? 1.f : 0.f;
-  x[6] = clip01(log2_of_count(cluster_gpus) / 12);
+  x[6] = clip01(std::log2(static_cast<double>(cluster_gpus)) / 12);
 }
 
 // Action k's kGpuActionScalars into x. `fewest_cost` is the job scalar
@@ -321,7 +246,7 @@ void action_scalars(Answers& a, int k, int fewest, float fewest_cost, int cluste
   const double left = in.deadline - in.now;
   x[0] = 1.f;
   x[1] = clip01(static_cast<double>(k) / cluster_gpus);
-  x[2] = clip01(log2_of_count(k) / 12);
+  x[2] = clip01(std::log2(static_cast<double>(k)) / 12);
   x[3] = k == fewest ? fewest_cost : cost_log(k * run, cluster_gpus);
   x[4] = clip01(k * run / least - 1);
   x[5] = std::isfinite(left) ? clip01((left - run) / left) : 1.f;

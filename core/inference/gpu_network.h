@@ -46,7 +46,7 @@ struct GpuArchitecture {
 // every decision about the job (GpuNetwork::score continues them).
 struct GpuJobEmbedding {
   std::vector<float> embedding;
-  std::vector<float> act1_prefix;  // act1's padded outputs, before the bias
+  std::vector<float> act1_prefix;  // act1's H outputs, before the bias
 };
 
 class GpuNetwork {
@@ -67,9 +67,6 @@ class GpuNetwork {
   // The same for a bare embedding (its act1 sums computed here).
   void score(const std::vector<float>& embedding, const features::GpuDecisionFeatures& decision,
              std::vector<float>& logits, float* value) const;
-  // For tests: score with the portable kernels even on a CPU with AVX (both
-  // must give the same bits).
-  static void use_portable_kernels(bool portable);
 
  private:
   struct Impl;

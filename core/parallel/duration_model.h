@@ -20,13 +20,6 @@
 
 namespace pacml {
 
-// The counts in 1..steps.size() - 1 that are powers of two or multiples of
-// `per_server`, each once, shortest step (steps[k]) first; on a tie, in
-// count_ranks_before's order (DurationModel::fastest_first).
-std::vector<int> rank_fastest_first(const std::vector<double>& steps, int per_server);
-// Powers of two before other counts, then the smaller count first.
-bool count_ranks_before(int a, int b);
-
 class DurationModel {
  public:
   static constexpr std::size_t kDefaultCacheBytes = 64u << 20;
@@ -45,23 +38,8 @@ class DurationModel {
   // What the plan for k GPUs says besides its time (memory, strategy); a
   // default PlanTraits where the job cannot run that way.
   PlanTraits traits(const ParallelJob& job, int gpus);
-  // The same for every k in 1..cluster_gpus() (index k), all planned, as
-  // step_times. Valid until the model caches another job.
-  const std::vector<PlanTraits>& plan_traits(const ParallelJob& job);
   // The shortest run on an empty cluster, over every GPU count.
   double fastest(const ParallelJob& job, long iterations);
-  // Seconds per step on every k in 1..cluster_gpus() (index k; infinite
-  // where the job cannot run that way), all planned: what a caller asking
-  // about many counts of one job reads instead of asking count by count.
-  // Valid until the model caches another job.
-  const std::vector<double>& step_times(const ParallelJob& job);
-  // The counts in 1..cluster_gpus() that are powers of two or whole servers
-  // (multiples of gpus_per_server), each once, shortest step first; on a
-  // tie, powers of two first, then the smaller count. Where a policy looking
-  // for the fastest count it can start reads them in turn, instead of
-  // ranking dozens of counts per decision. Valid until the model caches
-  // another job.
-  const std::vector<int>& fastest_first(const ParallelJob& job);
 
   int cluster_gpus() const { return estimator_->cluster().num_gpus(); }
   const ClusterSpec& cluster() const { return estimator_->cluster(); }
@@ -74,14 +52,11 @@ class DurationModel {
     std::vector<double> steps;       // by k; NaN = not yet planned
     std::vector<PlanTraits> traits;  // by k, with steps
     double fastest_step = NAN;
-    std::vector<int> fastest_first;  // empty until asked for
   };
   Entry& entry(const ParallelJob& job);
   // A new entry, nothing planned, and the bytes it counts.
   Entry fresh_entry() const;
   std::size_t entry_bytes() const;
-  // What fastest_first keeps per job, in bytes.
-  std::size_t ranked_bytes() const;
   std::shared_ptr<const PhysicalEstimator> estimator_;
   LruCache<Entry> entries_;
   // The entry found last, the cache's most recently used (finding it again

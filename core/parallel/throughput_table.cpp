@@ -16,12 +16,10 @@
 namespace pacml {
 namespace {
 
+// A row's cells, each trimmed; an empty one kept ("8,,": 8, "", "").
 std::vector<std::string> split_csv(const std::string& line) {
-  std::vector<std::string> cells;
-  std::string cell;
-  std::istringstream in(line);
-  while (std::getline(in, cell, ',')) cells.push_back(std::string(trim(cell)));
-  if (!line.empty() && line.back() == ',') cells.push_back("");
+  std::vector<std::string> cells = split_fields(line, ',');
+  for (std::string& cell : cells) cell = std::string(trim(cell));
   return cells;
 }
 

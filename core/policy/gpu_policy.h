@@ -24,7 +24,6 @@
 
 namespace pacml {
 
-class GpuClusterState;
 class ParallelJob;
 struct GpuDecisionInput;
 
@@ -64,27 +63,10 @@ struct GpuDecisionInput {
   std::function<bool(int)> startable;
   // Seconds the job runs on k GPUs; infinite when it cannot run that way.
   std::function<double(int)> seconds;
-  // Optional, for speed: the same as a table, seconds(k) = steps ×
-  // (*step_times)[k] for k in 1..step_times->size() - 1 (DurationModel::
-  // step_times), set by a caller whose `seconds` is exactly that, so that a
-  // policy asking about dozens of counts reads them instead of calling.
-  const std::vector<double>* step_times = nullptr;
-  double steps = 0;
-  // Optional with step_times, for speed: the powers of two and multiples of
-  // gpus_per_server, fastest first (DurationModel::fastest_first, built for
-  // this gpus_per_server and step_times).
-  const std::vector<int>* fastest_first = nullptr;
   // Optional: what the physical model's plan for k GPUs says besides its
   // time, the memory of its fullest GPU and its strategy (DurationModel::
   // traits); unset, a learned policy reads "nothing known".
   std::function<PlanTraits(int)> traits;
-  // Optional with step_times, for speed: the same as a table, traits(k) =
-  // (*plan_traits)[k] (DurationModel::plan_traits).
-  const std::vector<PlanTraits>* plan_traits = nullptr;
-  // Optional, for speed: the cluster `startable` asks, set by a caller whose
-  // startable(k) is exactly placement->fits(k), so that a policy asking
-  // about several counts reads it without a call through `startable`.
-  const GpuClusterState* placement = nullptr;
 
   // What else a learned policy reads (core/features/gpu_features.h); the
   // rules above ignore it. Left unset, a field reads as "nothing known".

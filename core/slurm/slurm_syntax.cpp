@@ -7,6 +7,7 @@
 
 #include "core/util/error.h"
 #include "core/util/numbers.h"
+#include "core/util/text.h"
 
 namespace pacml::slurm {
 namespace {
@@ -21,17 +22,6 @@ bool all_digits(const std::string& s) {
 long field(const std::string& s, const std::string& where, const std::string& what) {
   if (!all_digits(s)) throw InputError(where, what + ": '" + s + "' is not Slurm time syntax");
   return parse_integer(s, 0, 100000000, where, what);
-}
-
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  for (;;) {
-    const size_t at = s.find(sep, start);
-    parts.push_back(s.substr(start, at == std::string::npos ? std::string::npos : at - start));
-    if (at == std::string::npos) return parts;
-    start = at + 1;
-  }
 }
 
 // "90s", "15min", "2h" … → seconds; returns false if `text` has no unit.
@@ -73,7 +63,7 @@ double parse_local_date(const std::string& text, const std::string& where) {
   if (text.size() > 10) {
     if (text[10] != 'T')
       throw InputError(where, "expected YYYY-MM-DD[THH:MM[:SS]], got '" + text + "'");
-    const std::vector<std::string> p = split(text.substr(11), ':');
+    const std::vector<std::string> p = split_fields(text.substr(11), ':');
     if (p.size() < 2 || p.size() > 3)
       throw InputError(where, "expected YYYY-MM-DD[THH:MM[:SS]], got '" + text + "'");
     tm.tm_hour = static_cast<int>(field(p[0], where, what));
@@ -150,7 +140,7 @@ HostItem parse_hostlist_item(const std::string& item, const std::string& where) 
   out.prefix = name.substr(0, open), out.suffix = name.substr(close + 1);
   const std::string ranges = name.substr(open + 1, close - open - 1);
   if (ranges.empty()) throw InputError(where, "empty range in '" + name + "'");
-  for (const std::string& part : split(ranges, ',')) {
+  for (const std::string& part : split_fields(ranges, ',')) {
     const size_t dash = part.find('-');
     const std::string lo_text = part.substr(0, dash);
     const std::string hi_text = dash == std::string::npos ? lo_text : part.substr(dash + 1);
@@ -249,13 +239,13 @@ double parse_duration_seconds(const std::string& raw, const std::string& where,
   const size_t dash = text.find('-');
   if (dash != std::string::npos) {  // D-HH[:MM[:SS]]
     const long days = field(text.substr(0, dash), where, what);
-    const std::vector<std::string> p = split(text.substr(dash + 1), ':');
+    const std::vector<std::string> p = split_fields(text.substr(dash + 1), ':');
     if (p.size() > 3) throw InputError(where, what + ": '" + text + "' is not Slurm time syntax");
     const long h = field(p[0], where, what), m = p.size() > 1 ? field(p[1], where, what) : 0,
                s = p.size() > 2 ? field(p[2], where, what) : 0;
     return ((static_cast<double>(days) * 24 + h) * 60 + m) * 60 + s;
   }
-  const std::vector<std::string> p = split(text, ':');
+  const std::vector<std::string> p = split_fields(text, ':');
   if (p.size() == 1) return 60.0 * field(p[0], where, what);  // minutes
   if (p.size() == 2) return 60.0 * field(p[0], where, what) + field(p[1], where, what);
   if (p.size() == 3)
@@ -382,10 +372,10 @@ bool parse_comment(const std::string& comment, RequestFields& fields, const std:
   for (char& c : text)
     if (c == ';' || std::isspace(static_cast<unsigned char>(c))) c = ' ';
   bool found = false;
-  for (const std::string& word : split(text, ' ')) {
+  for (const std::string& word : split_fields(text, ' ')) {
     if (word.rfind("pacml:", 0) != 0) continue;
     found = true;
-    for (const std::string& pair : split(word.substr(6), ',')) {
+    for (const std::string& pair : split_fields(word.substr(6), ',')) {
       if (pair.empty()) continue;
       const size_t eq = pair.find('=');
       if (eq == std::string::npos)

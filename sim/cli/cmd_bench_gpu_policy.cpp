@@ -128,9 +128,12 @@ GpuPolicy replaying(const GpuPolicy& learned, const std::shared_ptr<RecordedAnsw
 // fastest run is reported: a slow spell then slows every policy alike.
 constexpr int kEpisodeRounds = 15;
 
+// The target: a learned episode at most this many times the slowest baseline's.
+constexpr double kEpisodeTarget = 3;
+
 // Of a warm learned episode, the seconds its decisions take (its time less
 // its answers replayed), and what they could take for the episode to last at
-// most twice the slowest baseline's.
+// most three times the slowest baseline's (issue 30's target).
 struct DecisionShare {
   sim::Admission admission;
   double deciding, episode, allowed, jobs;
@@ -201,7 +204,8 @@ Table episode_table(const sim::ExperimentSpec& spec, const sim::FittedWorkload& 
              significant_number_text(warm[p] / min_feasible, 3),
              significant_number_text(warm[p] / slowest, 3)});
     decisions.push_back({admission, warm[learned] - warm[answers], warm[learned],
-                         2 * slowest - warm[answers], static_cast<double>(jobs.size())});
+                         kEpisodeTarget * slowest - warm[answers],
+                         static_cast<double>(jobs.size())});
   }
   return t;
 }
@@ -218,8 +222,8 @@ int bench_gpu_policy_command(const std::vector<std::string>& argv) {
             "under every baseline and the learned policy, in each of its admission modes,\n"
             "and once more with the learned policy's answers recorded and given back\n"
             "('answers': its episode without deciding), to say what deciding takes.\n"
-            "Targets: network <= 0.5 ms for graphs up to 400 ops; an episode at most 2x a\n"
-            "baseline's.");
+            "Targets: network <= 0.5 ms for graphs up to 400 ops; an episode at most 3x the\n"
+            "slowest baseline's.");
   args.positional("EXPERIMENT.yaml", "a fitted-workload experiment (default: built-in default)",
                   false)
       .option("weights", "NAME", "a pacml-gpu model (pacml:NAME or a .pacw file)", "pacml:default")
@@ -257,8 +261,8 @@ int bench_gpu_policy_command(const std::vector<std::string>& argv) {
     std::cout << sim::admission_name(d.admission) << ": deciding takes "
               << significant_number_text(d.deciding * 1e3, 3) << " ms of the learned episode's "
               << significant_number_text(d.episode * 1e3, 3) << " ms ("
-              << significant_number_text(d.deciding / d.jobs * 1e6, 3)
-              << " µs per job); within 2x the slowest baseline it could take "
+              << significant_number_text(d.deciding / d.jobs * 1e6, 3) << " µs per job); within "
+              << kEpisodeTarget << "x the slowest baseline it could take "
               << significant_number_text(d.allowed * 1e3, 3) << " ms\n";
   return 0;
 }

@@ -224,7 +224,6 @@ bool Replay::fetch_next() {
 int Replay::choose(const GpuJob& job) {
   GpuDecisionInput input = decision_input(job, cluster_.free_gpus());
   input.startable = [&](int k) { return startable(k); };
-  input.placement = &cluster_;
   return choose_gpus(config_.policy, input, rng_);
 }
 
@@ -243,26 +242,19 @@ GpuDecisionInput Replay::decision_input(const GpuJob& job, int free_gpus) {
 }
 
 // The shortest predicted run: the model's, or with a world of its own the
-// shortest of the counts the model ranks as candidates (powers of two and
-// whole servers; rank_fastest_first).
+// shortest over every GPU count, as DurationModel::fastest takes it.
 double Replay::predicted_fastest(const GpuJob& job) {
   if (!config_.predicted) return fastest_seconds(durations_, job);
   double best = INFINITY;
-  for (int k : durations_.fastest_first(*job.work)) best = std::min(best, predicted(job, k));
+  for (int k = 1; k <= durations_.cluster_gpus(); ++k) best = std::min(best, predicted(job, k));
   return best;
 }
 
 // Only a learned policy reads these, and counting free servers costs a pass
-// over the cluster, so rule policies skip it. The model's step-time tables
-// only where they are what the policy's `seconds` says (plan_traits hold no time).
+// over the cluster, so rule policies skip it.
 void Replay::add_context(const GpuJob& job, GpuDecisionInput& input) {
   input.job = job.work.get();
-  if (!config_.predicted) {
-    input.step_times = &durations_.step_times(*job.work);
-    input.fastest_first = &durations_.fastest_first(*job.work);
-  }
-  input.plan_traits = &durations_.plan_traits(*job.work);
-  input.steps = static_cast<double>(job.iterations);
+  input.traits = [this, &job](int k) { return durations_.traits(*job.work, k); };
   input.cluster_gpus = cluster_.num_gpus();
   input.gpus_per_server = cluster_.gpus_per_server();
   input.free_servers = cluster_.free_servers();

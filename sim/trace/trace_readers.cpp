@@ -15,22 +15,12 @@
 #include "core/slurm/slurm_syntax.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
+#include "core/util/text.h"
 #include "sim/trace/trace.h"
 #include "sim/workload/paths.h"
 
 namespace pacml::sim {
 namespace {
-
-std::vector<std::string> split(const std::string& line, char sep) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  for (;;) {
-    const size_t at = line.find(sep, start);
-    out.push_back(line.substr(start, at == std::string::npos ? std::string::npos : at - start));
-    if (at == std::string::npos) return out;
-    start = at + 1;
-  }
-}
 
 std::vector<std::string> split_blanks(const std::string& line) {
   std::vector<std::string> out;
@@ -122,13 +112,13 @@ std::vector<TraceRecord> read_elasticflow(std::istream& in, const std::string& s
     if (trim(line).empty()) return;
     const std::string where = file_line(source, number);
     if (header.empty()) {
-      header = split(line, ',');
+      header = split_fields(line, ',');
       col = read_header(header, known, {"submission_time"}, where,
                         "ElasticFlow columns: " + join(known));
       return;
     }
     ++report.lines;
-    const std::vector<std::string> f = split(line, ',');
+    const std::vector<std::string> f = split_fields(line, ',');
     if (f.size() != header.size())
       throw BadLine{"wrong field count", "expected " + std::to_string(header.size()) +
                                              " comma-separated fields, got " +
@@ -248,7 +238,7 @@ std::vector<TraceRecord> read_sacct(std::istream& in, const std::string& source,
     if (trim(line).empty()) return;
     const std::string where = file_line(source, number);
     if (header.empty()) {
-      header = split(line, '|');
+      header = split_fields(line, '|');
       col = read_header(header, known, {}, where,
                         "not a column sacct prints; was the output made with --parsable2 and a "
                         "header?");
@@ -261,7 +251,7 @@ std::vector<TraceRecord> read_sacct(std::istream& in, const std::string& source,
       return;
     }
     ++report.lines;
-    const std::vector<std::string> f = split(line, '|');
+    const std::vector<std::string> f = split_fields(line, '|');
     if (f.size() != header.size())
       throw BadLine{"wrong field count", "expected " + std::to_string(header.size()) +
                                              " '|'-separated fields, got " +

@@ -73,40 +73,6 @@ TEST(ParallelJob, SerialsAreNeverShared) {
   }
 }
 
-TEST(DurationModel, StepTimesTableIsWhatStepTimeAnswers) {
-  auto estimator = std::make_shared<PhysicalEstimator>(load_cluster("dgx-a100-4x8"));
-  DurationModel model(estimator), fresh(estimator);
-  ZooOptions options;
-  options.batch = 128;
-  const ParallelJobPtr job = ParallelJob::from_zoo("bert-base", options);
-  const std::vector<double> table = model.step_times(*job);
-  ASSERT_EQ(table.size(), static_cast<size_t>(model.cluster_gpus()) + 1);
-  for (int k = 1; k <= model.cluster_gpus(); ++k)
-    EXPECT_EQ(table[k], fresh.step_time(*job, k)) << k;
-}
-
-TEST(DurationModel, FastestFirstRanksThePowersOfTwoAndWholeServersByStepTime) {
-  auto estimator = std::make_shared<PhysicalEstimator>(load_cluster("dgx-a100-4x8"));
-  DurationModel model(estimator);
-  ZooOptions options;
-  options.batch = 256;
-  const ParallelJobPtr job = ParallelJob::from_zoo("vgg16", options);
-  const std::vector<int> order = model.fastest_first(*job);
-  const std::vector<double> table = model.step_times(*job);
-  // 1, 2, 4, 8 (a server), 16, 24, 32 on 4 servers of 8 GPUs
-  EXPECT_EQ(std::set<int>(order.begin(), order.end()), (std::set<int>{1, 2, 4, 8, 16, 24, 32}));
-  EXPECT_EQ(order.size(), 7u);
-  for (size_t i = 0; i + 1 < order.size(); ++i) {
-    const double a = table[static_cast<size_t>(order[i])],
-                 b = table[static_cast<size_t>(order[i + 1])];
-    EXPECT_TRUE(a < b || (a == b && count_ranks_before(order[i], order[i + 1])))
-        << order[i] << " before " << order[i + 1];
-  }
-  // Ties: powers of two first, then the smaller count; NaN ranks as infinite.
-  const std::vector<double> tied = {0, 1, 1, NAN, 1, INFINITY, 1};
-  EXPECT_EQ(rank_fastest_first(tied, 3), (std::vector<int>{1, 2, 4, 6, 3}));
-}
-
 TEST(DurationModel, StaysWithinItsBudgetAndAnswersTheSameAfterEviction) {
   auto estimator = std::make_shared<PhysicalEstimator>(load_cluster("dgx-a100-4x8"));
   DurationModel small(estimator, 1200), big(estimator);  // room for two kinds

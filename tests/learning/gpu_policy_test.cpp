@@ -103,19 +103,6 @@ std::string write_temp(const WeightsFile& w, const std::string& tag) {
   return path;
 }
 
-// Whether two inputs that must read alike give the same features, every
-// float compared exactly.
-::testing::AssertionResult same_features(const GpuDecisionInput& x, const GpuDecisionInput& y) {
-  const GpuDecisionFeatures a = features::gpu_decision_features(x);
-  const GpuDecisionFeatures b = features::gpu_decision_features(y);
-  if (a.gpus != b.gpus) return ::testing::AssertionFailure() << "the candidates differ";
-  if (a.fewest != b.fewest) return ::testing::AssertionFailure() << "the fewest count differs";
-  if (a.job != b.job) return ::testing::AssertionFailure() << "the job scalars differ";
-  if (a.context != b.context) return ::testing::AssertionFailure() << "the context differs";
-  if (a.actions != b.actions) return ::testing::AssertionFailure() << "the action rows differ";
-  return ::testing::AssertionSuccess();
-}
-
 TEST(GpuFeatures, OffersNotStartingThenTheFewestGpusThatMeetTheDeadline) {
   DurationModel durations(estimator(4));
   const ParallelJobPtr job = zoo_job("resnet50", 256);
@@ -140,27 +127,6 @@ TEST(GpuFeatures, OffersNotStartingThenTheFewestGpusThatMeetTheDeadline) {
   // No count meets an impossible deadline: only "do not start".
   in.deadline = 1e-3;
   EXPECT_EQ(features::gpu_decision_features(in).gpus, std::vector<int>{0});
-}
-
-TEST(GpuFeatures, ReadFromTheCallersTablesWhatItsFunctionsAnswer) {
-  DurationModel durations(estimator(4));
-  for (const auto& [model, batch] :
-       {std::pair<const char*, int>{"resnet50", 256}, {"bert-base", 32}, {"vgg16", 64}})
-    for (double share : {0.05, 0.3, 0.6, 2.0})
-      for (int free : {32, 13, 5}) {
-        const ParallelJobPtr job = zoo_job(model, batch);
-        GpuDecisionInput asked =
-            empty_cluster_input(durations, job, 1500, share * durations.seconds(*job, 1500, 1));
-        asked.free_gpus = free;
-        asked.startable = [free](int k) { return k <= free && k % 3 != 2; };
-        asked.queued_jobs = free;
-        GpuDecisionInput read = asked;
-        read.step_times = &durations.step_times(*job);
-        read.plan_traits = &durations.plan_traits(*job);
-        read.traits = nullptr;  // the table alone answers
-        read.steps = 1500;
-        EXPECT_TRUE(same_features(asked, read)) << model << " share " << share << " free " << free;
-      }
 }
 
 // Each candidate carries what the physical model planned for it: the memory
@@ -194,91 +160,6 @@ TEST(GpuFeatures, CandidatesCarryTheirPlansMemoryAndStrategy) {
   EXPECT_TRUE(seen.count(Strategy::kPipeline) && seen.count(Strategy::kData))
       << "the candidates should pipeline on few GPUs and not on many";
   EXPECT_GT(memories.size(), 1u);
-}
-
-// The fastest candidate read from a ranking of the counts
-// (GpuDecisionInput::fastest_first) is the one the search finds without it,
-// also where two counts with different step times run equally long once
-// multiplied by the steps (the search then takes the first power of two,
-// then the smaller count), with infinite step times, counts that cannot
-// start, and fewer free GPUs than the ranking holds.
-TEST(GpuFeatures, TheRankedFastestCountIsTheSearchedOne) {
-  Rng rng(11);
-  // A few neighbouring doubles, so that ties before and after multiplying
-  // by the steps are common (× 1.5 or 1.9 the products cross into a binade
-  // twice as coarse, and neighbours round together); and infinity (a count
-  // the job cannot run on).
-  std::vector<double> values;
-  for (double v = 1.5; values.size() < 4; v = std::nextafter(v, 2.0)) values.push_back(v);
-  values.push_back(0.5), values.push_back(0.75), values.push_back(INFINITY);
-  int product_ties = 0;
-  for (int trial = 0; trial < 3000; ++trial) {
-    const int per_server = std::vector<int>{1, 4, 6, 8}[rng.below(4)];
-    const int cluster = per_server * (1 + static_cast<int>(rng.below(16)));
-    std::vector<double> table(static_cast<size_t>(cluster) + 1, 0.0);
-    for (int k = 1; k <= cluster; ++k)
-      table[static_cast<size_t>(k)] = values[rng.below(values.size())];
-    const double steps = std::vector<double>{1, 1.5, 1.9, 0.1, 1000.5, 1.0 / 3}[rng.below(6)];
-    const std::vector<int> order = rank_fastest_first(table, per_server);
-    GpuDecisionInput searched;
-    searched.steps = steps;
-    searched.deadline = steps * (rng.uniform() < 0.2 ? 0.6 : 1.6);
-    searched.cluster_gpus = cluster;
-    searched.gpus_per_server = per_server;
-    searched.free_gpus = 1 + static_cast<int>(rng.below(static_cast<std::uint64_t>(cluster)));
-    std::vector<bool> can_start(static_cast<size_t>(cluster) + 1);
-    for (size_t k = 1; k < can_start.size(); ++k) can_start[k] = rng.uniform() < 0.6;
-    searched.startable = [&can_start, &searched](int k) {
-      return k >= 1 && k <= searched.free_gpus && can_start[static_cast<size_t>(k)];
-    };
-    searched.seconds = [&table, steps](int k) {
-      return k >= 1 && k < static_cast<int>(table.size()) ? steps * table[static_cast<size_t>(k)]
-                                                          : INFINITY;
-    };
-    searched.step_times = &table;
-    GpuDecisionInput ranked = searched;
-    ranked.startable = searched.startable;
-    ranked.fastest_first = &order;
-    ASSERT_TRUE(same_features(searched, ranked)) << "trial " << trial;
-    for (size_t i = 0; i + 1 < order.size(); ++i) {
-      const double x = table[static_cast<size_t>(order[i])],
-                   y = table[static_cast<size_t>(order[i + 1])];
-      ASSERT_LE(x, y);
-      product_ties += x != y && steps * x == steps * y;
-    }
-  }
-  EXPECT_GT(product_ties, 100);  // the case the tie rule is for did occur
-}
-
-// A caller that gives its placement (GpuDecisionInput::placement) gets the
-// features it gets by answering `startable` with that placement's fits, on
-// clusters taken at random; and the placement is what is read: a full one
-// leaves only "do not start", whatever `startable` says.
-TEST(GpuFeatures, ThePlacementIsReadAsStartableWouldAnswer) {
-  DurationModel durations(estimator(4));
-  const ParallelJobPtr job = zoo_job("resnet50", 128);
-  Rng rng(5);
-  int started = 0;
-  for (int trial = 0; trial < 200; ++trial) {
-    GpuClusterState cluster(durations.cluster());
-    for (int taken = 0; taken < static_cast<int>(rng.below(8)); ++taken)
-      if (auto a = cluster.find(1 + static_cast<int>(rng.below(12)))) cluster.take(*a);
-    const double deadline = (0.2 + rng.uniform()) * durations.seconds(*job, 1000, 1);
-    GpuDecisionInput asked = empty_cluster_input(durations, job, 1000, deadline);
-    asked.free_gpus = cluster.free_gpus();
-    asked.free_servers = cluster.free_servers();
-    asked.startable = [&cluster](int k) { return cluster.fits(k); };
-    GpuDecisionInput read = asked;
-    read.placement = &cluster;
-    ASSERT_TRUE(same_features(asked, read)) << "trial " << trial;
-    started += features::gpu_decision_features(read).gpus.size() > 1;
-  }
-  EXPECT_GT(started, 50);  // most trials had counts to start
-  GpuClusterState full(durations.cluster());
-  full.take(*full.find(full.num_gpus()));
-  GpuDecisionInput in = empty_cluster_input(durations, job, 1000, INFINITY);
-  in.placement = &full;
-  EXPECT_EQ(features::gpu_decision_features(in).gpus, std::vector<int>{0});
 }
 
 TEST(GpuFeatures, TellModelsWithDifferentScalingApart) {
@@ -413,7 +294,7 @@ class ReferenceHeads {
   std::map<std::string, Layer> layers_;
 };
 
-TEST(GpuNetwork, SumsEachOutputInputByInputWithEveryKernel) {
+TEST(GpuNetwork, SumsEachOutputInputByInput) {
   // Bit for bit where the compiler rounds every product (x86-64 without
   // FMA, pacml's build); a compiler allowed to fuse multiply-adds elsewhere
   // may round differently, and there only the values are compared.
@@ -422,62 +303,58 @@ TEST(GpuNetwork, SumsEachOutputInputByInputWithEveryKernel) {
 #else
   const bool exact = false;
 #endif
-  GpuArchitecture odd;  // a state of 29 (not whole blocks of 8), 7 hidden units
+  GpuArchitecture odd;  // a state of 29, 7 hidden units
   odd.graph.layers = {8, 13};
   odd.hidden = 7;
-  GpuArchitecture wide;  // a state of 40, 20 hidden units (16 + 8 per row)
+  GpuArchitecture wide;  // a state of 40, 20 hidden units
   wide.graph.layers = {16, 24};
   wide.hidden = 20;
-  GpuArchitecture shipped;  // pacml:default's shape: 16 hidden units, in registers with AVX
+  GpuArchitecture shipped;  // pacml:default's shape: 16 hidden units
   shipped.graph.layers = {32, 16};
   shipped.hidden = 16;
-  GpuArchitecture narrow = shipped;  // 12 hidden units, padded to 16
+  GpuArchitecture narrow = shipped;  // 12 hidden units
   narrow.hidden = 12;
-  GpuArchitecture eight = shipped;  // 8 hidden units: one register per candidate with AVX
+  GpuArchitecture eight = shipped;  // 8 hidden units
   eight.hidden = 8;
-  for (bool portable : {false, true})
-    for (const GpuArchitecture& arch : {GpuArchitecture{}, odd, wide, shipped, narrow, eight}) {
-      inference::GpuNetwork::use_portable_kernels(portable);
-      const WeightsFile w = random_gpu_weights(17, arch);
-      const inference::GpuNetwork network(arch, w, "test");
-      const ReferenceHeads reference(arch, w);
-      Rng rng(5);
-      auto draw = [&](size_t n, bool zeros) {
-        std::vector<float> v(n);
-        for (float& x : v)
-          x = zeros && rng.uniform() < 0.3 ? 0.f : static_cast<float>(rng.uniform());
-        return v;
-      };
-      for (int trial = 0; trial < 300; ++trial) {
-        GpuDecisionFeatures d;
-        d.gpus.assign(1 + rng.below(features::kMaxStartActions + 1), 1);
-        d.job = draw(features::kGpuJobScalars, true);
-        d.context = draw(features::kGpuContextScalars, true);
-        d.actions = draw(d.gpus.size() * features::kGpuActionScalars, true);
-        std::vector<float> embedding = draw(static_cast<size_t>(arch.graph.embedding()), false);
-        for (float& x : embedding) x = 4 * x - 2;
-        std::vector<float> logits, sequential, eigen;
-        float value = 0, sequential_value = 0, eigen_value = 0;
-        network.score(embedding, d, logits, &value);
-        reference.score(embedding, d, sequential, &sequential_value, true);
-        reference.score(embedding, d, eigen, &eigen_value, false);
-        ASSERT_EQ(logits.size(), sequential.size());
-        const std::string where = std::string(portable ? "portable " : "") + "hidden " +
-                                  std::to_string(arch.hidden) + " trial " + std::to_string(trial);
-        for (size_t a = 0; a < logits.size(); ++a) {
-          ASSERT_NEAR(logits[a], eigen[a], 1e-5) << where << " action " << a;
-          if (exact) {
-            ASSERT_EQ(0, std::memcmp(&logits[a], &sequential[a], sizeof(float)))
-                << where << " action " << a << ": " << logits[a] << " vs " << sequential[a];
-          }
-        }
-        ASSERT_NEAR(value, eigen_value, 1e-5) << where;
+  for (const GpuArchitecture& arch : {GpuArchitecture{}, odd, wide, shipped, narrow, eight}) {
+    const WeightsFile w = random_gpu_weights(17, arch);
+    const inference::GpuNetwork network(arch, w, "test");
+    const ReferenceHeads reference(arch, w);
+    Rng rng(5);
+    auto draw = [&](size_t n, bool zeros) {
+      std::vector<float> v(n);
+      for (float& x : v) x = zeros && rng.uniform() < 0.3 ? 0.f : static_cast<float>(rng.uniform());
+      return v;
+    };
+    for (int trial = 0; trial < 300; ++trial) {
+      GpuDecisionFeatures d;
+      d.gpus.assign(1 + rng.below(features::kMaxStartActions + 1), 1);
+      d.job = draw(features::kGpuJobScalars, true);
+      d.context = draw(features::kGpuContextScalars, true);
+      d.actions = draw(d.gpus.size() * features::kGpuActionScalars, true);
+      std::vector<float> embedding = draw(static_cast<size_t>(arch.graph.embedding()), false);
+      for (float& x : embedding) x = 4 * x - 2;
+      std::vector<float> logits, sequential, eigen;
+      float value = 0, sequential_value = 0, eigen_value = 0;
+      network.score(embedding, d, logits, &value);
+      reference.score(embedding, d, sequential, &sequential_value, true);
+      reference.score(embedding, d, eigen, &eigen_value, false);
+      ASSERT_EQ(logits.size(), sequential.size());
+      const std::string where =
+          "hidden " + std::to_string(arch.hidden) + " trial " + std::to_string(trial);
+      for (size_t a = 0; a < logits.size(); ++a) {
+        ASSERT_NEAR(logits[a], eigen[a], 1e-5) << where << " action " << a;
         if (exact) {
-          ASSERT_EQ(0, std::memcmp(&value, &sequential_value, sizeof(float))) << where;
+          ASSERT_EQ(0, std::memcmp(&logits[a], &sequential[a], sizeof(float)))
+              << where << " action " << a << ": " << logits[a] << " vs " << sequential[a];
         }
       }
+      ASSERT_NEAR(value, eigen_value, 1e-5) << where;
+      if (exact) {
+        ASSERT_EQ(0, std::memcmp(&value, &sequential_value, sizeof(float))) << where;
+      }
     }
-  inference::GpuNetwork::use_portable_kernels(false);
+  }
 }
 
 TEST(GpuLearnedPolicy, ChoosesWhatDecideDoesAndDrawsTheSameNumbers) {

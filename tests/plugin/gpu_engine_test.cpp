@@ -62,6 +62,12 @@ TEST(GpuPlan, GresCountsAndRequestShapes) {
   EXPECT_EQ(gres_gpu_count("gpu:a100:2,gpu:v100:1"), 3);
   EXPECT_EQ(gres_gpu_count("(null)"), 0);
   EXPECT_EQ(gres_gpu_count("gpu:x"), 0);
+  // Empty entries and counts (split_fields keeps them) count no GPUs.
+  EXPECT_EQ(gres_gpu_count(""), 0);
+  EXPECT_EQ(gres_gpu_count("gpu:2,"), 2);
+  EXPECT_EQ(gres_gpu_count(",,gpu:1"), 1);
+  EXPECT_EQ(gres_gpu_count("gpu:"), 0);
+  EXPECT_EQ(gres_gpu_count("gpu:a100:"), 0);
   const RequestShape six = request_shape(6, 4);
   EXPECT_EQ(six.nodes, 2);
   EXPECT_EQ(six.gpus_per_node, 4);
@@ -93,6 +99,13 @@ TEST(GpuPlan, AnnotationRoundTripsAndBecomesTheEnvironment) {
   EXPECT_FALSE(parse_plan("pacml-plan:gpus=x,decision=1"));
   EXPECT_FALSE(parse_plan("pacml-plan:gpus=2,nodes=1,evil=1,decision=1"));
   EXPECT_FALSE(parse_plan("no plan here"));
+  // One comma may end the plan; an empty item anywhere else makes it none.
+  EXPECT_TRUE(parse_plan("pacml-plan:gpus=2,nodes=1,decision=1,"));
+  EXPECT_FALSE(parse_plan("pacml-plan:gpus=2,nodes=1,decision=1,,"));
+  EXPECT_FALSE(parse_plan("pacml-plan:gpus=2,,nodes=1,decision=1"));
+  EXPECT_FALSE(parse_plan("pacml-plan:"));
+  EXPECT_FALSE(parse_plan("pacml-plan:,"));
+  EXPECT_EQ(without_gpu_entries(",gres:gpu:4,,gres:nvme:1,"), "gres:nvme:1");
 }
 
 TEST(GpuPlan, TheInteractiveStepGetsTheJobsTaskCount) {
