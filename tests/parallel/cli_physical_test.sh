@@ -51,6 +51,12 @@ cp "$tmp/out" "$tmp/replay1.json"
 [ "$(json_get "$tmp/replay1.json" "all(set(r) >= {'blocking_rate_mean','deadline_met_rate_mean','unservable_rate_mean','gpu_hours_mean','queue_delay_mean'} for r in d['summary'])")" = "True" ] || fail "replay keys"
 "$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --admission both --policies requested,min_feasible,para_max,random --json >"$tmp/replay2.json" 2>/dev/null
 cmp -s "$tmp/replay1.json" "$tmp/replay2.json" && pass || fail "replay is not deterministic"
+# --jobs-csv: a row per job and policy, the trace's GPU count beside the one it ran on
+expect_ok "replay --jobs-csv" "$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --admission queue --policies requested,fixed:4 --json --jobs-csv "$tmp/jobs.csv"
+[ "$(head -1 "$tmp/jobs.csv")" = "policy,admission,id,requested,gpus,start,end,met" ] || fail "jobs.csv header: $(head -1 "$tmp/jobs.csv")"
+[ "$(awk -F, '$1 == "requested" { printf "%s:%s:%s ", $3, $4, $5 }' "$tmp/jobs.csv")" = "a:1:1 b:2:2 c:2:2 d:1:1 e:2:2 " ] || fail "jobs.csv requested: $(cat "$tmp/jobs.csv")"
+[ "$(awk -F, '$1 == "fixed:4" && $5 == 4 { n++ } END { print n }' "$tmp/jobs.csv")" = 5 ] || fail "jobs.csv fixed:4: $(cat "$tmp/jobs.csv")"
+expect_input_error "--jobs-csv on the paper's simulator" "--jobs-csv" "$PACML" replay "$tmp/trace.csv" --format elasticflow --profile reference --jobs-csv "$tmp/jobs2.csv"
 expect_ok "replay --decide submission" "$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --admission queue --decide submission --policies min_feasible --json
 expect_input_error "bad decide" "GPU decision must be 'start' or 'submission'" "$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --decide later
 expect_input_error "bad admission" "admission must be 'immediate' or 'queue'" "$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --admission later
