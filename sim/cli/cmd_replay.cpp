@@ -36,7 +36,7 @@ struct ReplayOption {
 const std::vector<ReplayOption>& replay_options() {
   static const std::vector<ReplayOption> options = {
       {"format", "F",
-       "elasticflow, swf, sacct (--parsable2 with header), squeue-json, or pacml-log (the Slurm "
+       "elasticflow, swf, sacct (--parsable2 with header, or --json), squeue-json, or pacml-log (the Slurm "
        "plugin's decision log)",
        "", kBoth},
       {"profile", "P",
