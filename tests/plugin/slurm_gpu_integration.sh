@@ -384,9 +384,9 @@ grep -E 'jobs submitted|decisions|rejections|unaccounted|PROBLEM|decision latenc
   "$LAB/soak.out" | sed 's/^ */    /'
 check "short soak: every submission accounted for; RSS growth and decision p99 within bounds" [ "$soak_rc" = 0 ]
 
-say "9. the test's own accounting replays (sacct -P -> pacml replay --format sacct)"
+say "9. the test's own accounting replays (sacct -P and --json -> pacml replay --format sacct)"
 # slurmdbd and MariaDB outlive section 8's lab_stop; the jobs all ended there.
-# sacct asks for exactly the columns pacml's sacct reader reads
+# sacct -P asks for exactly the columns pacml's sacct reader reads
 # (sim/trace/trace_readers.cpp; ReqTRES gives a job that never started its GPUs).
 sacct_columns=JobID,Submit,Start,End,NNodes,AllocTRES,ReqTRES,Timelimit,State,Comment
 # Every state: without -s, sacct lists only jobs eligible in the window, and
@@ -395,65 +395,64 @@ sacct_since=$(date -d "@${t_start%.*}" +%Y-%m-%dT%H:%M:%S)
 sacct_window=(-a -X -S "$sacct_since" -E now -s PD,R,CA,CD,F,TO,NF,OOM,PR,BF,DL,RQ,RS,RV,S)
 timeout 30 sacct "${sacct_window[@]}" -P --format="$sacct_columns" \
   > "$LAB/sacct.txt" 2> "$LAB/sacct.err" || bad "sacct -P failed: $(head -c 300 "$LAB/sacct.err")"
-say "   sacct -P: $(($(wc -l < "$LAB/sacct.txt") - 1)) jobs"
-# sacct --json (Slurm 22.05: openapi/dbv0.0.38 and serializer/json, in Debian's
-# slurm-wlm-basic-plugins): kept and checked for the same jobs and GPU counts;
-# pacml replay has no reader for it (sim/README.md), so only -P is replayed.
-timeout 30 sacct "${sacct_window[@]}" --json > "$LAB/sacct.json" 2> "$LAB/sacct-json.err"
-sacct_json_rc=$?
-# compare_gpus REPLAY_JOBS_CSV SACCT_JSON [SKEW]: the pacml jobs of the decision
-# log (with a job id) against the replay's jobs (policy requested: each job on
-# the GPUs its accounting gives) and sacct --json's; SKEW is added to every
-# decided count, to show that the comparison can fail.
+# sacct --json: Slurm 22.05 has it (openapi/dbv0.0.38 and serializer/json are
+# in Debian's slurm-wlm-basic-plugins); pacml's sacct reader reads both
+timeout 30 sacct "${sacct_window[@]}" --json \
+  > "$LAB/sacct.json" 2> "$LAB/sacct-json.err" || bad "sacct --json failed: $(head -c 300 "$LAB/sacct-json.err")"
+say "   sacct -P: $(($(wc -l < "$LAB/sacct.txt") - 1)) jobs; sacct --json: $(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["jobs"]))' "$LAB/sacct.json" 2>&1 | tail -1) jobs"
+
+# replay_sacct FILE TAG: pacml replay --format sacct, each job on the GPUs its
+# accounting gives (policy requested), its jobs in $LAB/TAG-jobs.csv; the
+# plain jobs of section 7b name no model: skipped (and counted)
+replay_sacct() {
+  "${pacml_env[@]}" "$pacml" replay "$1" --format sacct --cluster dgx-a100-4x8 --unknown-model skip \
+    --policies requested --no-plots --json --jobs-csv "$LAB/$2-jobs.csv" \
+    > "$LAB/$2-replay.json" 2> "$LAB/$2-replay.err"
+  local rc=$?
+  say "   pacml replay $(basename "$1") --format sacct (exit $rc): $(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print("records", r["trace"]["records"], "skipped lines", r["trace"]["skipped"], "jobs replayed", r["mapping"]["jobs"], "skipped", r["mapping"]["skipped"])' "$LAB/$2-replay.json" 2>/dev/null || head -c 300 "$LAB/$2-replay.err")"
+  return $rc
+}
+# compare_gpus JOBS_CSV [SKEW] -> "DECIDED REPLAYED SAME": the pacml jobs of the
+# decision log (with a job id), how many of them the replay has, and how many
+# on the GPU count pacml decided; SKEW is added to every decided count, to
+# show that the comparison can fail. Mismatches on stderr.
 compare_gpus() {
-  python3 - "$LAB/log/decisions.jsonl" "$1" "$2" "${3:-0}" <<'EOP'
+  python3 - "$LAB/log/decisions.jsonl" "$1" "${2:-0}" <<'EOP'
 import csv, json, sys
-log, jobs_csv, sacct_json, skew = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+log, jobs_csv, skew = sys.argv[1], sys.argv[2], int(sys.argv[3])
 decided = {}
 for line in open(log):
     d = json.loads(line)
     if d.get("job_id") is not None and "gpus" in d: decided[str(d["job_id"])] = d["gpus"] + skew
 replayed = {r["id"]: int(r["requested"]) for r in csv.DictReader(open(jobs_csv)) if r["policy"] == "requested"}
-def json_gpus(j):
-    for key in ("allocated", "requested"):
-        for t in j.get("tres", {}).get(key) or []:
-            if t.get("type") == "gres" and t.get("name") == "gpu": return t.get("count")
-    return None
-try:
-    in_json = {str(j["job_id"]): json_gpus(j) for j in json.load(open(sacct_json))["jobs"]}
-except Exception as e:
-    print(f"sacct --json unreadable: {e}", file=sys.stderr)
-    in_json = {}
-ids = sorted(decided, key=int)
-got = [i for i in ids if i in replayed]
+got = [i for i in decided if i in replayed]
 same = [i for i in got if replayed[i] == decided[i]]
-json_same = [i for i in ids if in_json.get(i) == decided[i]]
-for i in ids:
+for i in sorted(decided, key=int):
     if replayed.get(i) != decided[i]:
-        print(f"mismatch: job {i} decided {decided[i]} GPUs, replayed {replayed.get(i, 'not at all')}, "
-              f"sacct --json {in_json.get(i, 'absent')}", file=sys.stderr)
-print(len(ids), len(got), len(same), len(json_same))
+        print(f"mismatch: job {i} decided {decided[i]} GPUs, replayed {replayed.get(i, 'not at all')}", file=sys.stderr)
+print(len(decided), len(got), len(same))
 EOP
 }
-# the plain jobs of section 7b name no model: skipped (and counted)
-"${pacml_env[@]}" "$pacml" replay "$LAB/sacct.txt" --format sacct --cluster dgx-a100-4x8 \
-  --unknown-model skip --policies requested --no-plots --json --jobs-csv "$LAB/sacct-jobs.csv" \
-  > "$LAB/sacct-replay.json" 2> "$LAB/sacct-replay.err"
-replay_rc=$?
-say "   pacml replay --format sacct: $(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print("records", r["trace"]["records"], "skipped lines", r["trace"]["skipped"], "jobs replayed", r["mapping"]["jobs"], "skipped", r["mapping"]["skipped"])' "$LAB/sacct-replay.json" 2>/dev/null || head -c 300 "$LAB/sacct-replay.err")"
-read -r n_decided n_replayed n_same_gpus n_json_same < <(compare_gpus "$LAB/sacct-jobs.csv" "$LAB/sacct.json" 2> "$LAB/sacct-compare.err" || echo 0 0 0 0)
-sed 's/^/    /' "$LAB/sacct-compare.err" | head -5
-say "   pacml jobs in the decision log: $n_decided; replayed from sacct -P: $n_replayed; with the decided GPU count: $n_same_gpus; in sacct --json with it: $n_json_same"
-check "pacml replay --format sacct runs (exit $replay_rc)" [ "$replay_rc" = 0 ]
-check "sacct -P holds the test's jobs and ≥ 95 % of its $n_decided pacml jobs are replayed ($n_replayed)" \
-  [ "$n_decided" -ge 25 -a $((n_replayed * 100)) -ge $((n_decided * 95)) ]
-check "   each replayed job on the GPU count pacml decided ($n_same_gpus of $n_replayed)" \
-  [ "$n_replayed" -gt 0 -a "$n_same_gpus" = "$n_replayed" ]
-check "sacct --json works (exit $sacct_json_rc) and gives ≥ 95 % of the pacml jobs their decided GPUs ($n_json_same of $n_decided)" \
-  [ "$sacct_json_rc" = 0 -a "$n_decided" -ge 25 -a $((n_json_same * 100)) -ge $((n_decided * 95)) ]
-read -r _ _ n_skewed _ < <(compare_gpus "$LAB/sacct-jobs.csv" "$LAB/sacct.json" 1 2> /dev/null || echo 0 0 x 0)
-check "   the comparison fails when the decided counts are off by one ($n_skewed of $n_replayed would match)" \
-  [ "$n_skewed" = 0 ]
+# check_sacct_replay FILE LABEL: the checks for one of sacct's outputs
+check_sacct_replay() {
+  local tag rc n_decided n_replayed n_same n_skewed
+  tag=$(basename "$1" | tr . -)
+  replay_sacct "$1" "$tag"
+  rc=$?
+  read -r n_decided n_replayed n_same < <(compare_gpus "$LAB/$tag-jobs.csv" 2> "$LAB/$tag-compare.err" || echo 0 0 0)
+  sed 's/^/    /' "$LAB/$tag-compare.err" | head -5
+  say "   pacml jobs in the decision log: $n_decided; replayed from $2: $n_replayed; on the decided GPU count: $n_same"
+  check "pacml replay --format sacct reads $2 (exit $rc)" [ "$rc" = 0 ]
+  check "   ≥ 95 % of the test's $n_decided pacml jobs are replayed ($n_replayed)" \
+    [ "$n_decided" -ge 25 -a $((n_replayed * 100)) -ge $((n_decided * 95)) ]
+  check "   each replayed job on the GPU count pacml decided ($n_same of $n_replayed)" \
+    [ "$n_replayed" -gt 0 -a "$n_same" = "$n_replayed" ]
+  read -r _ _ n_skewed < <(compare_gpus "$LAB/$tag-jobs.csv" 1 2> /dev/null || echo 0 0 x)
+  check "   the comparison fails when the decided counts are off by one ($n_skewed of $n_replayed would match)" \
+    [ "$n_skewed" = 0 ]
+}
+check_sacct_replay "$LAB/sacct.txt" "sacct -P"
+check_sacct_replay "$LAB/sacct.json" "sacct --json"
 
 t_end=$(date +%s.%N)
 say "$pass passed, $fail failed in $(python3 -c "print(round($t_end - $t_start, 1))") s"
