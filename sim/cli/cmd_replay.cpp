@@ -36,8 +36,8 @@ struct ReplayOption {
 const std::vector<ReplayOption>& replay_options() {
   static const std::vector<ReplayOption> options = {
       {"format", "F",
-       "elasticflow, swf, sacct (--parsable2 with header, or --json), squeue-json, or pacml-log (the Slurm "
-       "plugin's decision log)",
+       "elasticflow, swf, sacct (--parsable2 with header, or --json), squeue-json, or pacml-log "
+       "(the Slurm plugin's decision log)",
        "", kBoth},
       {"profile", "P",
        "physical: on GPUs with the physical model; reference: on the paper's simulator", "physical",
