@@ -36,8 +36,8 @@ struct ReplayOption {
 const std::vector<ReplayOption>& replay_options() {
   static const std::vector<ReplayOption> options = {
       {"format", "F",
-       "elasticflow, swf, sacct (--parsable2 with header), squeue-json, or pacml-log (the Slurm "
-       "plugin's decision log)",
+       "elasticflow, swf, sacct (--parsable2 with header, or --json), squeue-json, or pacml-log "
+       "(the Slurm plugin's decision log)",
        "", kBoth},
       {"profile", "P",
        "physical: on GPUs with the physical model; reference: on the paper's simulator", "physical",
@@ -72,6 +72,10 @@ const std::vector<ReplayOption>& replay_options() {
       {"skip-bad-lines", "", "skip malformed lines (counted) instead of failing", "", kBoth},
       {"no-plots", "", "do not draw PNG plots (the GPU replay draws none)", "", kBoth},
       {"json", "", "print one JSON object (trace and mapping report + summary array)", "", kBoth},
+      {"jobs-csv", "FILE",
+       "write one row per job and policy: policy, admission, id, the GPUs the trace asked for "
+       "(requested), the GPUs it ran on (0: never started), start, end, met",
+       "", kGpu},
       {"throughput-table", "DIR",
        "measured iterations/s per model (ElasticFlow's MODEL.csv format)", "", kGpu},
       {"admission", "MODE", "immediate (start or block), queue (wait; as Slurm), or both", "queue",

@@ -1,6 +1,7 @@
 #include "sim/cli/replay_gpu.h"
 
 #include <algorithm>
+#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -14,6 +15,7 @@
 #include "sim/gpu/gpu_trace.h"
 #include "sim/gpu/hindsight_search.h"
 #include "sim/gpu/met_bound.h"
+#include "sim/report/csv.h"
 #include "sim/workload/paths.h"
 
 namespace pacml::cli {
@@ -225,6 +227,21 @@ std::optional<sim::HindsightSearchOptions> hindsight_of(const Args& args, const 
   return search;
 }
 
+// --jobs-csv: each job's outcome under one policy, with the GPU count the
+// trace asked for beside the one it ran on, so a replay can be checked job by
+// job against what Slurm decided (tests/plugin/slurm_gpu_integration.sh).
+void write_job_rows(std::ostream& out, const sim::GpuReplayStats& stats,
+                    const std::vector<sim::GpuJob>& jobs,
+                    const std::vector<sim::GpuJobOutcome>& outcomes) {
+  for (size_t i = 0; i < jobs.size() && i < outcomes.size(); ++i) {
+    const sim::GpuJobOutcome& o = outcomes[i];
+    out << sim::csv_field(stats.policy) << ',' << sim::csv_field(stats.admission) << ','
+        << sim::csv_field(jobs[i].id) << ',' << jobs[i].requested << ',' << o.gpus << ','
+        << (o.gpus > 0 ? sim::csv_number(o.start) : "") << ','
+        << (o.gpus > 0 ? sim::csv_number(o.end) : "") << ',' << (o.met ? 1 : 0) << '\n';
+  }
+}
+
 }  // namespace
 
 int replay_on_gpus(const Args& args, const sim::GpuTraceMapping& mapping) {
@@ -240,6 +257,12 @@ int replay_on_gpus(const Args& args, const sim::GpuTraceMapping& mapping) {
   const bool json = args.is_set("json");
   if (!json) print_report(read, format, mapped, mapping);
   DurationModel durations(estimator);
+  std::ofstream job_rows;
+  if (args.has("jobs-csv")) {
+    job_rows.open(args.get("jobs-csv"), std::ios::binary);
+    if (!job_rows) throw InputError(args.get("jobs-csv"), "cannot write the --jobs-csv file");
+    job_rows << "policy,admission,id,requested,gpus,start,end,met\n";
+  }
   nlohmann::json summary = nlohmann::json::array();
   Table table({"policy", "admission", "deadlines met", "95% CI", "unservable", "blocked",
                "turned away", "GPU-hours", "GPU-h/met", "utilisation", "queue delay s",
@@ -252,6 +275,7 @@ int replay_on_gpus(const Args& args, const sim::GpuTraceMapping& mapping) {
       const sim::Stat met = met_rate_batch_means(result.jobs);
       summary.push_back(stats_json(result.stats, met, estimator->cluster().name));
       add_row(table, result.stats, met);
+      if (job_rows.is_open()) write_job_rows(job_rows, result.stats, jobs, result.jobs);
     }
   for (sim::Admission mode : search_modes) {
     search->admission = mode;
@@ -259,7 +283,10 @@ int replay_on_gpus(const Args& args, const sim::GpuTraceMapping& mapping) {
     const sim::Stat met = met_rate_batch_means(result.jobs);
     summary.push_back(stats_json(result.stats, met, estimator->cluster().name));
     add_row(table, result.stats, met);
+    if (job_rows.is_open()) write_job_rows(job_rows, result.stats, jobs, result.jobs);
   }
+  if (job_rows.is_open() && !job_rows.flush())
+    throw InputError(args.get("jobs-csv"), "writing the --jobs-csv file failed");
   std::vector<std::pair<sim::Admission, sim::MetBound>> bounds;
   if (args.is_set("bound"))
     for (sim::Admission mode : runs.modes)

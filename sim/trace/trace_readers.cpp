@@ -1,4 +1,4 @@
-// Trace readers: ElasticFlow CSV, SWF, sacct --parsable2, squeue --json.
+// Trace readers: ElasticFlow CSV, SWF, sacct --parsable2 or --json, squeue --json.
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -407,6 +407,93 @@ std::vector<TraceRecord> read_squeue_json(std::istream& in, const std::string& s
   return out;
 }
 
+// sacct --json's TRES list ([{"type":"gres","name":"gpu","count":4}, ...]):
+// the GPU count, or 0 when the list names none.
+long sacct_json_gpus(const nlohmann::json& list) {
+  if (!list.is_array()) return 0;
+  double v;
+  for (const nlohmann::json& t : list)
+    if (t.is_object() && t.value("type", "") == "gres" && t.value("name", "") == "gpu" &&
+        t.contains("count") && json_number(t["count"], v) && v >= 1)
+      return static_cast<long>(std::min(v, 1e6));
+  return 0;
+}
+
+// One job of sacct --json (Slurm 22.05's v0.0.38 and later: times under
+// "time", the GPUs in "tres", the user's comment in "comment.job"; steps are
+// inside their job, so every entry is a job). Throws BadLine like the others.
+TraceRecord sacct_json_job_record(const nlohmann::json& j, const std::string& where) {
+  if (!j.is_object()) throw BadLine{"malformed job", "a job entry is not an object"};
+  TraceRecord r;
+  r.source = where;
+  double v;
+  if (!j.contains("job_id") || !json_number(j["job_id"], v))
+    throw BadLine{"missing job_id", "no job_id"};
+  if (!(std::fabs(v) < 9e18)) throw BadLine{"malformed job_id", "job_id is out of range"};
+  r.id = std::to_string(static_cast<long>(v));
+  const nlohmann::json& time = j.contains("time") ? j["time"] : nlohmann::json();
+  if (!time.is_object() || !time.contains("submission") || !json_number(time["submission"], v))
+    throw BadLine{"missing submission time", "no time.submission"};
+  if (v < 0) throw BadLine{"negative submit time", "time.submission is negative"};
+  r.submit = v;
+  double start, end;
+  if (time.contains("start") && time.contains("end") && json_number(time["start"], start) &&
+      json_number(time["end"], end) && start > 0 && end > 0) {
+    if (end < start) throw BadLine{"negative run time", "time.end is before time.start"};
+    r.duration = end - start;
+  }
+  if (j.contains("allocation_nodes") && json_number(j["allocation_nodes"], v) && v >= 1)
+    r.gpus = static_cast<int>(std::min(v, 1e6));
+  if (j.contains("tres") && j["tres"].is_object())
+    for (const char* which : {"allocated", "requested"})
+      if (const long g = j["tres"].contains(which) ? sacct_json_gpus(j["tres"][which]) : 0) {
+        r.gpus = static_cast<int>(g);
+        break;
+      }
+  // minutes; Slurm's INFINITE and NO_VAL (0xffffffff, 0xfffffffe) are no limit
+  if (time.contains("limit") && json_number(time["limit"], v) && v > 0 && v < 4294967294.0)
+    r.time_limit = v * 60;
+  const nlohmann::json* comment = j.contains("comment") ? &j["comment"] : nullptr;
+  if (comment && comment->is_object())
+    comment = comment->contains("job") ? &(*comment)["job"] : nullptr;
+  if (comment && comment->is_string()) {
+    try {
+      apply_pacml_comment(comment->get<std::string>(), r, where);
+    } catch (const InputError& e) {
+      throw BadLine{"malformed pacml comment", e.what()};
+    }
+  }
+  return r;
+}
+
+std::vector<TraceRecord> read_sacct_json(std::istream& in, const std::string& source,
+                                         const TraceReadOptions& options, TraceReport& report) {
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(source, std::string("not valid JSON: ") + e.what());
+  }
+  if (!doc.is_object() || !doc.contains("jobs") || !doc["jobs"].is_array())
+    throw InputError(source, "expected sacct --json output: an object with a \"jobs\" array");
+  std::vector<TraceRecord> out;
+  const auto& jobs = doc["jobs"];
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const std::string where = source + ": jobs[" + std::to_string(i) + "]";
+    ++report.lines;
+    try {
+      out.push_back(sacct_json_job_record(jobs[i], where));
+    } catch (const BadLine& bad) {
+      if (!options.skip_bad) throw InputError(where, bad.message);
+      report.skip(bad.reason);
+    } catch (const nlohmann::json::exception& e) {
+      if (!options.skip_bad) throw InputError(where, e.what());
+      report.skip("malformed job");
+    }
+  }
+  return out;
+}
+
 // One decision of the log: squeue-shaped, but the request is read from its
 // own fields rather than its comment (a graph path may hold blanks, and logs
 // written before comments were percent-encoded kept them raw).
@@ -513,7 +600,9 @@ std::vector<TraceRecord> read_trace(std::istream& in, const std::string& source,
       out = read_swf(in, source, options, report);
       break;
     case TraceFormat::kSacct:
-      out = read_sacct(in, source, options, report);
+      // sacct --json starts with '{', sacct --parsable2 with its header
+      out = in.peek() == '{' ? read_sacct_json(in, source, options, report)
+                             : read_sacct(in, source, options, report);
       break;
     case TraceFormat::kSqueueJson:
       out = read_squeue_json(in, source, options, report);

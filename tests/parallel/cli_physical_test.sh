@@ -51,6 +51,32 @@ cp "$tmp/out" "$tmp/replay1.json"
 [ "$(json_get "$tmp/replay1.json" "all(set(r) >= {'blocking_rate_mean','deadline_met_rate_mean','unservable_rate_mean','gpu_hours_mean','queue_delay_mean'} for r in d['summary'])")" = "True" ] || fail "replay keys"
 "$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --admission both --policies requested,min_feasible,para_max,random --json >"$tmp/replay2.json" 2>/dev/null
 cmp -s "$tmp/replay1.json" "$tmp/replay2.json" && pass || fail "replay is not deterministic"
+# --jobs-csv: a row per job and policy, the trace's GPU count beside the one it ran on
+expect_ok "replay --jobs-csv" "$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --admission queue --policies requested,fixed:4 --json --jobs-csv "$tmp/jobs.csv"
+[ "$(head -1 "$tmp/jobs.csv")" = "policy,admission,id,requested,gpus,start,end,met" ] || fail "jobs.csv header: $(head -1 "$tmp/jobs.csv")"
+[ "$(awk -F, '$1 == "requested" { printf "%s:%s:%s ", $3, $4, $5 }' "$tmp/jobs.csv")" = "a:1:1 b:2:2 c:2:2 d:1:1 e:2:2 " ] || fail "jobs.csv requested: $(cat "$tmp/jobs.csv")"
+[ "$(awk -F, '$1 == "fixed:4" && $5 == 4 { n++ } END { print n }' "$tmp/jobs.csv")" = 5 ] || fail "jobs.csv fixed:4: $(cat "$tmp/jobs.csv")"
+# --format sacct reads sacct --json too: Slurm 22.05's shape (job 7: limit in
+# minutes, comment.job) and 24.11's (job 8: numbers as {set, infinite, number});
+# the GPUs from tres.allocated, else tres.requested (job 9, never started)
+cat >"$tmp/sacct.json" <<'JSON'
+{"meta": {}, "errors": [], "jobs": [
+ {"job_id": 7, "allocation_nodes": 1, "comment": {"job": "pacml:model=resnet50,beta=1"},
+  "time": {"submission": 1000, "start": 1001, "end": 1061, "limit": 30},
+  "tres": {"allocated": [{"type": "cpu", "count": 8}, {"type": "gres", "name": "gpu", "count": 4}], "requested": []}},
+ {"job_id": 8, "allocation_nodes": 2, "comment": {"job": "pacml:model=resnet50,beta=1"},
+  "time": {"submission": 1010, "start": 1011, "end": 1071, "limit": {"set": true, "infinite": false, "number": 60}},
+  "tres": {"allocated": [{"type": "gres", "name": "gpu", "count": 6}], "requested": []}},
+ {"job_id": 9, "allocation_nodes": 1, "comment": {"job": "pacml:model=resnet50,beta=1"},
+  "time": {"submission": 1020, "start": 0, "end": 1030, "limit": 4294967295},
+  "tres": {"allocated": [], "requested": [{"type": "gres", "name": "gpu", "count": 2}]}}]}
+JSON
+expect_ok "replay sacct --json" "$PACML" replay "$tmp/sacct.json" --format sacct --cluster dgx-a100-4x8 --policies requested --json --jobs-csv "$tmp/jobs.csv"
+[ "$(json_get "$tmp/out" "(d['trace']['records'], d['mapping']['jobs'])")" = "(3, 3)" ] || fail "sacct --json replay: $(cat "$tmp/out")"
+[ "$(awk -F, 'NR > 1 { printf "%s:%s ", $3, $4 }' "$tmp/jobs.csv")" = "7:4 8:6 9:2 " ] || fail "sacct --json GPU counts: $(cat "$tmp/jobs.csv")"
+printf '{"jobs": 3}\n' >"$tmp/bad.json"
+expect_input_error "sacct --json without a jobs array" "expected sacct --json output" "$PACML" replay "$tmp/bad.json" --format sacct --cluster dgx-a100-4x8
+expect_input_error "--jobs-csv on the paper's simulator" "--jobs-csv" "$PACML" replay "$tmp/trace.csv" --format elasticflow --profile reference --jobs-csv "$tmp/jobs2.csv"
 expect_ok "replay --decide submission" "$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --admission queue --decide submission --policies min_feasible --json
 expect_input_error "bad decide" "GPU decision must be 'start' or 'submission'" "$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --decide later
 expect_input_error "bad admission" "admission must be 'immediate' or 'queue'" "$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --admission later

@@ -14,13 +14,18 @@
 #   lab_start                     munged, slurmctld, $lab_nodes slurmd; waits until idle
 #   lab_set_sched_params [TOKENS] SchedulerParameters=<lab's>,TOKENS + scontrol reconfigure
 #   lab_stop                      stops the daemons (the EXIT trap does it too)
+#   lab_enable_accounting         opt-in, before lab_start: real accounting (a private
+#                                 MariaDB and slurmdbd in $LAB), so sacct shows the
+#                                 lab's jobs; they outlive lab_stop (sacct after the
+#                                 cluster is gone) and the EXIT trap stops them
 #
 # The NodeName line is generated, not hand-written: `pacml topology
 # --slurm-nodes --host-attrs` gives every node this machine's CPUs, sockets,
 # cores, threads and memory as hwloc sees them (`pacml node describe`), and
 # slurm.conf includes that fragment ($LAB/etc/ramp-nodes.conf).
 #
-# Needs root and Debian's slurmctld, slurmd, slurm-client and munge packages;
+# Needs root and Debian's slurmctld, slurmd, slurm-client and munge packages
+# (with lab_enable_accounting also mariadb-server and slurmdbd);
 # fails loudly, never skips, when they are missing. Every daemon started here
 # is stopped on exit (EXIT trap), also on failure. PACML_KEEP_LAB=1 keeps the
 # lab directory for inspection.
@@ -79,6 +84,7 @@ lab_cleanup() {
   local rc=$?
   set +e
   lab_stop
+  lab_stop_accounting
   if [ "$rc" -ne 0 ] || [ "$fail" -ne 0 ]; then
     echo "---- slurmctld.log (pacml lines, last 40) ----"
     grep -i pacml "$LAB/log/slurmctld.log" 2>/dev/null | tail -40
@@ -90,19 +96,133 @@ lab_cleanup() {
 lab_stop() { # stops every daemon lab_start started (again: nothing to do)
   [ -f "$LAB/run/ctld.pid" ] && timeout 5 scancel --quiet -u root 2>/dev/null
   [ -f "$LAB/run/ctld.pid" ] && timeout 5 scancel --quiet -u nobody 2>/dev/null
-  local pids="" p alive=""
+  local pids=""
   [ -f "$LAB/run/slurmd.pids" ] && pids=$(cat "$LAB/run/slurmd.pids")
   [ -f "$LAB/run/ctld.pid" ] && pids="$pids $(cat "$LAB/run/ctld.pid")"
-  [ -f "$LAB/munge/munged.pid" ] && pids="$pids $(cat "$LAB/munge/munged.pid")"
-  for p in $pids; do kill -TERM "$p" 2>/dev/null; done
+  # with accounting munged stays, for sacct (slurmdbd authenticates it): lab_stop_accounting
+  if [ "${lab_accounting:-0}" = 0 ] && [ -f "$LAB/munge/munged.pid" ]; then
+    pids="$pids $(cat "$LAB/munge/munged.pid")"
+    rm -f "$LAB/munge/munged.pid"
+  fi
+  lab_kill_wait $pids
+  rm -f "$LAB/run/slurmd.pids" "$LAB/run/ctld.pid"
+}
+
+lab_kill_wait() { # lab_kill_wait PID...: TERM, up to 5 s to exit, then KILL
+  local p alive=""
+  for p in "$@"; do kill -TERM "$p" 2>/dev/null; done
   for _ in $(seq 1 50); do
     alive=""
-    for p in $pids; do kill -0 "$p" 2>/dev/null && alive="$alive $p"; done
+    for p in "$@"; do kill -0 "$p" 2>/dev/null && alive="$alive $p"; done
     [ -z "$alive" ] && break
     sleep 0.1
   done
   for p in $alive; do kill -KILL "$p" 2>/dev/null; done
-  rm -f "$LAB/run/slurmd.pids" "$LAB/run/ctld.pid" "$LAB/munge/munged.pid"
+}
+
+# ---- accounting: a private MariaDB and slurmdbd ----------------------------------
+# Researchers replay sacct's history of their cluster (`pacml replay --format
+# sacct`), so the lab can keep one: MariaDB's datadir, socket and port, and
+# slurmdbd's config, port and log all live in $LAB (ports base+36 and base+37
+# of the lab's 40); the system's MariaDB and /etc/slurm are never used.
+# AccountingStorageEnforce stays off: jobs need no association to run.
+
+lab_enable_accounting() { # before lab_start (and before or after lab_write_*_slurm_conf)
+  local cmd
+  for cmd in mariadb-install-db mariadbd mariadb slurmdbd sacct sacctmgr; do
+    command -v "$cmd" >/dev/null ||
+      die "'$cmd' not found: apt-get install mariadb-server slurmdbd (contrib/pacml-dev setup)"
+  done
+  lab_accounting=1
+  db_port=$((base + 36))
+  dbd_port=$((base + 37))
+  # slurmdbd's database password: random per lab, only in a file of mode 600
+  db_pass=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
+}
+
+lab_accounting_conf() { # slurm.conf's accounting lines, once (lab_start)
+  grep -q '^AccountingStorageType=accounting_storage/slurmdbd' "$SLURM_CONF" && return 0
+  sed -i '/^AccountingStorageType=/d' "$SLURM_CONF"
+  {
+    echo "AccountingStorageType=accounting_storage/slurmdbd"
+    echo "AccountingStorageHost=localhost"
+    echo "AccountingStoragePort=$dbd_port"
+    # for slurmdbd, the munged socket (AuthInfo's socket= is not used for it)
+    echo "AccountingStoragePass=$LAB/munge/munge.socket"
+    # GPUs are accounted (sacct's AllocTRES gres/gpu=N) only when named here
+    if grep -q '^GresTypes=.*gpu' "$SLURM_CONF"; then echo "AccountingStorageTRES=gres/gpu"; fi
+    # the Comment holds pacml's request (model, β, deadline), which a replay reads
+    echo "AccountingStoreFlags=job_comment"
+  } >> "$SLURM_CONF"
+}
+
+lab_start_accounting() { # MariaDB, slurmdbd, the cluster in the database (munged runs)
+  say "starting a private MariaDB (port $db_port) and slurmdbd (port $dbd_port)"
+  mkdir -p "$LAB/mysql"
+  mariadb-install-db --no-defaults --datadir="$LAB/mysql" --user=root \
+    --auth-root-authentication-method=normal --skip-test-db > "$LAB/log/mariadb-install.log" 2>&1 ||
+    { tail -20 "$LAB/log/mariadb-install.log"; die "mariadb-install-db failed (log above)"; }
+  # --user=root: a private instance in a root-owned temporary directory
+  setsid mariadbd --no-defaults --datadir="$LAB/mysql" --user=root --bind-address=127.0.0.1 \
+    --port="$db_port" --socket="$LAB/run/mariadb.sock" --pid-file="$LAB/run/mariadbd.pid" \
+    --log-error="$LAB/log/mariadbd.log" --skip-name-resolve --innodb-buffer-pool-size=64M \
+    --innodb-lock-wait-timeout=900 > /dev/null 2>&1 &
+  echo $! > "$LAB/run/mariadbd.pids"
+  local sql=(mariadb --no-defaults -u root --socket="$LAB/run/mariadb.sock")
+  for _ in $(seq 1 300); do
+    "${sql[@]}" -e 'SELECT 1' >/dev/null 2>&1 && break
+    kill -0 "$(cat "$LAB/run/mariadbd.pids")" 2>/dev/null ||
+      { tail -20 "$LAB/log/mariadbd.log"; die "mariadbd died (log above)"; }
+    sleep 0.1
+  done
+  "${sql[@]}" -e "CREATE USER 'slurm'@'127.0.0.1' IDENTIFIED BY '$db_pass';
+    GRANT ALL ON slurm_acct_db.* TO 'slurm'@'127.0.0.1';" ||
+    die "MariaDB at $LAB/run/mariadb.sock: cannot create slurmdbd's user (log: $LAB/log/mariadbd.log)"
+
+  # slurmdbd finds slurmdbd.conf beside $SLURM_CONF; it must be 600 and SlurmUser's (root)
+  ( umask 077; cat > "$LAB/etc/slurmdbd.conf" <<EOF
+AuthType=auth/munge
+AuthInfo=socket=$LAB/munge/munge.socket
+DbdHost=localhost
+DbdAddr=127.0.0.1
+DbdPort=$dbd_port
+SlurmUser=root
+LogFile=$LAB/log/slurmdbd.log
+PidFile=$LAB/run/slurmdbd.pid
+StorageType=accounting_storage/mysql
+StorageHost=127.0.0.1
+StoragePort=$db_port
+StorageUser=slurm
+StoragePass=$db_pass
+StorageLoc=slurm_acct_db
+EOF
+  )
+  setsid slurmdbd -D > "$LAB/log/slurmdbd.out" 2>&1 &
+  echo $! > "$LAB/run/slurmdbd.pids"
+  # The cluster must be in the database before slurmctld starts, or slurmctld
+  # sends it no jobs. An account and the lab's users give the jobs an
+  # association (for the record only: Enforce is off).
+  for _ in $(seq 1 100); do
+    timeout 3 sacctmgr -i add cluster pacmllab > "$LAB/log/sacctmgr.out" 2>&1 && break
+    kill -0 "$(cat "$LAB/run/slurmdbd.pids")" 2>/dev/null ||
+      { tail -20 "$LAB/log/slurmdbd.log" "$LAB/log/slurmdbd.out"; die "slurmdbd died (logs above)"; }
+    sleep 0.2
+  done
+  timeout 5 sacctmgr -n -P list cluster format=cluster 2>/dev/null | grep -qx pacmllab ||
+    { cat "$LAB/log/sacctmgr.out"; die "sacctmgr could not add the cluster pacmllab to slurmdbd (port $dbd_port, log $LAB/log/slurmdbd.log)"; }
+  { timeout 10 sacctmgr -i add account lab Cluster=pacmllab &&
+    timeout 10 sacctmgr -i add user root,nobody Account=lab Cluster=pacmllab; } >> "$LAB/log/sacctmgr.out" 2>&1 ||
+    { cat "$LAB/log/sacctmgr.out"; die "sacctmgr could not add the account lab and its users"; }
+}
+
+lab_stop_accounting() { # slurmdbd, then MariaDB, then munged (again: nothing to do)
+  [ "${lab_accounting:-0}" = 1 ] || return 0
+  local f
+  for f in "$LAB/run/slurmdbd.pids" "$LAB/run/mariadbd.pids" "$LAB/munge/munged.pid"; do
+    # shellcheck disable=SC2046 # one pid per file
+    [ -f "$f" ] && lab_kill_wait $(cat "$f")
+    rm -f "$f"
+  done
 }
 
 lab_write_pacml_conf() { # lab_write_pacml_conf ON_BLOCK [EXTRA]
@@ -206,6 +326,10 @@ lab_start() {
   for _ in $(seq 1 50); do [ -S "$LAB/munge/munge.socket" ] && break; sleep 0.1; done
   munge -S "$LAB/munge/munge.socket" -n | unmunge -S "$LAB/munge/munge.socket" >/dev/null ||
     die "munge round trip failed"
+  if [ "${lab_accounting:-0}" = 1 ]; then
+    lab_accounting_conf
+    lab_start_accounting
+  fi
 
   # No PACML_MODELS_DIR: slurmctld finds installed models as a site's would.
   env -u PACML_MODELS_DIR setsid slurmctld -D -c -f "$SLURM_CONF" > "$LAB/log/slurmctld.out" 2>&1 &

@@ -30,6 +30,7 @@ EOC
   mv "$LAB/etc/.pacml.conf" "$LAB/etc/pacml.conf"
 }
 write_gpu_conf fixed:4
+lab_enable_accounting # slurmdbd + MariaDB: section 9 replays the test's own sacct history
 lab_write_gpu_slurm_conf
 # salloc without a command runs its shell as a step on the first node, where
 # spank_pacml.so gives it the plan (plugin/README.md, "GPU cluster"); salloc
@@ -417,6 +418,76 @@ soak_rc=$?
 grep -E 'jobs submitted|decisions|rejections|unaccounted|PROBLEM|decision latency|by request|sbatch end|slurmctld RSS|passed, ' \
   "$LAB/soak.out" | sed 's/^ */    /'
 check "short soak: every submission accounted for; RSS growth and decision p99 within bounds" [ "$soak_rc" = 0 ]
+
+say "9. the test's own accounting replays (sacct -P and --json -> pacml replay --format sacct)"
+# slurmdbd and MariaDB outlive section 8's lab_stop; the jobs all ended there.
+# sacct -P asks for exactly the columns pacml's sacct reader reads
+# (sim/trace/trace_readers.cpp; ReqTRES gives a job that never started its GPUs).
+sacct_columns=JobID,Submit,Start,End,NNodes,AllocTRES,ReqTRES,Timelimit,State,Comment
+# Every state: without -s, sacct lists only jobs eligible in the window, and
+# a job held and cancelled (section 6's nobody jobs) never was.
+sacct_since=$(date -d "@${t_start%.*}" +%Y-%m-%dT%H:%M:%S)
+sacct_window=(-a -X -S "$sacct_since" -E now -s PD,R,CA,CD,F,TO,NF,OOM,PR,BF,DL,RQ,RS,RV,S)
+timeout 30 sacct "${sacct_window[@]}" -P --format="$sacct_columns" \
+  > "$LAB/sacct.txt" 2> "$LAB/sacct.err" || bad "sacct -P failed: $(head -c 300 "$LAB/sacct.err")"
+# sacct --json: Slurm 22.05 has it (openapi/dbv0.0.38 and serializer/json are
+# in Debian's slurm-wlm-basic-plugins); pacml's sacct reader reads both
+timeout 30 sacct "${sacct_window[@]}" --json \
+  > "$LAB/sacct.json" 2> "$LAB/sacct-json.err" || bad "sacct --json failed: $(head -c 300 "$LAB/sacct-json.err")"
+say "   sacct -P: $(($(wc -l < "$LAB/sacct.txt") - 1)) jobs; sacct --json: $(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["jobs"]))' "$LAB/sacct.json" 2>&1 | tail -1) jobs"
+
+# replay_sacct FILE TAG: pacml replay --format sacct, each job on the GPUs its
+# accounting gives (policy requested), its jobs in $LAB/TAG-jobs.csv; the
+# plain jobs of section 7b name no model: skipped (and counted)
+replay_sacct() {
+  "${pacml_env[@]}" "$pacml" replay "$1" --format sacct --cluster dgx-a100-4x8 --unknown-model skip \
+    --policies requested --no-plots --json --jobs-csv "$LAB/$2-jobs.csv" \
+    > "$LAB/$2-replay.json" 2> "$LAB/$2-replay.err"
+  local rc=$?
+  say "   pacml replay $(basename "$1") --format sacct (exit $rc): $(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print("records", r["trace"]["records"], "skipped lines", r["trace"]["skipped"], "jobs replayed", r["mapping"]["jobs"], "skipped", r["mapping"]["skipped"])' "$LAB/$2-replay.json" 2>/dev/null || head -c 300 "$LAB/$2-replay.err")"
+  return $rc
+}
+# compare_gpus JOBS_CSV [SKEW] -> "DECIDED REPLAYED SAME": the pacml jobs of the
+# decision log (with a job id), how many of them the replay has, and how many
+# on the GPU count pacml decided; SKEW is added to every decided count, to
+# show that the comparison can fail. Mismatches on stderr.
+compare_gpus() {
+  python3 - "$LAB/log/decisions.jsonl" "$1" "${2:-0}" <<'EOP'
+import csv, json, sys
+log, jobs_csv, skew = sys.argv[1], sys.argv[2], int(sys.argv[3])
+decided = {}
+for line in open(log):
+    d = json.loads(line)
+    if d.get("job_id") is not None and "gpus" in d: decided[str(d["job_id"])] = d["gpus"] + skew
+replayed = {r["id"]: int(r["requested"]) for r in csv.DictReader(open(jobs_csv)) if r["policy"] == "requested"}
+got = [i for i in decided if i in replayed]
+same = [i for i in got if replayed[i] == decided[i]]
+for i in sorted(decided, key=int):
+    if replayed.get(i) != decided[i]:
+        print(f"mismatch: job {i} decided {decided[i]} GPUs, replayed {replayed.get(i, 'not at all')}", file=sys.stderr)
+print(len(decided), len(got), len(same))
+EOP
+}
+# check_sacct_replay FILE LABEL: the checks for one of sacct's outputs
+check_sacct_replay() {
+  local tag rc n_decided n_replayed n_same n_skewed
+  tag=$(basename "$1" | tr . -)
+  replay_sacct "$1" "$tag"
+  rc=$?
+  read -r n_decided n_replayed n_same < <(compare_gpus "$LAB/$tag-jobs.csv" 2> "$LAB/$tag-compare.err" || echo 0 0 0)
+  sed 's/^/    /' "$LAB/$tag-compare.err" | head -5
+  say "   pacml jobs in the decision log: $n_decided; replayed from $2: $n_replayed; on the decided GPU count: $n_same"
+  check "pacml replay --format sacct reads $2 (exit $rc)" [ "$rc" = 0 ]
+  check "   ≥ 95 % of the test's $n_decided pacml jobs are replayed ($n_replayed)" \
+    [ "$n_decided" -ge 25 -a $((n_replayed * 100)) -ge $((n_decided * 95)) ]
+  check "   each replayed job on the GPU count pacml decided ($n_same of $n_replayed)" \
+    [ "$n_replayed" -gt 0 -a "$n_same" = "$n_replayed" ]
+  read -r _ _ n_skewed < <(compare_gpus "$LAB/$tag-jobs.csv" 1 2> /dev/null || echo 0 0 x)
+  check "   the comparison fails when the decided counts are off by one ($n_skewed of $n_replayed would match)" \
+    [ "$n_skewed" = 0 ]
+}
+check_sacct_replay "$LAB/sacct.txt" "sacct -P"
+check_sacct_replay "$LAB/sacct.json" "sacct --json"
 
 t_end=$(date +%s.%N)
 say "$pass passed, $fail failed in $(python3 -c "print(round($t_end - $t_start, 1))") s"
