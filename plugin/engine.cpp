@@ -79,7 +79,8 @@ struct Engine::Active {
       : cfg(std::move(c)),
         topology(cfg.ramp, cfg.source),
         profile(Profile::by_name(cfg.profile, cfg.source)),
-        policy(cfg.decides_gpus() ? nullptr : make_policy(cfg.policy, cfg.source, installed_model_dirs())),
+        policy(cfg.decides_gpus() ? nullptr
+                                  : make_policy(cfg.policy, cfg.source, installed_model_dirs())),
         cache(kLookaheadCacheBytes),
         rng(static_cast<std::uint64_t>(cfg.seed)),
         graph_jobs(kGraphJobCacheBytes) {
