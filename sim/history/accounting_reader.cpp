@@ -5,22 +5,12 @@
 #include "core/slurm/slurm_syntax.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
+#include "core/util/text.h"
 #include "core/util/yaml_input.h"
 #include "sim/history/history_records.h"
 
 namespace pacml::sim {
 namespace {
-
-std::vector<std::string> split(const std::string& line, char sep) {
-  std::vector<std::string> out(1);
-  for (const char ch : line) {
-    if (ch == sep)
-      out.emplace_back();
-    else
-      out.back().push_back(ch);
-  }
-  return out;
-}
 
 // The first word of a state: "CANCELLED by 1234" is CANCELLED.
 std::string state_word(const std::string& text) {
@@ -39,7 +29,7 @@ double elapsed_seconds(const std::map<std::string, int>& col, const std::vector<
 
 std::map<std::string, int> sacct_header(const std::string& line, const std::string& where) {
   std::map<std::string, int> col;
-  const std::vector<std::string> names = split(line, '|');
+  const std::vector<std::string> names = split_fields(line, '|');
   for (size_t i = 0; i < names.size(); ++i) col[std::string(trim(names[i]))] = static_cast<int>(i);
   for (const char* need : {"JobID", "State"})
     if (!col.count(need))
@@ -64,11 +54,11 @@ std::vector<AccountingEntry> read_sacct_accounting(std::istream& in, const std::
     const std::string where = file_line(source, number);
     if (col.empty()) {
       col = sacct_header(line, where);
-      width = split(line, '|').size();
+      width = split_fields(line, '|').size();
       continue;
     }
     ++report.lines;
-    const std::vector<std::string> f = split(line, '|');
+    const std::vector<std::string> f = split_fields(line, '|');
     if (f.size() != width)
       throw InputError(where, "expected " + std::to_string(width) +
                                   " '|'-separated fields (as the header), got " +

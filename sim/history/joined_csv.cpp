@@ -4,23 +4,13 @@
 
 #include "core/util/error.h"
 #include "core/util/numbers.h"
+#include "core/util/text.h"
 #include "core/util/yaml_input.h"
 #include "sim/history/history_records.h"
 #include "sim/report/csv.h"
 
 namespace pacml::sim {
 namespace {
-
-std::vector<std::string> split(const std::string& line, char sep) {
-  std::vector<std::string> out(1);
-  for (const char ch : line) {
-    if (ch == sep)
-      out.emplace_back();
-    else
-      out.back().push_back(ch);
-  }
-  return out;
-}
 
 // One CSV line as csv_field writes it: fields quoted when they hold a comma
 // or a quote, quotes doubled.
@@ -97,7 +87,7 @@ JoinedJob joined_row(const std::vector<std::string>& f, const std::string& where
 std::vector<JoinedJob> read_joined_csv(std::istream& in, const std::string& source) {
   std::vector<JoinedJob> out;
   std::string line;
-  const size_t width = split(kJoinedHeader, ',').size();
+  const size_t width = split_fields(kJoinedHeader, ',').size();
   bool header = false;
   for (long number = 1; std::getline(in, line); ++number) {
     if (!line.empty() && line.back() == '\r') line.pop_back();

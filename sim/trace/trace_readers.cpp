@@ -379,8 +379,13 @@ TraceRecord squeue_job_record(const nlohmann::json& j, const std::string& where)
   return r;
 }
 
-std::vector<TraceRecord> read_squeue_json(std::istream& in, const std::string& source,
-                                          const TraceReadOptions& options, TraceReport& report) {
+// The "jobs" array of squeue --json or sacct --json output (`what` names it
+// in errors), each job made a record by `record`, a bad one named by its
+// index and skipped only with --skip-bad.
+template <typename MakeRecord>
+std::vector<TraceRecord> read_json_jobs(std::istream& in, const std::string& source,
+                                        const std::string& what, MakeRecord record,
+                                        const TraceReadOptions& options, TraceReport& report) {
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(in);
@@ -388,14 +393,14 @@ std::vector<TraceRecord> read_squeue_json(std::istream& in, const std::string& s
     throw InputError(source, std::string("not valid JSON: ") + e.what());
   }
   if (!doc.is_object() || !doc.contains("jobs") || !doc["jobs"].is_array())
-    throw InputError(source, "expected squeue --json output: an object with a \"jobs\" array");
+    throw InputError(source, "expected " + what + " output: an object with a \"jobs\" array");
   std::vector<TraceRecord> out;
   const auto& jobs = doc["jobs"];
   for (size_t i = 0; i < jobs.size(); ++i) {
     const std::string where = source + ": jobs[" + std::to_string(i) + "]";
     ++report.lines;
     try {
-      out.push_back(squeue_job_record(jobs[i], where));
+      out.push_back(record(jobs[i], where));
     } catch (const BadLine& bad) {
       if (!options.skip_bad) throw InputError(where, bad.message);
       report.skip(bad.reason);
@@ -405,6 +410,11 @@ std::vector<TraceRecord> read_squeue_json(std::istream& in, const std::string& s
     }
   }
   return out;
+}
+
+std::vector<TraceRecord> read_squeue_json(std::istream& in, const std::string& source,
+                                          const TraceReadOptions& options, TraceReport& report) {
+  return read_json_jobs(in, source, "squeue --json", squeue_job_record, options, report);
 }
 
 // sacct --json's TRES list ([{"type":"gres","name":"gpu","count":4}, ...]):
@@ -468,30 +478,7 @@ TraceRecord sacct_json_job_record(const nlohmann::json& j, const std::string& wh
 
 std::vector<TraceRecord> read_sacct_json(std::istream& in, const std::string& source,
                                          const TraceReadOptions& options, TraceReport& report) {
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(source, std::string("not valid JSON: ") + e.what());
-  }
-  if (!doc.is_object() || !doc.contains("jobs") || !doc["jobs"].is_array())
-    throw InputError(source, "expected sacct --json output: an object with a \"jobs\" array");
-  std::vector<TraceRecord> out;
-  const auto& jobs = doc["jobs"];
-  for (size_t i = 0; i < jobs.size(); ++i) {
-    const std::string where = source + ": jobs[" + std::to_string(i) + "]";
-    ++report.lines;
-    try {
-      out.push_back(sacct_json_job_record(jobs[i], where));
-    } catch (const BadLine& bad) {
-      if (!options.skip_bad) throw InputError(where, bad.message);
-      report.skip(bad.reason);
-    } catch (const nlohmann::json::exception& e) {
-      if (!options.skip_bad) throw InputError(where, e.what());
-      report.skip("malformed job");
-    }
-  }
-  return out;
+  return read_json_jobs(in, source, "sacct --json", sacct_json_job_record, options, report);
 }
 
 // One decision of the log: squeue-shaped, but the request is read from its
