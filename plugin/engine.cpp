@@ -196,10 +196,11 @@ bool Engine::refresh_config() {
   // The file's identity and the SchedulerParameters settings applied over it.
   std::ostringstream stamp;
   stamp << path << '|' << st.st_mtim.tv_sec << '.' << st.st_mtim.tv_nsec << ':' << st.st_size << ':'
-        << st.st_ino << '|' << sched_.text();
+        << st.st_ino << '|' << sched_.text() << '|' << correction_file_stamp(correction_watch_);
   if (stamp.str() == file_stamp_) return active_ != nullptr;
   file_stamp_ = stamp.str();
   try {
+    correction_watch_ = correction_path_in(path);  // a bad correction is watched too
     PluginConfig loaded = load_plugin_config(path);
     apply_sched_params(loaded, sched_);
     if (sched_.policy) check_policy_for(loaded, loaded.policy, "SchedulerParameters pacml_policy");
@@ -347,6 +348,7 @@ struct Engine::Decision {
   double queued_gpus = 0, recent_load = 0;
   int gpus = 0;
   ParallelPlan plan;
+  mutable CorrectedRunTimes times;  // pacml.conf's correction: applied (step_correction_source.h)
 
   std::string model_name() const { return graph ? graph->name() : req.model; }
   double elapsed_ms() const {
@@ -516,7 +518,8 @@ std::optional<SubmitResult> set_time_limit(Engine::Decision& d) {
     d.notice = messages::limit_unchecked_notice(d.partition);
     return std::nullopt;  // MaxTime could not cap or refuse it: not 365 days unchecked
   }
-  std::uint32_t limit = static_cast<std::uint32_t>(std::max(1.0, std::ceil(predicted_s / 60)));
+  std::uint32_t limit =
+      corrected_time_limit_minutes(jct_s, d.cfg.time_limit_factor, d.cfg.time_limit_extra, 0);
   d.time_limit_source = "prediction";
   if (const auto max = d.view.partition_max_minutes(d.partition); max && limit > *max) {
     if (jct_s > 60.0 * *max)
@@ -854,7 +857,7 @@ GpuDecisionInput gpu_input(Engine::Decision& d, const GpuClusterState& state) {
   in.requested = d.in.requested_gpus > 0 ? d.in.requested_gpus : 1;
   in.free_gpus = state.free_gpus();
   in.startable = [&d, &state](int k) { return fits_user_nodes(d, k) && state.fits(k); };
-  in.seconds = [&d](int k) { return d.durations->seconds(*d.gpu_job, d.steps, k); };
+  in.seconds = [&d](int k) { return d.times.seconds(d.steps, k); };
   in.traits = [&d](int k) { return d.durations->traits(*d.gpu_job, k); };
   in.job = d.gpu_job.get();
   in.cluster_gpus = state.num_gpus();
@@ -1003,7 +1006,9 @@ std::optional<SubmitResult> Engine::load_gpu_job(Decision& d) {
   d.durations = &d.a.durations_for(static_cast<int>(d.names.size()), d.gpus_per_node);
   d.steps = d.req.steps.value_or(d.cfg.default_steps);
   d.unit = 1;
-  d.seq_s = static_cast<double>(d.steps) * d.durations->estimator().single_gpu_step_time(*job);
+  d.times = CorrectedRunTimes(d.cfg.step_correction.get(), *d.durations, *job, d.model_name());
+  d.seq_s = static_cast<double>(d.steps) * d.durations->estimator().single_gpu_step_time(*job) *
+            d.times.single_gpu_factor();
   return std::nullopt;
 }
 
@@ -1048,7 +1053,7 @@ double Engine::count_offered(const Decision& d) {
   constexpr double kWindow = 24 * 3600.0;
   const int cluster_gpus = d.gpus_idle->num_gpus();
   const int k = std::clamp(d.in.requested_gpus, 1, std::max(1, cluster_gpus));
-  const double seconds = d.durations->seconds(*d.gpu_job, d.steps, k);
+  const double seconds = d.times.seconds(d.steps, k);
   const double now = static_cast<double>(d.in.now);
   if (std::isfinite(seconds)) offered_.emplace_back(now, k * seconds), offered_sum_ += k * seconds;
   while (!offered_.empty() &&
@@ -1080,7 +1085,7 @@ std::optional<SubmitResult> Engine::choose_gpu_count(Decision& d) {
   d.action = d.gpus;
   d.plan = d.durations->estimator().plan(*d.gpu_job, d.gpus, Strategy::kAuto);
   d.est.placed = true;
-  d.est.jct = d.durations->seconds(*d.gpu_job, d.steps, d.gpus);
+  d.est.jct = d.times.seconds(d.steps, d.gpus);
   return std::nullopt;
 }
 
@@ -1142,6 +1147,7 @@ SubmitResult Engine::accept_gpus(Decision& d) {
   rec["device"] = d.durations->cluster().device.name;
   rec["step_time"] = d.plan.step_time;
   rec["compute_share"] = compute_share(d.plan);
+  d.times.log_fields(rec, d.gpus);  // step_time above stays the model's (PHYSICAL.md §11)
   if (r.slurm_deadline) rec["slurm_deadline"] = r.slurm_deadline;
   const std::uint32_t in_force = d.time_limit ? d.time_limit : d.in.time_limit_minutes;
   rec["time_limit"] = in_force ? nlohmann::json(in_force) : nlohmann::json(nullptr);

@@ -19,6 +19,7 @@ libpacml_plugin_la_SOURCES = \
 	plugin/decision_id.h plugin/decision_id.cpp \
 	plugin/messages.h plugin/messages.cpp \
 	plugin/gpu_plan.h plugin/gpu_plan.cpp \
+	plugin/step_correction_source.h plugin/step_correction_source.cpp \
 	plugin/engine.h plugin/engine.cpp
 
 # slurmplugindir comes from configure (--with-slurm-plugindir).
