@@ -196,11 +196,13 @@ bool Engine::refresh_config() {
   // The file's identity and the SchedulerParameters settings applied over it.
   std::ostringstream stamp;
   stamp << path << '|' << st.st_mtim.tv_sec << '.' << st.st_mtim.tv_nsec << ':' << st.st_size << ':'
-        << st.st_ino << '|' << sched_.text() << '|' << correction_file_stamp(correction_watch_);
-  if (stamp.str() == file_stamp_) return active_ != nullptr;
-  file_stamp_ = stamp.str();
+        << st.st_ino << '|' << sched_.text() << '|';
+  // ... and of the correction file it names (watched even when it is bad)
+  if (stamp.str() + correction_file_stamp(correction_watch_) == file_stamp_)
+    return active_ != nullptr;
+  correction_watch_ = correction_path_in(path);
+  file_stamp_ = stamp.str() + correction_file_stamp(correction_watch_);
   try {
-    correction_watch_ = correction_path_in(path);  // a bad correction is watched too
     PluginConfig loaded = load_plugin_config(path);
     apply_sched_params(loaded, sched_);
     if (sched_.policy) check_policy_for(loaded, loaded.policy, "SchedulerParameters pacml_policy");
@@ -228,7 +230,8 @@ bool Engine::refresh_config() {
             ", partitions " + (parts.empty() ? "(default)" : parts) + ", on_block " +
             (c.on_block == OnBlock::kReject ? "reject" : "queue") + ", margin " +
             messages::number(c.margin) +
-            (c.decision_log.empty() ? "" : ", decision log " + c.decision_log));
+            (c.decision_log.empty() ? "" : ", decision log " + c.decision_log) +
+            correction_summary(c.step_correction.get()));
   } catch (const std::exception& e) {
     log_once(LogLevel::kError, std::string("pacml: ") + e.what() + keep);
   }
@@ -1147,7 +1150,7 @@ SubmitResult Engine::accept_gpus(Decision& d) {
   rec["device"] = d.durations->cluster().device.name;
   rec["step_time"] = d.plan.step_time;
   rec["compute_share"] = compute_share(d.plan);
-  d.times.log_fields(rec, d.gpus);  // step_time above stays the model's (PHYSICAL.md §11)
+  d.times.log_fields(rec, d.gpus);  // step_time above stays the model's (doc/PHYSICAL.md §11)
   if (r.slurm_deadline) rec["slurm_deadline"] = r.slurm_deadline;
   const std::uint32_t in_force = d.time_limit ? d.time_limit : d.in.time_limit_minutes;
   rec["time_limit"] = in_force ? nlohmann::json(in_force) : nlohmann::json(nullptr);

@@ -62,6 +62,12 @@ std::string correction_file_stamp(const std::string& path) {
   return stamp.str();
 }
 
+std::string correction_summary(const SiteCorrection* site) {
+  if (!site) return "";
+  return ", correction " + site->correction.version + " (" + site->path + ", " +
+         std::to_string(site->correction.factors.size()) + " entries, digest " + site->digest + ")";
+}
+
 std::string correction_path_in(const std::string& conf_path) {
   try {
     const YAML::Node root = YAML::LoadFile(conf_path);

@@ -40,6 +40,11 @@ std::shared_ptr<const SiteCorrection> load_site_correction(const std::string& pa
 // change check; "missing" when it cannot be stat'ed, "" for no path.
 std::string correction_file_stamp(const std::string& path);
 
+// ", correction VERSION (PATH, N entries, digest D)" for slurmctld's "loaded"
+// line, so that the admin sees which correction a reload put in force; ""
+// for none.
+std::string correction_summary(const SiteCorrection* site);
+
 // The `correction:` a pacml.conf names, read leniently ("" when it names
 // none or cannot be read): Engine::refresh_config watches that file even
 // when the configuration failed to load because of it, so that fixing the

@@ -119,6 +119,11 @@ TEST(CorrectionEngine, TheCorrectedStepTimeDecidesForTheModelItNamesOnly) {
   EXPECT_EQ(other_rec["correction"], "site-1");
   EXPECT_EQ(other_rec["correction_applied"], false);
   EXPECT_FALSE(other_rec.contains("corrected_step_time"));
+  // slurmctld's log names the correction loaded, once: two submissions, one load
+  int loads = 0;
+  for (const std::string& m : f.logs) loads += m.find("pacml: loaded") != std::string::npos;
+  EXPECT_EQ(loads, 1);
+  EXPECT_TRUE(f.logged(", correction site-1 (" + corr + ", 1 entries, digest "));
 }
 
 TEST(CorrectionEngine, ASiteWideEntryCorrectsTheModelsNotNamed) {
@@ -148,7 +153,7 @@ TEST(CorrectionEngine, AFasterCorrectionNeverLimitsBelowTheUsersTime) {
   f.write_conf("correction: " + corr + "\n");
   const SubmitResult r = f.submit("resnet50", 50);
   ASSERT_EQ(r.outcome, Outcome::kPlaced) << r.user_message;
-  EXPECT_EQ(r.time_limit_minutes, 50u);  // the prediction says a few minutes
+  EXPECT_EQ(r.time_limit_minutes, 50u);                 // the prediction says a few minutes
   EXPECT_LT(f.last_record()["jct"].get<double>(), 60);  // 0.05 x the model's 259 s
 }
 
