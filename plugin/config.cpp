@@ -100,6 +100,12 @@ const SettingsTable& plugin_config_settings() {
                   "(ElasticFlow's format); where it has the (model, batch, GPUs) it overrides "
                   "the physical model's step time")
            .only_with("profile: physical"),
+       SettingKey(
+           "correction", T::kText,
+           "absolute path of the site's correction of predicted step times (`pacml "
+           "calibrate --history`, doc/SLURM.md section 11); the decision and the time limit use "
+           "the corrected step time, re-read when the file changes")
+           .only_with("profile: physical"),
        SettingKey("on_block", T::kChoice,
                   "a job no GPU count serves now: refused, or left to wait in Slurm's queue. "
                   "SchedulerParameters: pacml_on_block=")
@@ -193,6 +199,19 @@ void read_throughput_table(const YAML::Node& r, const std::string& source, Plugi
   }
 }
 
+// Read now, like the throughput table, so that a bad line is named
+// (correction file:line) when the admin loads pacml.conf.
+void read_correction_key(const YAML::Node& r, const std::string& source, PluginConfig& cfg) {
+  const std::string where = yaml_where(source, r["correction"]);
+  cfg.correction = plugin_config_settings().text(r, source, "correction");
+  absolute_paths({cfg.correction}, "correction", where);
+  try {
+    cfg.step_correction = load_site_correction(cfg.correction);
+  } catch (const InputError& e) {
+    throw InputError(where, std::string("correction: ") + e.what());
+  }
+}
+
 // The profile a pacml.conf map names (its default, physical, when absent or
 // not a plain string: the key's own check reports that).
 std::string profile_named(const YAML::Node& r) {
@@ -211,6 +230,7 @@ void read_keys(const YAML::Node& r, const std::string& source, PluginConfig& cfg
     load_cluster(cfg.cluster, where("cluster"));  // a preset or a readable, valid file
   }
   if (r["throughput_table"]) read_throughput_table(r, source, cfg);
+  if (r["correction"]) read_correction_key(r, source, cfg);
   if (r["on_block"])
     cfg.on_block = parse_on_block(keys.choice(r, source, "on_block"), where("on_block"));
   if (r["margin"]) cfg.margin = parse_margin(keys.text(r, source, "margin"), where("margin"));

@@ -20,6 +20,7 @@
 #include "core/cluster/ramp_topology.h"
 #include "core/config/settings_table.h"
 #include "core/parallel/throughput_table.h"
+#include "plugin/step_correction_source.h"
 
 namespace pacml::plugin {
 
@@ -44,6 +45,11 @@ struct PluginConfig {
   // so that a bad cell is reported at load as file:line. "" = none.
   std::string throughput_table;
   std::shared_ptr<const ThroughputTable> throughput;  // its contents; null = none
+  // With the physical profile: the site's correction of predicted step
+  // times (`pacml calibrate --history`, plugin/step_correction_source.h),
+  // read when pacml.conf is so that a bad line is named at load. "" = none.
+  std::string correction;
+  std::shared_ptr<const SiteCorrection> step_correction;  // its contents; null = none
   // Slurm node name of each server index (c·R + r)·S + s; "" = no node.
   // Empty vector: the managed partition's nodes in Slurm's order.
   std::vector<std::string> nodes;

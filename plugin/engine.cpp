@@ -197,9 +197,12 @@ bool Engine::refresh_config() {
   // The file's identity and the SchedulerParameters settings applied over it.
   std::ostringstream stamp;
   stamp << path << '|' << st.st_mtim.tv_sec << '.' << st.st_mtim.tv_nsec << ':' << st.st_size << ':'
-        << st.st_ino << '|' << sched_.text();
-  if (stamp.str() == file_stamp_) return active_ != nullptr;
-  file_stamp_ = stamp.str();
+        << st.st_ino << '|' << sched_.text() << '|';
+  // ... and of the correction file it names (watched even when it is bad)
+  if (stamp.str() + correction_file_stamp(correction_watch_) == file_stamp_)
+    return active_ != nullptr;
+  correction_watch_ = correction_path_in(path);
+  file_stamp_ = stamp.str() + correction_file_stamp(correction_watch_);
   try {
     PluginConfig loaded = load_plugin_config(path);
     apply_sched_params(loaded, sched_);
@@ -228,7 +231,8 @@ bool Engine::refresh_config() {
             ", partitions " + (parts.empty() ? "(default)" : parts) + ", on_block " +
             (c.on_block == OnBlock::kReject ? "reject" : "queue") + ", margin " +
             messages::number(c.margin) +
-            (c.decision_log.empty() ? "" : ", decision log " + c.decision_log));
+            (c.decision_log.empty() ? "" : ", decision log " + c.decision_log) +
+            correction_summary(c.step_correction.get()));
   } catch (const std::exception& e) {
     log_once(LogLevel::kError, std::string("pacml: ") + e.what() + keep);
   }
@@ -348,6 +352,7 @@ struct Engine::Decision {
   double queued_gpus = 0, recent_load = 0;
   int gpus = 0;
   ParallelPlan plan;
+  mutable CorrectedRunTimes times;  // pacml.conf's correction: applied (step_correction_source.h)
 
   std::string model_name() const { return graph ? graph->name() : req.model; }
   double elapsed_ms() const {
@@ -517,7 +522,8 @@ std::optional<SubmitResult> set_time_limit(Engine::Decision& d) {
     d.notice = messages::limit_unchecked_notice(d.partition);
     return std::nullopt;  // MaxTime could not cap or refuse it: not 365 days unchecked
   }
-  std::uint32_t limit = static_cast<std::uint32_t>(std::max(1.0, std::ceil(predicted_s / 60)));
+  std::uint32_t limit =
+      corrected_time_limit_minutes(jct_s, d.cfg.time_limit_factor, d.cfg.time_limit_extra, 0);
   d.time_limit_source = "prediction";
   if (const auto max = d.view.partition_max_minutes(d.partition); max && limit > *max) {
     if (jct_s > 60.0 * *max)
@@ -853,7 +859,7 @@ GpuDecisionInput gpu_input(Engine::Decision& d, const GpuClusterState& state) {
   in.requested = d.in.requested_gpus > 0 ? d.in.requested_gpus : 1;
   in.free_gpus = state.free_gpus();
   in.startable = [&d, &state](int k) { return fits_user_nodes(d, k) && state.fits(k); };
-  in.seconds = [&d](int k) { return d.durations->seconds(*d.gpu_job, d.steps, k); };
+  in.seconds = [&d](int k) { return d.times.seconds(d.steps, k); };
   in.traits = [&d](int k) { return d.durations->traits(*d.gpu_job, k); };
   in.job = d.gpu_job.get();
   in.cluster_gpus = state.num_gpus();
@@ -1002,7 +1008,9 @@ std::optional<SubmitResult> Engine::load_gpu_job(Decision& d) {
   d.durations = &d.a.durations_for(static_cast<int>(d.names.size()), d.gpus_per_node);
   d.steps = d.req.steps.value_or(d.cfg.default_steps);
   d.unit = 1;
-  d.seq_s = static_cast<double>(d.steps) * d.durations->estimator().single_gpu_step_time(*job);
+  d.times = CorrectedRunTimes(d.cfg.step_correction.get(), *d.durations, *job, d.model_name());
+  d.seq_s = static_cast<double>(d.steps) * d.durations->estimator().single_gpu_step_time(*job) *
+            d.times.single_gpu_factor();
   return std::nullopt;
 }
 
@@ -1047,7 +1055,7 @@ double Engine::count_offered(const Decision& d) {
   constexpr double kWindow = 24 * 3600.0;
   const int cluster_gpus = d.gpus_idle->num_gpus();
   const int k = std::clamp(d.in.requested_gpus, 1, std::max(1, cluster_gpus));
-  const double seconds = d.durations->seconds(*d.gpu_job, d.steps, k);
+  const double seconds = d.times.seconds(d.steps, k);
   const double now = static_cast<double>(d.in.now);
   if (std::isfinite(seconds)) offered_.emplace_back(now, k * seconds), offered_sum_ += k * seconds;
   while (!offered_.empty() &&
@@ -1079,7 +1087,7 @@ std::optional<SubmitResult> Engine::choose_gpu_count(Decision& d) {
   d.action = d.gpus;
   d.plan = d.durations->estimator().plan(*d.gpu_job, d.gpus, Strategy::kAuto);
   d.est.placed = true;
-  d.est.jct = d.durations->seconds(*d.gpu_job, d.steps, d.gpus);
+  d.est.jct = d.times.seconds(d.steps, d.gpus);
   return std::nullopt;
 }
 
@@ -1141,6 +1149,7 @@ SubmitResult Engine::accept_gpus(Decision& d) {
   rec["device"] = d.durations->cluster().device.name;
   rec["step_time"] = d.plan.step_time;
   rec["compute_share"] = compute_share(d.plan);
+  d.times.log_fields(rec, d.gpus);  // step_time above stays the model's (doc/PHYSICAL.md §11)
   if (r.slurm_deadline) rec["slurm_deadline"] = r.slurm_deadline;
   const std::uint32_t in_force = d.time_limit ? d.time_limit : d.in.time_limit_minutes;
   rec["time_limit"] = in_force ? nlohmann::json(in_force) : nlohmann::json(nullptr);

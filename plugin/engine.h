@@ -230,8 +230,9 @@ class Engine {
   SchedParams sched_;       // its last good pacml_* settings
   mutable std::mutex mutex_;
   std::unique_ptr<Active> active_;
-  std::string file_stamp_;   // mtime/size/inode of the config last read
-  std::string last_logged_;  // suppresses repeats of the same config message
+  std::string file_stamp_;        // mtime/size/inode of the config last read
+  std::string correction_watch_;  // the correction file the last pacml.conf read names
+  std::string last_logged_;       // suppresses repeats of the same config message
   GraphSource graphs_;
   DecisionLog log_file_;
   // Servers promised to recent decisions whose jobs have not started yet:

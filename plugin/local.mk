@@ -22,6 +22,7 @@ libpacml_plugin_la_SOURCES = \
 	plugin/decision_id.h plugin/decision_id.cpp \
 	plugin/messages.h plugin/messages.cpp \
 	plugin/gpu_plan.h plugin/gpu_plan.cpp \
+	plugin/step_correction_source.h plugin/step_correction_source.cpp \
 	plugin/engine.h plugin/engine.cpp
 # pacml:NAME inside slurmctld: the installed models (model/local.mk's modelsdir).
 libpacml_plugin_la_CPPFLAGS = $(AM_CPPFLAGS) -DPACML_INSTALLED_MODELS_DIR='"$(pkgdatadir)/models"'

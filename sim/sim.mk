@@ -34,6 +34,7 @@ libpacml_sim_la_SOURCES += \
 	sim/gpu/fitted_workload.h sim/gpu/fitted_workload.cpp \
 	sim/history/history_records.h sim/history/decision_log_reader.cpp \
 	sim/history/accounting_reader.cpp sim/history/joined_csv.cpp \
+	sim/history/sacct_json_reader.cpp \
 	sim/history/correction_fit.h sim/history/correction_fit.cpp \
 	sim/history/corrected_predictions.h sim/history/corrected_predictions.cpp \
 	sim/history/history_simulation.h sim/history/history_simulation.cpp

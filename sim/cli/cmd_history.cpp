@@ -20,13 +20,16 @@ int join(const std::vector<std::string>& argv) {
             "did (state, elapsed, start). Prints what could not be joined and why (to\n"
             "stderr), and the joined jobs as CSV (stdout, or --out), which `pacml calibrate\n"
             "--history` reads. The accounting: sacct -P --format=JobID,State,Elapsed,Start\n"
-            "(other columns are ignored; sacct --json is not read).");
+            "(other columns are ignored) or sacct --json (Slurm 22.05 to 24.11: jobs[]'s\n"
+            "job_id, state.current, time.elapsed and time.start), told apart by the first\n"
+            "character ('{': JSON).");
   args.option("log", "DECISIONS", "job_submit/pacml's decision log (required)");
-  args.option("sacct", "FILE", "sacct -P output with JobID, State and Elapsed (required)");
+  args.option("sacct", "FILE",
+              "sacct -P output with JobID, State and Elapsed, or sacct --json (required)");
   args.option("out", "JOINED.csv", "write the joined jobs there instead of stdout");
   if (!args.parse(argv)) return 0;
   if (!args.has("log")) throw InputError("--log", "give the decision log");
-  if (!args.has("sacct")) throw InputError("--sacct", "give the sacct -P output");
+  if (!args.has("sacct")) throw InputError("--sacct", "give the sacct -P or --json output");
   const std::string csv = sim::joined_csv_text(join_files(args.get("log"), args.get("sacct")));
   if (args.has("out"))
     sim::write_text_file(args.get("out"), csv);

@@ -87,7 +87,7 @@ std::vector<AccountingEntry> read_sacct_accounting(std::istream& in, const std::
 std::vector<AccountingEntry> read_sacct_accounting_file(const std::string& path,
                                                         HistoryReport& report) {
   std::ifstream in = open_input_file(path);
-  return read_sacct_accounting(in, path, report);
+  return read_any_sacct_accounting(in, path, report);
 }
 
 JoinResult join_history(const std::vector<DecisionEntry>& decisions,

@@ -59,6 +59,9 @@ DecisionEntry decision_entry(const nlohmann::json& j, const std::string& where) 
   d.batch = static_cast<int>(number_field(j, "batch", where, 1, 1 << 30));
   d.gpus = static_cast<int>(number_field(j, "gpus", where, 1, 1 << 20));
   d.steps = static_cast<long>(number_field(j, "steps", where, 1, 1e12));
+  // The model's prediction, never `corrected_step_time` (what a decision under
+  // pacml.conf's correction: used): a refit against the corrected step would
+  // fit the correction's residual and undo it (doc/PHYSICAL.md §11).
   d.step_time = number_field(j, "step_time", where, 1e-9, 1e9);
   d.compute_share = number_field(j, "compute_share", where, 0, 1);
   return d;

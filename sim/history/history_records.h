@@ -27,7 +27,8 @@ struct DecisionEntry {
   double compute_share = NAN;  // of that step (core/correction/step_correction.h)
 };
 
-// One job of `sacct -P` (job steps such as 46.batch are not jobs).
+// One job of `sacct -P` or `sacct --json` (job steps such as 46.batch are
+// not jobs).
 struct AccountingEntry {
   std::string source, job_id;
   std::string state;     // first word: COMPLETED, TIMEOUT, CANCELLED, FAILED, ...
@@ -56,6 +57,15 @@ std::vector<DecisionEntry> read_decision_log(std::istream& in, const std::string
 // Elapsed or ElapsedRaw (Start optional, other columns ignored).
 std::vector<AccountingEntry> read_sacct_accounting(std::istream& in, const std::string& source,
                                                    HistoryReport& report);
+// `sacct --json` output (sacct_json_reader.cpp: Slurm 22.05's data_parser
+// v0.0.38 through 24.11's v0.0.42): jobs[] with job_id, state.current,
+// time.elapsed and time.start. Errors name the file and the JSON path
+// ("sacct.json: jobs[3].time.elapsed must be seconds …").
+std::vector<AccountingEntry> read_sacct_json_accounting(std::istream& in, const std::string& source,
+                                                        HistoryReport& report);
+// Either: JSON when the text starts with '{', else sacct -P.
+std::vector<AccountingEntry> read_any_sacct_accounting(std::istream& in, const std::string& source,
+                                                       HistoryReport& report);
 
 struct JoinResult {
   std::vector<JoinedJob> joined;

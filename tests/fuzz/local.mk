@@ -36,6 +36,7 @@ tests_fuzz_pacml_fuzz_SOURCES = \
 	tests/fuzz/fuzz_workload.cpp \
 	tests/fuzz/fuzz_probe.cpp \
 	tests/fuzz/fuzz_history.cpp \
+	tests/fuzz/fuzz_history_sacct_json.cpp \
 	tests/fuzz/fuzz_correction.cpp
 tests_fuzz_pacml_fuzz_LDADD = libpacml_plugin.la libpacml_sim.la libpacml_core.la \
 	$(YAML_CPP_LIBS) $(HWLOC_LIBS)

@@ -16,6 +16,13 @@ grep -q "not joined: 1 rejected" "$tmp/err" && pass || fail "rejected reason"
 [ "$(wc -l < "$tmp/joined.csv")" -eq 41 ] && pass || fail "joined.csv: $(wc -l < "$tmp/joined.csv") lines"
 expect_ok "history join to stdout" "$PACML" history join --log "$FIX/decisions.jsonl" --sacct "$FIX/sacct.txt"
 cmp -s "$tmp/out" "$tmp/joined.csv" && pass || fail "stdout and --out differ"
+# sacct --json (Slurm 22.05's and 24.11's shapes of the same jobs): the same CSV
+for json in sacct-22.05.json sacct-24.11.json; do
+  expect_ok "history join --sacct $json" "$PACML" history join --log "$FIX/decisions.jsonl" --sacct "$FIX/$json"
+  cmp -s "$tmp/out" "$tmp/joined.csv" && pass || fail "$json joins differently from sacct.txt"
+done
+sed 's/"elapsed": 1898/"elapsed": "31:38"/' "$FIX/sacct-24.11.json" > "$tmp/sacct-bad.json"
+expect_input_error "a bad sacct --json job" "sacct-bad.json: jobs[0].time.elapsed must be seconds" "$PACML" history join --log "$FIX/decisions.jsonl" --sacct "$tmp/sacct-bad.json"
 
 # The fit: the site runs resnet50 1.6x slower, gpt2's compute 1.3x and its
 # communication 2.5x (make_fixtures.py); 30 s of start-up per job.

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <sstream>
 
 #include "core/policy/policy.h"
 #include "core/util/error.h"
@@ -105,6 +106,38 @@ TEST(CorrectionFit, OnlyCompletedJobsAreMeasured) {
   ASSERT_EQ(samples.size(), 1u);
   EXPECT_DOUBLE_EQ(samples[0].measured, 2.0);  // (230 − 30) / 100
   EXPECT_EQ(excluded.size(), 3u);
+}
+
+// A log written while a correction was in force (pacml.conf's correction:)
+// holds the model's step_time and, beside it, the corrected one the decision
+// used. The refit compares accounting with the model's: jobs that really take
+// 3× the model's step under a correction of 3× give a factor of 3 again, not
+// 1 (which fitting against the corrected step would give, undoing it).
+TEST(CorrectionFit, ALogWrittenUnderACorrectionIsFittedAgainstTheUncorrectedPrediction) {
+  std::ostringstream log, sacct;
+  sacct << "JobID|State|ElapsedRaw\n";
+  for (int i = 0; i < 30; ++i) {
+    log << R"({"outcome":"placed","decision":"1.)" << i << R"(","job_id":)" << 100 + i
+        << R"(,"model":"gpt2","job_digest":"x","device":"A100","precision":"fp32",)"
+        << R"("strategy":"data","batch":8,"gpus":2,"steps":100,"step_time":0.5,)"
+        << R"("compute_share":1,"correction":"v1","correction_applied":true,)"
+        << R"("correction_compute":3,"correction_comm":3,"corrected_step_time":1.5})"
+        << "\n";
+    sacct << 100 + i << "|COMPLETED|150\n";  // 100 steps of 1.5 s: 3× the model's
+  }
+  HistoryReport report;
+  std::istringstream log_in(log.str()), sacct_in(sacct.str());
+  const JoinResult joined = join_history(read_decision_log(log_in, "d.jsonl", report),
+                                         read_sacct_accounting(sacct_in, "s.txt", report));
+  ASSERT_EQ(joined.joined.size(), 30u);
+  EXPECT_EQ(joined.joined[0].decision.step_time, 0.5);
+  FitOptions options;
+  options.prior_jobs = 0;  // no shrinkage: the factor the jobs say
+  options.bootstrap = 0;
+  std::map<std::string, long> excluded;
+  const CorrectionFit fit =
+      fit_correction(usable_samples(joined.joined, options, excluded), options);
+  EXPECT_NEAR(fit.correction.find("gpt2", "A100")->compute, 3.0, 1e-9);
 }
 
 }  // namespace

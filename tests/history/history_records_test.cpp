@@ -2,6 +2,7 @@
 // joined, the joined CSV read back, and bad lines named at file:line.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <sstream>
 
 #include "core/util/error.h"
@@ -98,6 +99,61 @@ TEST(HistoryRecords, MalformedLinesAreNamedAtFileLine) {
       "8,1.b,gpt2,x,A100,8,fp32,2,data,10,-0.5,0.9,COMPLETED,100,\n");
   EXPECT_NE(error_of([&] { read_joined_csv(csv, "j.csv"); }).find("j.csv:3: predicted_step_time"),
             std::string::npos);
+}
+
+// sacct --json in the shapes of Slurm 22.05 (v0.0.38) and 24.11 (v0.0.41),
+// made from sacct.txt's jobs (make_sacct_json.py): the same join, picked by
+// the file's first character.
+TEST(HistoryRecords, SacctJsonOf2205And2411JoinsLikeSacctP) {
+  HistoryReport log_report, p_report;
+  const auto d = read_decision_log_file(kFixtures + "decisions.jsonl", log_report);
+  const JoinResult p =
+      join_history(d, read_sacct_accounting_file(kFixtures + "sacct.txt", p_report));
+  for (const char* file : {"sacct-22.05.json", "sacct-24.11.json"}) {
+    HistoryReport report;
+    const auto a = read_sacct_accounting_file(kFixtures + file, report);
+    EXPECT_EQ(report.lines, 42) << file;  // 41 jobs and one cancelled while pending; no steps
+    EXPECT_TRUE(std::isnan(a.back().start)) << file;
+    const JoinResult j = join_history(d, a);
+    ASSERT_EQ(j.joined.size(), p.joined.size()) << file;
+    EXPECT_EQ(j.accounting_without_decision, 2) << file;
+    for (size_t i = 0; i < j.joined.size(); ++i) {
+      EXPECT_EQ(j.joined[i].outcome.job_id, p.joined[i].outcome.job_id) << file;
+      EXPECT_EQ(j.joined[i].outcome.state, p.joined[i].outcome.state) << file << " " << i;
+      EXPECT_EQ(j.joined[i].outcome.elapsed, p.joined[i].outcome.elapsed) << file << " " << i;
+      EXPECT_EQ(j.joined[i].outcome.start, p.joined[i].outcome.start) << file << " " << i;
+    }
+  }
+}
+
+std::string json_error(const std::string& text) {
+  return error_of([&] {
+    std::istringstream in(text);
+    HistoryReport report;
+    read_any_sacct_accounting(in, "s.json", report);
+  });
+}
+
+TEST(HistoryRecords, BadSacctJsonIsNamedByFileAndJsonPath) {
+  const std::string ok = R"({"job_id":7,"state":{"current":["COMPLETED"]},"time":{"elapsed":9}})";
+  EXPECT_EQ(json_error(R"({"jobs":[)" + ok + "]}"), "");
+  EXPECT_NE(json_error(R"({"jobs":[)" + ok +
+                       R"(,{"job_id":8,"state":{"current":"FAILED"},)"
+                       R"("time":{"elapsed":"ten"}}]})")
+                .find("s.json: jobs[1].time.elapsed must be seconds"),
+            std::string::npos);
+  EXPECT_NE(json_error(R"({"jobs":[{"job_id":7,"time":{"elapsed":9}}]})")
+                .find("s.json: jobs[0].state is missing"),
+            std::string::npos);
+  EXPECT_NE(json_error(R"({"jobs":[{"job_id":-7,"state":{"current":[]},"time":{}}]})")
+                .find("jobs[0].job_id must be a positive integer"),
+            std::string::npos);
+  EXPECT_NE(json_error(R"({"jobs":[{"job_id":7,"state":{"current":[]},"time":{}}]})")
+                .find("jobs[0].state.current must be a state name"),
+            std::string::npos);
+  EXPECT_NE(json_error(R"({"jobs": 3})").find("s.json: expected sacct --json output"),
+            std::string::npos);
+  EXPECT_NE(json_error("{\"jobs\": [").find("s.json: not sacct --json output"), std::string::npos);
 }
 
 }  // namespace

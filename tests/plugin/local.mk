@@ -15,6 +15,7 @@ tests_plugin_plugin_tests_SOURCES = \
 	tests/plugin/parsing_test.cpp \
 	tests/plugin/engine_test.cpp \
 	tests/plugin/gpu_engine_test.cpp \
+	tests/plugin/correction_engine_test.cpp \
 	tests/plugin/graph_source_test.cpp \
 	tests/plugin/compact_graph_test.cpp \
 	tests/plugin/review_findings_test.cpp

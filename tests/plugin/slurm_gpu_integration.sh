@@ -263,6 +263,30 @@ j=$(submit --pacml-model=resnet50 --time=45 --hold --wrap true)
 check "--time=45 is the requirement and the time limit (00:45:00)" [ "$(field "$j" TimeLimit)" = 00:45:00 ]
 timeout 5 scancel -u root
 
+say "3c. pacml.conf's correction: (doc/SLURM.md §11): 1.3x slower steps, more GPUs"
+corr=$LAB/etc/pacml-correction.yaml
+write_correction() { # write_correction VERSION COMPUTE (atomic, as the cron recipe's mv)
+  printf 'pacml_correction: 1\nversion: %s\nentries:\n  - {model: resnet50, compute: %s}\n' \
+    "$1" "$2" > "$corr.new" && mv "$corr.new" "$corr"
+}
+write_correction lab-1.3x 1.3
+write_gpu_conf min_feasible "correction: $corr"
+j=$(submit --pacml-model=resnet50 --pacml-steps=200000 --pacml-deadline=4:00:00 --hold --wrap true)
+line=$(decision_of "$j")
+kc=$(json "$line" "['gpus']")
+say "   the same job with resnet50 1.3x slower -> $kc GPUs (uncorrected: $k)"
+check "correction: the decision log names it (lab-1.3x) with the corrected step beside the model's" \
+  python3 -c "import json,sys; d=json.loads(sys.argv[1]); sys.exit(0 if d['correction'] == 'lab-1.3x' and abs(d['corrected_step_time'] - 1.3 * d['step_time']) < 1e-9 * d['step_time'] else 1)" "$line"
+check "correction: more GPUs than uncorrected ($kc > $k), Slurm has them" \
+  bash -c "[ $kc -gt $k ] && [ \"\$1\" = $kc ]" _ "$(gpus_of "$j")"
+check "correction: slurmctld logged it loaded" grep -q "pacml: loaded .*correction lab-1.3x" "$LAB/log/slurmctld.log"
+write_correction lab-bad 500
+j=$(submit --pacml-model=resnet50 --pacml-steps=200000 --pacml-deadline=4:00:00 --hold --wrap true)
+check "a bad correction file: slurmctld logs it at file:line" grep -q "pacml-correction.yaml:4: .*compute" "$LAB/log/slurmctld.log"
+check "   and keeps deciding with the last good one (lab-1.3x)" \
+  python3 -c "import json,sys; sys.exit(0 if json.loads(sys.argv[1])['correction'] == 'lab-1.3x' else 1)" "$(decision_of "$j")"
+timeout 5 scancel -u root
+
 say "3b. the learned GPU policy (pacml:default, installed by make install) decides inside slurmctld"
 # What a site does: `make install` puts the shipped models in
 # PREFIX/share/pacml/models, where the plugin looks for pacml:NAME after
