@@ -28,7 +28,7 @@ libpacml_core_la_SOURCES += \
 	core/jct/estimator.h core/jct/estimator.cpp \
 	core/policy/policy.h core/policy/baselines.h core/policy/baselines.cpp \
 	core/policy/policy_factory.h core/policy/policy_factory.cpp \
-	core/slurm/slurm_syntax.h core/slurm/slurm_syntax.cpp \
+	core/slurm/slurm_syntax.h core/slurm/slurm_syntax.cpp core/slurm/slurm_json.h \
 	core/slurm/log_text.h core/slurm/log_text.cpp
 
 # The model zoo (issue: built-in model zoo) appends its own sources here.

@@ -9,6 +9,7 @@
 // Every error names the file and the JSON path (jobs[3].time.elapsed).
 #include <nlohmann/json.hpp>
 
+#include "core/slurm/slurm_json.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
 #include "core/util/yaml_input.h"
@@ -18,21 +19,6 @@ namespace pacml::sim {
 namespace {
 
 using nlohmann::json;
-
-// A number plain or as data_parser's {"set": …, "infinite": …, "number": …};
-// false for an unset or infinite one.
-bool json_number(const json& v, double& out) {
-  if (v.is_number()) {
-    out = v.get<double>();
-    return true;
-  }
-  if (!v.is_object() || !v.contains("number") || !v["number"].is_number()) return false;
-  if (v.contains("set") && v["set"].is_boolean() && !v["set"].get<bool>()) return false;
-  if (v.contains("infinite") && v["infinite"].is_boolean() && v["infinite"].get<bool>())
-    return false;
-  out = v["number"].get<double>();
-  return true;
-}
 
 const json& member(const json& object, const char* key, const std::string& where,
                    const std::string& path) {
@@ -44,7 +30,7 @@ const json& member(const json& object, const char* key, const std::string& where
 std::string job_id(const json& job, const std::string& where, const std::string& path) {
   const json& id = member(job, "job_id", where, path);
   double v = 0;
-  if (!json_number(id, v) || !(v >= 1 && v < 4294967296.0) || v != static_cast<long>(v))
+  if (!slurm_json_number(id, v) || !(v >= 1 && v < 4294967296.0) || v != static_cast<long>(v))
     throw InputError(where, path + ".job_id must be a positive integer, got " + id.dump());
   return std::to_string(static_cast<long>(v));
 }
@@ -70,12 +56,12 @@ AccountingEntry job_entry(const json& job, const std::string& where, const std::
   const json& time = member(job, "time", where, path);
   const json& elapsed = member(time, "elapsed", where, path + ".time");
   double v = 0;
-  if (!json_number(elapsed, v) || !(v >= 0 && v < 1e12))
+  if (!slurm_json_number(elapsed, v) || !(v >= 0 && v < 1e12))
     throw InputError(where,
                      path + ".time.elapsed must be seconds (a number >= 0), got " + elapsed.dump());
   a.elapsed = v;
   // 0 or unset: not started (a job cancelled while pending)
-  if (time.contains("start") && json_number(time["start"], v) && v > 0) a.start = v;
+  if (time.contains("start") && slurm_json_number(time["start"], v) && v > 0) a.start = v;
   return a;
 }
 

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/slurm/slurm_json.h"
 #include "core/slurm/slurm_syntax.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
@@ -319,16 +320,6 @@ std::vector<TraceRecord> read_sacct(std::istream& in, const std::string& source,
   return out;
 }
 
-// squeue --json: numbers may be plain or {"set":…, "infinite":…, "number":…}.
-bool json_number(const nlohmann::json& v, double& out) {
-  if (v.is_number()) return out = v.get<double>(), true;
-  if (v.is_object() && v.contains("number")) {
-    if (v.value("infinite", false) || !v.value("set", true)) return false;
-    return json_number(v["number"], out);
-  }
-  return false;
-}
-
 // One job of squeue --json (also one line of job_submit/pacml's decision log,
 // which has the same shape). Throws BadLine for a job that cannot be used.
 TraceRecord squeue_job_record(const nlohmann::json& j, const std::string& where) {
@@ -336,21 +327,22 @@ TraceRecord squeue_job_record(const nlohmann::json& j, const std::string& where)
   TraceRecord r;
   r.source = where;
   double v;
-  if (!j.contains("job_id") || !json_number(j["job_id"], v))
+  if (!j.contains("job_id") || !slurm_json_number(j["job_id"], v))
     throw BadLine{"missing job_id", "no job_id"};
   if (!(std::fabs(v) < 9e18)) throw BadLine{"malformed job_id", "job_id is out of range"};
   r.id = std::to_string(static_cast<long>(v));
-  if (!j.contains("submit_time") || !json_number(j["submit_time"], v))
+  if (!j.contains("submit_time") || !slurm_json_number(j["submit_time"], v))
     throw BadLine{"missing submit_time", "no submit_time"};
   if (v < 0) throw BadLine{"negative submit time", "submit_time is negative"};
   r.submit = v;
   double start, end;
-  if (j.contains("start_time") && j.contains("end_time") && json_number(j["start_time"], start) &&
-      json_number(j["end_time"], end) && start > 0 && end > 0) {
+  if (j.contains("start_time") && j.contains("end_time") &&
+      slurm_json_number(j["start_time"], start) && slurm_json_number(j["end_time"], end) &&
+      start > 0 && end > 0) {
     if (end < start) throw BadLine{"negative run time", "end_time is before start_time"};
     r.duration = end - start;
   }
-  if (j.contains("node_count") && json_number(j["node_count"], v) && v >= 1)
+  if (j.contains("node_count") && slurm_json_number(j["node_count"], v) && v >= 1)
     r.gpus = static_cast<int>(std::min(v, 1e6));
   for (const char* tres : {"tres_alloc_str", "tres_req_str", "tres_per_job", "tres_per_node"}) {
     if (!j.contains(tres) || !j[tres].is_string()) continue;
@@ -368,7 +360,8 @@ TraceRecord squeue_job_record(const nlohmann::json& j, const std::string& where)
       break;
     }
   }
-  if (j.contains("time_limit") && json_number(j["time_limit"], v) && v > 0) r.time_limit = v * 60;
+  if (j.contains("time_limit") && slurm_json_number(j["time_limit"], v) && v > 0)
+    r.time_limit = v * 60;
   if (j.contains("comment") && j["comment"].is_string()) {
     try {
       apply_pacml_comment(j["comment"].get<std::string>(), r, where);
@@ -424,7 +417,7 @@ long sacct_json_gpus(const nlohmann::json& list) {
   double v;
   for (const nlohmann::json& t : list)
     if (t.is_object() && t.value("type", "") == "gres" && t.value("name", "") == "gpu" &&
-        t.contains("count") && json_number(t["count"], v) && v >= 1)
+        t.contains("count") && slurm_json_number(t["count"], v) && v >= 1)
       return static_cast<long>(std::min(v, 1e6));
   return 0;
 }
@@ -437,22 +430,23 @@ TraceRecord sacct_json_job_record(const nlohmann::json& j, const std::string& wh
   TraceRecord r;
   r.source = where;
   double v;
-  if (!j.contains("job_id") || !json_number(j["job_id"], v))
+  if (!j.contains("job_id") || !slurm_json_number(j["job_id"], v))
     throw BadLine{"missing job_id", "no job_id"};
   if (!(std::fabs(v) < 9e18)) throw BadLine{"malformed job_id", "job_id is out of range"};
   r.id = std::to_string(static_cast<long>(v));
   const nlohmann::json& time = j.contains("time") ? j["time"] : nlohmann::json();
-  if (!time.is_object() || !time.contains("submission") || !json_number(time["submission"], v))
+  if (!time.is_object() || !time.contains("submission") ||
+      !slurm_json_number(time["submission"], v))
     throw BadLine{"missing submission time", "no time.submission"};
   if (v < 0) throw BadLine{"negative submit time", "time.submission is negative"};
   r.submit = v;
   double start, end;
-  if (time.contains("start") && time.contains("end") && json_number(time["start"], start) &&
-      json_number(time["end"], end) && start > 0 && end > 0) {
+  if (time.contains("start") && time.contains("end") && slurm_json_number(time["start"], start) &&
+      slurm_json_number(time["end"], end) && start > 0 && end > 0) {
     if (end < start) throw BadLine{"negative run time", "time.end is before time.start"};
     r.duration = end - start;
   }
-  if (j.contains("allocation_nodes") && json_number(j["allocation_nodes"], v) && v >= 1)
+  if (j.contains("allocation_nodes") && slurm_json_number(j["allocation_nodes"], v) && v >= 1)
     r.gpus = static_cast<int>(std::min(v, 1e6));
   if (j.contains("tres") && j["tres"].is_object())
     for (const char* which : {"allocated", "requested"})
@@ -461,7 +455,7 @@ TraceRecord sacct_json_job_record(const nlohmann::json& j, const std::string& wh
         break;
       }
   // minutes; Slurm's INFINITE and NO_VAL (0xffffffff, 0xfffffffe) are no limit
-  if (time.contains("limit") && json_number(time["limit"], v) && v > 0 && v < 4294967294.0)
+  if (time.contains("limit") && slurm_json_number(time["limit"], v) && v > 0 && v < 4294967294.0)
     r.time_limit = v * 60;
   const nlohmann::json* comment = j.contains("comment") ? &j["comment"] : nullptr;
   if (comment && comment->is_object())
@@ -492,11 +486,11 @@ TraceRecord pacml_log_record(nlohmann::json job, const std::string& where) {
   r.model = job.contains("graph") && job["graph"].is_string() ? job["graph"].get<std::string>()
                                                               : job["model"].get<std::string>();
   double v;
-  if (job.contains("beta") && json_number(job["beta"], v)) {
+  if (job.contains("beta") && slurm_json_number(job["beta"], v)) {
     if (!(v > 0 && v <= 1)) throw BadLine{"malformed beta", "beta must be in (0, 1]"};
     r.beta = v;
   }
-  if (job.contains("steps") && json_number(job["steps"], v)) {
+  if (job.contains("steps") && slurm_json_number(job["steps"], v)) {
     if (!(v >= 1 && v <= 1e9)) throw BadLine{"malformed steps", "steps must be in [1, 1e9]"};
     r.steps = static_cast<long>(v);
   }
