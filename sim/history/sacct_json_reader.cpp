@@ -38,8 +38,11 @@ std::string job_id(const json& job, const std::string& where, const std::string&
 // "COMPLETED" (22.05) or ["COMPLETED"] / ["CANCELLED", …] (23.02 on): the
 // base state, which data_parser lists first.
 std::string state(const json& job, const std::string& where, const std::string& path) {
-  const json& current =
-      member(member(job, "state", where, path), "current", where, path + ".state");
+  // Named, not temporaries: g++ 14 warns of a dangling reference when a
+  // reference result is bound while a temporary argument dies.
+  const json& state_object = member(job, "state", where, path);
+  const std::string state_path = path + ".state";
+  const json& current = member(state_object, "current", where, state_path);
   const json& first = current.is_array() && !current.empty() ? current[0] : current;
   if (!first.is_string() || first.get<std::string>().empty())
     throw InputError(where, path + ".state.current must be a state name or a list of them, got " +
@@ -54,7 +57,8 @@ AccountingEntry job_entry(const json& job, const std::string& where, const std::
   a.job_id = job_id(job, where, path);
   a.state = state(job, where, path);
   const json& time = member(job, "time", where, path);
-  const json& elapsed = member(time, "elapsed", where, path + ".time");
+  const std::string time_path = path + ".time";
+  const json& elapsed = member(time, "elapsed", where, time_path);
   double v = 0;
   if (!slurm_json_number(elapsed, v) || !(v >= 0 && v < 1e12))
     throw InputError(where,
