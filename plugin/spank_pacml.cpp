@@ -158,11 +158,61 @@ struct spank_option g_options[] = {
      const_cast<char*>("pacml: finish within F x the sequential time, 0 < F <= 1"), 1, 0, opt_beta},
     SPANK_OPTIONS_TABLE_END};
 
+// The plan job_submit/pacml stored for the job; nullopt if it has none.
+std::optional<pacml::plugin::GpuPlan> job_plan(uint32_t job_id) {
+  job_info_msg_t* jobs = nullptr;
+  if (slurm_load_job(&jobs, job_id, SHOW_DETAIL) != SLURM_SUCCESS || !jobs) return std::nullopt;
+  std::optional<pacml::plugin::GpuPlan> plan;
+  for (uint32_t i = 0; i < jobs->record_count && !plan; ++i)
+    for (const char* text : {jobs->job_array[i].admin_comment, jobs->job_array[i].comment})
+      if (text && !plan) plan = pacml::plugin::parse_plan(text);
+  slurm_free_job_info_msg(jobs);
+  return plan;
+}
+
+// slurmstepd, before the step's tasks start: the plan into their environment,
+// unless it is there already (a batch script's, inherited by its sruns).
+// Called from slurm_spank_init, where slurmstepd still runs as root and holds
+// no lock: from Slurm 23.11 on, slurm_spank_user_init runs with privileges
+// dropped under slurmstepd's auth_setuid_lock(), and the RPC below would ask
+// for that lock again (slurmstepd dies: "auth_g_create:
+// pthread_rwlock_rdlock(): Resource deadlock avoided"). Once per step and
+// node, as before, not once per task as slurm_spank_task_init would be.
+int give_step_its_plan(spank_t sp) {
+  const auto has_env = [sp](const char* name) {
+    char value[64];
+    const spank_err_t rc = spank_getenv(sp, name, value, sizeof value);
+    return rc == ESPANK_SUCCESS || rc == ESPANK_NOSPACE;
+  };
+  // No RPC for steps of jobs pacml never saw (every step on the cluster
+  // passes here), nor for those that have their plan already.
+  if (!pacml::plugin::step_needs_plan_lookup(has_env)) return 0;
+  uint32_t job_id = 0;
+  if (spank_get_item(sp, S_JOB_ID, &job_id) != ESPANK_SUCCESS || job_id == 0) return 0;
+  slurm_verbose("pacml: job %u: loading the job's plan from slurmctld", job_id);
+  const std::optional<pacml::plugin::GpuPlan> plan = job_plan(job_id);
+  if (!plan) return 0;  // not a pacml job on a GPU cluster
+  for (const auto& [name, value] : pacml::plugin::plan_environment(*plan))
+    spank_setenv(sp, name.c_str(), value.c_str(), 1);
+  // salloc's shell under LaunchParameters=use_interactive_step is this step:
+  // srun reads its task count from SLURM_NTASKS when it has no -n, as in a
+  // batch script, but salloc had no k to put there (pacml decided after
+  // salloc sent its request), so an srun in the shell would start one rank
+  // per node. Only the interactive step: another step's SLURM_NTASKS is its
+  // own task count.
+  uint32_t step_id = 0;
+  if (spank_get_item(sp, S_JOB_STEPID, &step_id) == ESPANK_SUCCESS &&
+      step_id == SLURM_INTERACTIVE_STEP)
+    for (const auto& [name, value] : pacml::plugin::interactive_step_environment(*plan))
+      spank_setenv(sp, name.c_str(), value.c_str(), 1);
+  return 0;
+}
+
 }  // namespace
 
 extern "C" int slurm_spank_init(spank_t sp, int ac, char** av) {
-  return guarded("slurm_spank_init", -1, [&] {
-    const spank_context_t c = spank_context();
+  const spank_context_t c = spank_context();
+  const int rc = guarded("slurm_spank_init", -1, [&] {
     if (c != S_CTX_ALLOCATOR && c != S_CTX_LOCAL && c != S_CTX_REMOTE) return 0;
     try {
       pacml::plugin::parse_spank_args(ac, av, g_limits);
@@ -173,6 +223,9 @@ extern "C" int slurm_spank_init(spank_t sp, int ac, char** av) {
       if (spank_option_register(sp, o) != ESPANK_SUCCESS) return -1;
     return 0;
   });
+  if (rc != 0 || c != S_CTX_REMOTE) return rc;
+  // A plan that cannot be loaded leaves the step as it is (pacml is optional).
+  return guarded("slurm_spank_init", 0, [&] { return give_step_its_plan(sp); });
 }
 
 namespace {
@@ -216,51 +269,6 @@ int init_post_opt(spank_t sp) {
   return g_graph.empty() ? 0 : send_graph(sp);
 }
 
-// The plan job_submit/pacml stored for the job; nullopt if it has none.
-std::optional<pacml::plugin::GpuPlan> job_plan(uint32_t job_id) {
-  job_info_msg_t* jobs = nullptr;
-  if (slurm_load_job(&jobs, job_id, SHOW_DETAIL) != SLURM_SUCCESS || !jobs) return std::nullopt;
-  std::optional<pacml::plugin::GpuPlan> plan;
-  for (uint32_t i = 0; i < jobs->record_count && !plan; ++i)
-    for (const char* text : {jobs->job_array[i].admin_comment, jobs->job_array[i].comment})
-      if (text && !plan) plan = pacml::plugin::parse_plan(text);
-  slurm_free_job_info_msg(jobs);
-  return plan;
-}
-
-// slurmstepd, before the step's tasks start: the plan into their environment,
-// unless it is there already (a batch script's, inherited by its sruns).
-int user_init(spank_t sp) {
-  if (spank_context() != S_CTX_REMOTE) return 0;
-  const auto has_env = [sp](const char* name) {
-    char value[64];
-    const spank_err_t rc = spank_getenv(sp, name, value, sizeof value);
-    return rc == ESPANK_SUCCESS || rc == ESPANK_NOSPACE;
-  };
-  // No RPC for steps of jobs pacml never saw (every step on the cluster
-  // passes here), nor for those that have their plan already.
-  if (!pacml::plugin::step_needs_plan_lookup(has_env)) return 0;
-  uint32_t job_id = 0;
-  if (spank_get_item(sp, S_JOB_ID, &job_id) != ESPANK_SUCCESS || job_id == 0) return 0;
-  slurm_verbose("pacml: job %u: loading the job's plan from slurmctld", job_id);
-  const std::optional<pacml::plugin::GpuPlan> plan = job_plan(job_id);
-  if (!plan) return 0;  // not a pacml job on a GPU cluster
-  for (const auto& [name, value] : pacml::plugin::plan_environment(*plan))
-    spank_setenv(sp, name.c_str(), value.c_str(), 1);
-  // salloc's shell under LaunchParameters=use_interactive_step is this step:
-  // srun reads its task count from SLURM_NTASKS when it has no -n, as in a
-  // batch script, but salloc had no k to put there (pacml decided after
-  // salloc sent its request), so an srun in the shell would start one rank
-  // per node. Only the interactive step: another step's SLURM_NTASKS is its
-  // own task count.
-  uint32_t step_id = 0;
-  if (spank_get_item(sp, S_JOB_STEPID, &step_id) == ESPANK_SUCCESS &&
-      step_id == SLURM_INTERACTIVE_STEP)
-    for (const auto& [name, value] : pacml::plugin::interactive_step_environment(*plan))
-      spank_setenv(sp, name.c_str(), value.c_str(), 1);
-  return 0;
-}
-
 }  // namespace
 
 // A graph file that cannot be used returns -1 (its reason also goes to
@@ -268,8 +276,4 @@ int user_init(spank_t sp) {
 // it is (pacml is optional).
 extern "C" int slurm_spank_init_post_opt(spank_t sp, int, char**) {
   return guarded("slurm_spank_init_post_opt", 0, [&] { return init_post_opt(sp); });
-}
-
-extern "C" int slurm_spank_user_init(spank_t sp, int, char**) {
-  return guarded("slurm_spank_user_init", 0, [&] { return user_init(sp); });
 }

@@ -137,7 +137,8 @@ TEST(CompactGraph, TravelsInPiecesUnder128KiB) {
 }
 
 // slurmstepd asks slurmctld for a step's plan (one slurm_load_job RPC) only
-// for pacml jobs: every step on the cluster passes through user_init.
+// for pacml jobs: every step on the cluster passes through slurm_spank_init
+// (give_step_its_plan).
 TEST(SpankStep, OnlyPacmlJobsStepsAskSlurmctld) {
   const auto step = [](std::map<std::string, std::string> env) {
     return step_needs_plan_lookup([&](const char* name) { return env.count(name) > 0; });
