@@ -338,10 +338,42 @@ std::string SchedParams::text() const {
   return out;
 }
 
-SchedParams parse_sched_params(const std::string& text) {
+namespace {
+
+// One pacml_* token into `out`; throws InputError naming it.
+void parse_sched_token(const std::string& token, std::set<std::string>& seen, SchedParams& out) {
   static const char* const kWhere = "SchedulerParameters";
   static const char* const kKnown =
       " (known: pacml_policy, pacml_conf, pacml_on_block, pacml_margin)";
+  const size_t eq = token.find('=');
+  const std::string key = token.substr(0, eq);
+  if (key != "pacml_policy" && key != "pacml_conf" && key != "pacml_on_block" &&
+      key != "pacml_margin")
+    throw InputError(kWhere, "unknown pacml token '" + token + "'" + kKnown);
+  if (eq == std::string::npos || eq + 1 == token.size())
+    throw InputError(kWhere, "'" + token + "': " + key + " needs a value (" + key + "=VALUE)");
+  if (!seen.insert(key).second)
+    throw InputError(kWhere, "'" + token + "': " + key + " given twice");
+  const std::string value = token.substr(eq + 1);
+  const std::string where = std::string(kWhere) + ": " + token;
+  if (key == "pacml_policy") {
+    // RAMP or GPU policy: which one applies depends on pacml.conf's
+    // `cluster`, checked when both are known (Engine::refresh_config).
+    check_any_policy(value, where);
+    out.policy = value;
+  } else if (key == "pacml_conf") {
+    if (value[0] != '/') throw InputError(where, "pacml_conf must be an absolute path");
+    out.conf = value;
+  } else if (key == "pacml_on_block") {
+    out.on_block = parse_on_block(value, where);
+  } else {
+    out.margin = parse_margin(value, where);
+  }
+}
+
+}  // namespace
+
+SchedParams parse_sched_params(const std::string& text, std::vector<std::string>* errors) {
   SchedParams out;
   std::set<std::string> seen;
   size_t pos = 0;
@@ -353,29 +385,11 @@ SchedParams parse_sched_params(const std::string& text) {
     const size_t b = token.find_first_not_of(" \t"), e = token.find_last_not_of(" \t");
     token = b == std::string::npos ? "" : token.substr(b, e - b + 1);
     if (token.rfind("pacml_", 0) != 0) continue;  // Slurm's own (or empty)
-    const size_t eq = token.find('=');
-    const std::string key = token.substr(0, eq);
-    if (key != "pacml_policy" && key != "pacml_conf" && key != "pacml_on_block" &&
-        key != "pacml_margin")
-      throw InputError(kWhere, "unknown pacml token '" + token + "'" + kKnown);
-    if (eq == std::string::npos || eq + 1 == token.size())
-      throw InputError(kWhere, "'" + token + "': " + key + " needs a value (" + key + "=VALUE)");
-    if (!seen.insert(key).second)
-      throw InputError(kWhere, "'" + token + "': " + key + " given twice");
-    const std::string value = token.substr(eq + 1);
-    const std::string where = std::string(kWhere) + ": " + token;
-    if (key == "pacml_policy") {
-      // RAMP or GPU policy: which one applies depends on pacml.conf's
-      // `cluster`, checked when both are known (Engine::refresh_config).
-      check_any_policy(value, where);
-      out.policy = value;
-    } else if (key == "pacml_conf") {
-      if (value[0] != '/') throw InputError(where, "pacml_conf must be an absolute path");
-      out.conf = value;
-    } else if (key == "pacml_on_block") {
-      out.on_block = parse_on_block(value, where);
-    } else {
-      out.margin = parse_margin(value, where);
+    try {
+      parse_sched_token(token, seen, out);
+    } catch (const InputError& e) {
+      if (!errors) throw;
+      errors->push_back(e.what());
     }
   }
   return out;

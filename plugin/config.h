@@ -114,10 +114,13 @@ struct SchedParams {
 };
 
 // Parses SchedulerParameters (comma-separated tokens; tokens not starting
-// with "pacml_" belong to Slurm and are ignored). Throws
-// InputError("SchedulerParameters", ...) naming the first bad pacml token: an
-// unknown pacml_* key, a missing or bad value, or a key given twice.
-SchedParams parse_sched_params(const std::string& text);
+// with "pacml_" belong to Slurm and are ignored). A bad pacml token (an
+// unknown pacml_* key, a missing or bad value, a key given twice) throws
+// InputError("SchedulerParameters", ...) naming it; with `errors`, each bad
+// token's message is added there instead and the good tokens are returned,
+// so that what is in force depends on slurm.conf's text alone, not on what
+// came before it (from Slurm 23.11 on, a reconfigure starts a new slurmctld).
+SchedParams parse_sched_params(const std::string& text, std::vector<std::string>* errors = nullptr);
 
 // Applies the SchedulerParameters settings over a pacml.conf (they win;
 // pacml_conf only chooses the file and is not applied here).

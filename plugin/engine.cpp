@@ -161,19 +161,17 @@ void Engine::set_sched_params(const std::string& text) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (text == sched_text_) return;
   sched_text_ = text;
-  try {
-    SchedParams next = parse_sched_params(text);
-    if (next.text() != sched_.text())
-      log(LogLevel::kInfo, "pacml: SchedulerParameters settings: " +
-                               (next.empty() ? std::string("none") : next.text()) +
-                               " (they take precedence over pacml.conf)");
-    sched_ = std::move(next);
-  } catch (const std::exception& e) {
-    const std::string kept = sched_.empty() ? "none" : sched_.text();
-    log(LogLevel::kError, std::string("pacml: ") + e.what() +
-                              "; keeping the last good SchedulerParameters settings (" + kept +
-                              ")");
-  }
+  std::vector<std::string> errors;
+  SchedParams next = parse_sched_params(text, &errors);
+  for (const std::string& error : errors)
+    log(LogLevel::kError, "pacml: " + error +
+                              "; ignored, the other SchedulerParameters settings apply (" +
+                              (next.empty() ? std::string("none") : next.text()) + ")");
+  if (next.text() != sched_.text())
+    log(LogLevel::kInfo, "pacml: SchedulerParameters settings: " +
+                             (next.empty() ? std::string("none") : next.text()) +
+                             " (they take precedence over pacml.conf)");
+  sched_ = std::move(next);
 }
 
 std::string Engine::config_path() const {
@@ -461,6 +459,16 @@ std::optional<SubmitResult> map_servers(Engine::Decision& d) {
                                   true);
     r.user_notice = messages::passed_through_notice("the nodes of partition " + d.partition +
                                                     " are not known to pacml yet");
+    return r;
+  }
+  if (d.view.nodes_registering()) {  // not "nothing is free": wait for the nodes
+    SubmitResult r = pass_through(
+        "pacml: slurmctld has just started and its nodes are still "
+        "registering; " +
+            d.who + " passed through unchanged",
+        true);
+    r.user_notice = messages::passed_through_notice(
+        "slurmctld has just started and its nodes are still registering");
     return r;
   }
   // A cluster file's cluster is the partition's nodes; topology's has its size.

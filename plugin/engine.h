@@ -68,6 +68,9 @@ class SlurmView {
     (void)partition;
     return true;
   }
+  // Whether slurmctld has just started and its nodes are still registering
+  // (UNKNOWN): nodes then look unavailable that are not.
+  virtual bool nodes_registering() const { return false; }
   // The partition's MaxTime in minutes; nullopt when unlimited or unknown.
   virtual std::optional<std::uint32_t> partition_max_minutes(const std::string& partition) const {
     (void)partition;
@@ -159,8 +162,8 @@ class Engine {
   // slurm.conf's SchedulerParameters as slurmctld has it now (the shim passes
   // slurm_conf.sched_params on every submission, so `scontrol reconfigure`
   // is seen by the next one). Parsed only when the text changes; a bad pacml_*
-  // token is logged as an error naming it, and the last good SchedulerParameters
-  // settings stay in force. Thread-safe.
+  // token is logged as an error naming it and ignored, and the other pacml_*
+  // tokens apply. Thread-safe.
   void set_sched_params(const std::string& text);
   // The pacml.conf path in use: pacml_conf= if given, else the default.
   std::string config_path() const;

@@ -6,20 +6,20 @@
 //    while it calls job_submit(). Never an RPC into slurmctld from
 //    job_submit(): that deadlocks (doc/SLURM.md §7). The globals are weak
 //    so that the same .so loads in a unit-test host without slurmctld.
-//  * A background thread (started only inside slurmctld) polls the public
-//    API outside the locks for what the globals do not give: the nodes of
-//    each partition, and the job ids of recent decisions for the decision log.
+//  * A background thread (started only inside slurmctld, ctld_poller.h)
+//    polls the public API outside the locks for what the globals do not
+//    give: the nodes of each partition, whether the nodes have registered,
+//    GPUs per node, and the job ids of recent decisions for the decision log.
 //  * slurm.conf's SchedulerParameters (slurm_conf.sched_params) is handed to
-//    the engine on every submission: `scontrol reconfigure` rebuilds
-//    slurm_conf without re-initialising this plugin, and job_submit() runs
-//    under the config read lock, so the next submission sees the new text.
+//    the engine on every submission: Slurm 22.05's `scontrol reconfigure`
+//    rebuilds slurm_conf without re-initialising this plugin (23.11 on start
+//    a new slurmctld, and init() reads it), and job_submit() runs under the
+//    config read lock, so the next submission sees the new text.
 //  * Strings handed to Slurm come from Slurm's allocator (slurm_xstrdup) and
 //    replaced ones are released with slurm_xfree.
 //  * No exception crosses the C boundary; a failure passes the job through.
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -27,7 +27,6 @@
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 extern "C" {
@@ -39,10 +38,12 @@ extern "C" {
 
 #include "core/slurm/slurm_syntax.h"
 #include "core/util/error.h"
+#include "plugin/ctld_poller.h"
 #include "plugin/engine.h"
 #include "plugin/gpu_plan.h"
 #include "plugin/job_env.h"
 #include "plugin/request.h"
+#include "plugin/slurm_release.h"
 
 struct job_record;
 typedef struct job_record job_record_t;
@@ -81,10 +82,13 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
 namespace {
 
+using pacml::plugin::CtldPoller;
 using pacml::plugin::Engine;
+using pacml::plugin::kGresTresPrefix;
 using pacml::plugin::LogLevel;
 using pacml::plugin::NodeStatus;
 using pacml::plugin::Outcome;
+using pacml::plugin::Polled;
 using pacml::plugin::RejectKind;
 
 bool inside_slurmctld() {
@@ -112,18 +116,6 @@ void log_line(LogLevel level, const std::string& raw) {
       slurm_info("%s", message.c_str());
   }
 }
-
-// What the background thread learned through the public API.
-struct Polled {
-  std::mutex mutex;
-  bool loaded = false;
-  std::string default_partition;
-  std::map<std::string, std::vector<int>> partition_index;  // node indices, Slurm order
-  std::map<std::string, std::uint32_t> max_minutes;         // MaxTime of limited partitions
-  // GPUs of each node from its GRES: (configured, allocated), a second old
-  // at most (slurmctld's GRES state is not among the globals job_submit may read).
-  std::map<std::string, std::pair<int, int>> node_gpus;
-};
 
 // slurmctld's node table by name (node index), rebuilt when it changes.
 struct NodeTable {
@@ -153,10 +145,7 @@ struct State {
   Polled polled;
   NodeTable nodes;
   std::mutex nodes_mutex;
-  std::thread poller;
-  std::mutex poll_mutex;
-  std::condition_variable wake;
-  bool stop = false;
+  std::unique_ptr<CtldPoller> poller;  // inside slurmctld only
 };
 
 State* g_state = nullptr;
@@ -189,6 +178,11 @@ class CtldView : public pacml::plugin::SlurmView {
     std::lock_guard<std::mutex> lock(s_.polled.mutex);
     return s_.polled.loaded && s_.polled.partition_index.count(partition);
   }
+  bool nodes_registering() const override {
+    if (!live_) return false;
+    std::lock_guard<std::mutex> lock(s_.polled.mutex);
+    return !s_.polled.nodes_registered;
+  }
   std::optional<std::uint32_t> partition_max_minutes(const std::string& partition) const override {
     std::lock_guard<std::mutex> lock(s_.polled.mutex);
     auto it = s_.polled.max_minutes.find(partition);
@@ -217,132 +211,6 @@ class CtldView : public pacml::plugin::SlurmView {
   std::unique_lock<std::mutex> lock_;  // held while the engine decides
   const NodeTable& table_;
 };
-
-// Tells the engine Slurm's partitions and nodes (public API, outside the
-// locks) so that it can warn about pacml.conf names Slurm does not have.
-void check_config_against_slurm(State& s) {
-  node_info_msg_t* nodes = nullptr;
-  if (slurm_load_node(0, &nodes, SHOW_ALL) != SLURM_SUCCESS || !nodes) return;
-  pacml::plugin::SlurmCatalog catalog;
-  for (uint32_t i = 0; i < nodes->record_count; ++i)
-    catalog.nodes.push_back(nodes->node_array[i].name ? nodes->node_array[i].name : "");
-  slurm_free_node_info_msg(nodes);
-  {
-    std::lock_guard<std::mutex> lock(s.polled.mutex);
-    if (!s.polled.loaded) return;
-    catalog.default_partition = s.polled.default_partition;
-    for (const auto& [name, index] : s.polled.partition_index) {
-      std::vector<std::string>& list = catalog.partitions[name];
-      for (int i : index)
-        if (i >= 0 && i < static_cast<int>(catalog.nodes.size())) list.push_back(catalog.nodes[i]);
-    }
-  }
-  s.engine->check_against_slurm(catalog);
-}
-
-// The GPUs of every node (GRES configured and in use), for a GPU cluster.
-void poll_node_gpus(State& s) {
-  node_info_msg_t* nodes = nullptr;
-  if (slurm_load_node(0, &nodes, SHOW_ALL) != SLURM_SUCCESS || !nodes) return;
-  std::map<std::string, std::pair<int, int>> gpus;
-  for (uint32_t i = 0; i < nodes->record_count; ++i) {
-    const node_info_t& n = nodes->node_array[i];
-    if (n.name && n.gres)
-      gpus[n.name] = {pacml::plugin::gres_gpu_count(n.gres),
-                      n.gres_used ? pacml::plugin::gres_gpu_count(n.gres_used) : 0};
-  }
-  slurm_free_node_info_msg(nodes);
-  std::lock_guard<std::mutex> lock(s.polled.mutex);
-  s.polled.node_gpus = std::move(gpus);
-}
-
-// The decision id in a job's annotation, "" if none.
-std::string decision_in(const char* text) {
-  if (!text) return "";
-  const char* at = std::strstr(text, "pacml-decision:");
-  if (!at) at = std::strstr(text, pacml::plugin::kPlanTag);
-  const char* d = at ? std::strstr(at, "decision=") : nullptr;
-  if (!d) return "";
-  d += std::strlen("decision=");
-  return std::string(d, std::strcspn(d, ", ;"));
-}
-
-// Job ids for the decision log, and reservations whose job has left
-// PENDING; one job table load, only while pacml waits for one of its own.
-// Decisions are looked for where pacml writes them: the AdminComment, which
-// only admins can edit, or the Comment if the site annotates that (the
-// engine then checks the job's owner against the decision's user).
-void match_decisions(State& s, double now) {
-  pacml::plugin::DecisionLog& log = s.engine->decision_log();
-  if (log.unresolved().empty() && !s.engine->holds_reservations(now)) return;
-  const bool in_comment = s.engine->annotates_comment();
-  job_info_msg_t* jobs = nullptr;
-  if (slurm_load_jobs(0, &jobs, SHOW_ALL) != SLURM_SUCCESS || !jobs) return;
-  for (uint32_t i = 0; i < jobs->record_count; ++i) {
-    const slurm_job_info_t& j = jobs->job_array[i];
-    const std::string id = decision_in(in_comment ? j.comment : j.admin_comment);
-    if (!id.empty())
-      s.engine->job_seen(id, j.job_id, j.user_id, (j.job_state & JOB_STATE_BASE) == JOB_PENDING);
-  }
-  slurm_free_job_info_msg(jobs);
-}
-
-// Background thread: partitions every few seconds, node GPUs every second on
-// a GPU cluster, job ids of decisions while any are awaited.
-void poll_loop(State* s) {
-  double next_partitions = 0, next_gpus = 0;
-  while (true) {
-    {
-      std::unique_lock<std::mutex> lock(s->poll_mutex);
-      s->wake.wait_for(lock, std::chrono::milliseconds(500), [&] { return s->stop; });
-      if (s->stop) return;
-    }
-    try {
-      const double now = now_seconds();
-      if (now >= next_partitions) {
-        partition_info_msg_t* parts = nullptr;
-        if (slurm_load_partitions(0, &parts, SHOW_ALL) == SLURM_SUCCESS && parts) {
-          std::map<std::string, std::vector<int>> index;
-          std::map<std::string, std::uint32_t> max_minutes;
-          std::string dflt;
-          for (uint32_t i = 0; i < parts->record_count; ++i) {
-            const partition_info_t& p = parts->partition_array[i];
-            if (!p.name) continue;
-            if (p.flags & PART_FLAG_DEFAULT) dflt = p.name;
-            if (p.max_time != INFINITE && p.max_time != NO_VAL) max_minutes[p.name] = p.max_time;
-            std::vector<int>& list = index[p.name];
-            for (int k = 0; p.node_inx && p.node_inx[k] >= 0; k += 2)
-              for (int n = p.node_inx[k]; n <= p.node_inx[k + 1]; ++n) list.push_back(n);
-          }
-          const unsigned count = parts->record_count;
-          slurm_free_partition_info_msg(parts);
-          bool first = false;
-          {
-            std::lock_guard<std::mutex> lock(s->polled.mutex);
-            first = !s->polled.loaded;
-            s->polled.partition_index = std::move(index);
-            s->polled.max_minutes = std::move(max_minutes);
-            s->polled.default_partition = dflt;
-            s->polled.loaded = true;
-          }
-          if (first) slurm_info("pacml: partition table loaded (%u partitions)", count);
-          next_partitions = now + 5;
-        } else {
-          next_partitions = now + 1;
-        }
-      }
-      if (now >= next_gpus && s->engine->decides_gpus()) {  // GRES: only a GPU cluster asks
-        poll_node_gpus(*s);
-        next_gpus = now + 1;
-      }
-      if (s->engine->needs_slurm_check()) check_config_against_slurm(*s);
-      match_decisions(*s, now);
-      s->engine->decision_log().flush(now_seconds());
-    } catch (...) {
-      // keep polling; nothing here may take slurmctld down
-    }
-  }
-}
 
 void replace_string(char** field, const std::string& value) {
   slurm_xfree(reinterpret_cast<void**>(field));
@@ -426,13 +294,14 @@ void apply_gpu_request(job_desc_msg_t* d, const pacml::plugin::SubmitResult& r) 
     d->ntasks_per_node = static_cast<uint16_t>(s.gpus_per_node);
     d->shared = JOB_SHARED_NONE;
   } else if (s.whole_nodes) {
-    set_gpu_tres(&d->tres_per_node, "gres:gpu:" + std::to_string(s.gpus_per_node));
+    set_gpu_tres(&d->tres_per_node,
+                 std::string(kGresTresPrefix) + "gpu:" + std::to_string(s.gpus_per_node));
     set_gpu_tres(&d->tres_per_task, "");
     d->ntasks_per_node = static_cast<uint16_t>(s.gpus_per_node);
     d->shared = JOB_SHARED_NONE;  // all their GPUs: nobody else can use the nodes
   } else {
     set_gpu_tres(&d->tres_per_node, "");
-    set_gpu_tres(&d->tres_per_task, "gres:gpu:1");
+    set_gpu_tres(&d->tres_per_task, std::string(kGresTresPrefix) + "gpu:1");
     d->ntasks_per_node = s.nodes == 1 ? static_cast<uint16_t>(s.gpus) : NO_VAL16;
   }
   if (!d->script) return;  // srun/salloc: the SPANK plugin sets the variables
@@ -561,7 +430,10 @@ extern "C" int init(void) {
     g_state->engine = std::make_unique<Engine>(conf, log_line);
     g_state->engine->set_sched_params(slurm_conf.sched_params ? slurm_conf.sched_params : "");
     g_state->engine->refresh_config();
-    if (inside_slurmctld()) g_state->poller = std::thread(poll_loop, g_state);
+    if (inside_slurmctld()) {
+      g_state->poller = std::make_unique<CtldPoller>(*g_state->engine, g_state->polled);
+      g_state->poller->start();
+    }
     slurm_info(
         "pacml: job_submit/pacml loaded (config %s%s); users' graph files are read by "
         "the SPANK plugin, never by slurmctld",
@@ -578,12 +450,7 @@ extern "C" int init(void) {
 extern "C" int fini(void) {
   try {
     if (!g_state) return SLURM_SUCCESS;
-    {
-      std::lock_guard<std::mutex> lock(g_state->poll_mutex);
-      g_state->stop = true;
-    }
-    g_state->wake.notify_all();
-    if (g_state->poller.joinable()) g_state->poller.join();
+    if (g_state->poller) g_state->poller->stop();
     if (g_state->engine) g_state->engine->decision_log().flush(now_seconds(), true);
     delete g_state;
     g_state = nullptr;

@@ -33,7 +33,8 @@ slurmplugin_LTLIBRARIES = job_submit_pacml.la spank_pacml.la
 # Slurm's symbols stay undefined: they resolve against libslurmfull inside
 # slurmctld (and libslurm in the test host). Only the plugin ABI is exported,
 # so core's C++ symbols cannot clash with anything in slurmctld.
-job_submit_pacml_la_SOURCES = plugin/job_submit_pacml.cpp plugin/job_env.h plugin/job_env.cpp
+job_submit_pacml_la_SOURCES = plugin/job_submit_pacml.cpp plugin/job_env.h plugin/job_env.cpp \
+	plugin/ctld_poller.h plugin/ctld_poller.cpp plugin/slurm_release.h
 job_submit_pacml_la_LDFLAGS = -module -avoid-version -shared \
 	-Wl,--version-script=$(top_srcdir)/plugin/job_submit_pacml.map
 EXTRA_job_submit_pacml_la_DEPENDENCIES = plugin/job_submit_pacml.map

@@ -337,6 +337,33 @@ TEST(Engine, DefaultMappingIsThePartitionsNodeOrder) {
   EXPECT_EQ(r.partition, "main");
 }
 
+// From Slurm 23.11 on every `scontrol reconfigure` starts a new slurmctld
+// whose nodes are UNKNOWN until they register again: the engine must pass
+// the job through, saying why, not refuse it because "nothing is free".
+TEST(Engine, NodesStillRegisteringPassTheJobThrough) {
+  for (const char* conf : {"profile: reference\ntopology: 2x2x2\nresolve_job_ids: false\n",
+                           "resolve_job_ids: false\n"}) {
+    TempDir dir;
+    dir.write("pacml.conf", conf);
+    Engine engine(dir.file("pacml.conf"), nullptr);
+    FakeView view;
+    view.default_part = "main";
+    view.partitions["main"] = node_range(1, 32);
+    for (const std::string& n : view.partitions["main"]) view.status[n] = NodeStatus::kUnknown;
+    view.registering = true;
+    SubmitInput in;
+    in.spank_env = {opt("model", "resnet50"), opt("beta", "1")};
+    in.now = 1.7e9;
+    const SubmitResult early = engine.submit(in, view);
+    EXPECT_EQ(early.outcome, Outcome::kPassThrough) << conf;
+    EXPECT_NE(early.user_notice.find("nodes are still registering"), std::string::npos)
+        << early.user_notice;
+    view.registering = false;  // registered: the same nodes, now free
+    for (const std::string& n : view.partitions["main"]) view.status[n] = NodeStatus::kFree;
+    EXPECT_EQ(engine.submit(in, view).outcome, Outcome::kPlaced) << conf;
+  }
+}
+
 TEST(Engine, BrokenConfigKeepsTheLastGoodOne) {
   Fixture f;
   ASSERT_EQ(f.submit({opt("model", "gnmt"), opt("beta", "0.45")}).outcome, Outcome::kPlaced);
@@ -408,13 +435,22 @@ TEST(Engine, SchedulerParametersOverridePacmlConf) {
   EXPECT_NE(r.annotation.find("degree=8"), std::string::npos) << r.annotation;
   EXPECT_NE(r.annotation.find("policy=fixed:8"), std::string::npos);
   EXPECT_TRUE(f.logged("with SchedulerParameters pacml_policy=fixed:8: policy fixed:8"));
-  // a bad token: logged by name, the last good SchedulerParameters stay
+  // a bad token: logged by name and ignored; the others apply (fixed:2, not
+  // the fixed:8 before: what is in force depends on the text alone)
   f.engine->set_sched_params("batch_sched_delay=0,pacml_policy=fixed:2,pacml_bogus=1");
   EXPECT_TRUE(f.logged("SchedulerParameters: unknown pacml token 'pacml_bogus=1'"));
   EXPECT_TRUE(
-      f.logged("keeping the last good SchedulerParameters settings (pacml_policy=fixed:8)"));
+      f.logged("ignored, the other SchedulerParameters settings apply (pacml_policy=fixed:2)"));
   r = f.submit({opt("model", "gnmt"), opt("beta", "0.26")});
-  EXPECT_NE(r.annotation.find("policy=fixed:8"), std::string::npos) << r.annotation;
+  EXPECT_NE((r.annotation + r.user_message).find("fixed:2"), std::string::npos)
+      << r.annotation << r.user_message;
+  // a bad value of a known token: that token ignored, the margin applies
+  f.engine->set_sched_params("pacml_margin=4,pacml_policy=nonsense");
+  EXPECT_TRUE(f.logged("pacml_policy=nonsense"));
+  EXPECT_TRUE(f.logged("ignored, the other SchedulerParameters settings apply (pacml_margin=4)"));
+  r = f.submit({opt("model", "gnmt"), opt("beta", "0.26")});
+  EXPECT_EQ(r.outcome, Outcome::kRejected);
+  EXPECT_NE(r.user_message.find("policy min_feasible"), std::string::npos) << r.user_message;
   f.engine->set_sched_params("pacml_margin=4");  // policy back to pacml.conf's
   r = f.submit({opt("model", "gnmt"), opt("beta", "0.26")});
   EXPECT_EQ(r.outcome, Outcome::kRejected);
@@ -431,7 +467,8 @@ TEST(Engine, PacmlConfChoosesTheFile) {
   f.engine->set_sched_params("pacml_conf=" + other);
   EXPECT_EQ(f.engine->config_path(), other);
   SubmitResult r = f.submit({opt("model", "gnmt"), opt("beta", "1")});
-  EXPECT_NE(r.annotation.find("policy=fixed:2"), std::string::npos) << r.annotation;
+  EXPECT_NE((r.annotation + r.user_message).find("fixed:2"), std::string::npos)
+      << r.annotation << r.user_message;
   // with both, pacml_policy wins over the chosen file's policy
   f.engine->set_sched_params("pacml_conf=" + other + ",pacml_policy=fixed:4");
   r = f.submit({opt("model", "gnmt"), opt("beta", "1")});

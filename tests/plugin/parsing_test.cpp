@@ -255,6 +255,18 @@ TEST(SchedParams, PacmlTokensAmongSlurmsOwn) {
   EXPECT_EQ(*parse_sched_params("pacml_policy=para_max").policy, "para_max");
 }
 
+TEST(SchedParams, CollectedErrorsKeepTheGoodTokens) {
+  std::vector<std::string> errors;
+  const SchedParams p = parse_sched_params(
+      "bf_interval=5,pacml_margin=0.5,pacml_policy=nonsense,pacml_colour=blue,pacml_margin=1",
+      &errors);
+  ASSERT_EQ(errors.size(), 3u);
+  EXPECT_NE(errors[0].find("pacml_policy=nonsense"), std::string::npos) << errors[0];
+  EXPECT_NE(errors[1].find("unknown pacml token 'pacml_colour=blue'"), std::string::npos);
+  EXPECT_NE(errors[2].find("given twice"), std::string::npos);
+  EXPECT_EQ(p.text(), "pacml_margin=0.5");  // the first margin; the bad tokens left out
+}
+
 TEST(SchedParams, BadTokensAreNamed) {
   const auto err = [](const std::string& text) {
     return error_of([&] { parse_sched_params(text); });

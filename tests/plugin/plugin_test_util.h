@@ -70,6 +70,8 @@ class FakeView : public SlurmView {
   std::map<std::string, std::uint32_t> max_minutes;  // partitions' MaxTime
   bool limits_known = true;                          // false: slurmctld's first seconds
   bool partition_limits_known(const std::string&) const override { return limits_known; }
+  bool registering = false;  // true: slurmctld just started, nodes not yet registered
+  bool nodes_registering() const override { return registering; }
   std::string default_partition() const override { return default_part; }
   std::optional<std::uint32_t> partition_max_minutes(const std::string& p) const override {
     auto it = max_minutes.find(p);
