@@ -161,7 +161,7 @@ lab_start_accounting() { # MariaDB, slurmdbd, the cluster in the database (munge
   mkdir -p "$LAB/mysql"
   mariadb-install-db --no-defaults --datadir="$LAB/mysql" --user=root \
     --auth-root-authentication-method=normal --skip-test-db > "$LAB/log/mariadb-install.log" 2>&1 ||
-    { tail -20 "$LAB/log/mariadb-install.log"; die "mariadb-install-db failed (log above)"; }
+    { tail -n 20 "$LAB/log/mariadb-install.log"; die "mariadb-install-db failed (log above)"; }
   # --user=root: a private instance in a root-owned temporary directory
   setsid mariadbd --no-defaults --datadir="$LAB/mysql" --user=root --bind-address=127.0.0.1 \
     --port="$db_port" --socket="$LAB/run/mariadb.sock" --pid-file="$LAB/run/mariadbd.pid" \
@@ -172,7 +172,7 @@ lab_start_accounting() { # MariaDB, slurmdbd, the cluster in the database (munge
   for _ in $(seq 1 300); do
     "${sql[@]}" -e 'SELECT 1' >/dev/null 2>&1 && break
     kill -0 "$(cat "$LAB/run/mariadbd.pids")" 2>/dev/null ||
-      { tail -20 "$LAB/log/mariadbd.log"; die "mariadbd died (log above)"; }
+      { tail -n 20 "$LAB/log/mariadbd.log"; die "mariadbd died (log above)"; }
     sleep 0.1
   done
   "${sql[@]}" -e "CREATE USER 'slurm'@'127.0.0.1' IDENTIFIED BY '$db_pass';
@@ -205,7 +205,7 @@ EOF
   for _ in $(seq 1 100); do
     timeout 3 sacctmgr -i add cluster pacmllab > "$LAB/log/sacctmgr.out" 2>&1 && break
     kill -0 "$(cat "$LAB/run/slurmdbd.pids")" 2>/dev/null ||
-      { tail -20 "$LAB/log/slurmdbd.log" "$LAB/log/slurmdbd.out"; die "slurmdbd died (logs above)"; }
+      { tail -n 20 "$LAB/log/slurmdbd.log" "$LAB/log/slurmdbd.out"; die "slurmdbd died (logs above)"; }
     sleep 0.2
   done
   timeout 5 sacctmgr -n -P list cluster format=cluster 2>/dev/null | grep -qx pacmllab ||
@@ -363,7 +363,44 @@ lab_start() {
 
 lab_set_sched_params() { # lab_set_sched_params [PACML_TOKENS]: slurm.conf edit + reconfigure
   sed -i "s|^SchedulerParameters=.*|SchedulerParameters=$lab_sched_base${1:+,$1}|" "$SLURM_CONF"
-  timeout 20 scontrol reconfigure
+  local loads
+  loads=$(grep -c 'job_submit/pacml loaded' "$LAB/log/slurmctld.log")
+  timeout 20 scontrol reconfigure || return 1
+  lab_restarts_on_reconfigure && loads=$((loads + 1))
+  lab_wait_pacml_ready "$loads"
+}
+
+# From Slurm 23.11 on `scontrol reconfigure` starts a new slurmctld (after
+# scontrol has returned), and with it job_submit/pacml, which passes jobs
+# through unchanged (and says so) until its first partition table has loaded
+# and the nodes have registered again (plugin/ctld_poller.h). 22.05 keeps
+# the loaded plugin.
+lab_restarts_on_reconfigure() { lab_release_at_least 23.11; }
+
+lab_release_at_least() { # lab_release_at_least MAJOR.MINOR: the Slurm of scontrol
+  local v
+  v=$(scontrol --version | awk '{ print $2 }')
+  [ "$(printf '%s\n%s\n' "${v%.*}" "$1" | sort -V | head -1)" = "$1" ]
+}
+
+# The GRES prefix of TRES requests as scontrol shows them (and job_submit/pacml
+# writes them: plugin/slurm_release.h): gres/gpu:4 from Slurm 23.02 on.
+lab_gres_prefix() { if lab_release_at_least 23.02; then echo gres/; else echo gres:; fi; }
+
+# lab_wait_pacml_ready LOADS: until job_submit/pacml has been loaded LOADS
+# times and its latest load has read the partitions and seen the nodes
+# registered, up to 10 s, as a site's next submission would not.
+lab_wait_pacml_ready() {
+  local log=$LAB/log/slurmctld.log i
+  for i in $(seq 1 100); do
+    [ "$(grep -c 'job_submit/pacml loaded' "$log")" -ge "$1" ] &&
+      [ "$(grep -c 'pacml: partition table loaded' "$log")" -ge "$1" ] &&
+      [ "$(grep -c 'pacml: .* nodes have \(not \)\?registered' "$log")" -ge "$1" ] &&
+      ping_ok && return 0
+    sleep 0.1
+  done
+  say "job_submit/pacml was not ready (loaded $1 times, partitions, nodes) within 10 s of the reconfigure"
+  return 1
 }
 
 # ---- helpers for checks ---------------------------------------------------------

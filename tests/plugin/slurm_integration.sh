@@ -462,8 +462,8 @@ lab_set_sched_params "pacml_margin=9,pacml_policy=nonsense"
 check "bad pacml_policy: slurmctld stays up" ping_ok
 j=$(submit --hold --pacml-model=gnmt --pacml-beta=0.45 --wrap true)
 check "bad pacml_policy: logged, naming the token" \
-  grep -q "error: pacml: SchedulerParameters: pacml_policy=nonsense: .*keeping the last good SchedulerParameters settings (pacml_margin=9)" "$LAB/log/slurmctld.log"
-check "bad pacml_policy: the last good settings stay (margin 9 still rejects)" grep -q "with margin 9" "$LAB/err"
+  grep -q "error: pacml: SchedulerParameters: pacml_policy=nonsense: .*ignored, the other SchedulerParameters settings apply (pacml_margin=9)" "$LAB/log/slurmctld.log"
+check "bad pacml_policy: ignored, the other token applies (margin 9 still rejects)" grep -q "with margin 9" "$LAB/err"
 lab_set_sched_params "pacml_colour=blue"
 j=$(submit --hold --pacml-model=gnmt --pacml-beta=1 --wrap true)
 check "unknown pacml_* token: logged by name" grep -q "unknown pacml token 'pacml_colour=blue'" "$LAB/log/slurmctld.log"
