@@ -71,11 +71,19 @@ bool CtldPoller::partitions_loaded() {
   return polled_.loaded && polled_.nodes_registered;
 }
 
-// Every 0.5 s (0.05 s, starting at once, until the partitions and nodes are
-// known): jobs submitted before then pass through unchanged.
+// Every 0.5 s; at once and every 0.05 s until the partitions and nodes are
+// known (jobs submitted before then pass through unchanged), but for the
+// first kFastPollS only: a node that never registers must not keep a large
+// cluster's slurmctld answering 20 node-table loads a second.
+double CtldPoller::poll_interval(bool first_pass) {
+  if (first_pass) return 0;
+  const bool waiting = !partitions_loaded() && now_seconds() - started_ < kFastPollS;
+  return waiting ? 0.05 : 0.5;
+}
+
 void CtldPoller::run() {
   bool first_pass = true;
-  while (wait(first_pass ? 0 : partitions_loaded() ? 0.5 : 0.05)) {
+  while (wait(poll_interval(first_pass))) {
     first_pass = false;
     try {
       const double now = now_seconds();

@@ -4,7 +4,7 @@
 // locks and kept in `Polled` for job_submit() to read:
 //
 //  * the nodes and MaxTime of every partition (every 5 s; at once, then
-//    every 50 ms until the first table has loaded);
+//    every 50 ms for up to 5 s until the first table has loaded);
 //  * whether slurmctld's nodes have registered since it started: from Slurm
 //    23.11 on every `scontrol reconfigure` starts a new slurmctld, whose
 //    nodes are UNKNOWN for a second or two, and pacml must not read that as
@@ -48,6 +48,10 @@ struct Polled {
 // until SlurmdTimeout marks it DOWN).
 inline constexpr double kRegistrationWindowS = 60;
 
+// How long after it starts the thread asks every 50 ms (not every 0.5 s)
+// while the partitions or the nodes are not known yet.
+inline constexpr double kFastPollS = 5;
+
 // The thread: started by job_submit/pacml's init(), stopped by fini().
 class CtldPoller {
  public:
@@ -61,6 +65,7 @@ class CtldPoller {
 
  private:
   void run();
+  double poll_interval(bool first_pass);
   bool wait(double seconds);  // false once stop() was called
   void poll_partitions(double now);
   void poll_node_registration(double now);
