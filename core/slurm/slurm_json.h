@@ -23,4 +23,16 @@ inline bool slurm_json_number(const nlohmann::json& v, double& out) {
   return slurm_json_number(v["number"], out);
 }
 
+// A time stamp (epoch seconds): a number above 0 and below Slurm's 32-bit
+// NO_VAL (0xfffffffe) and INFINITE (0xffffffff), which mark an unset time
+// where data_parser prints the sentinel itself (24.11.5's v0.0.42 gives a job
+// cancelled before it started "start": 4294967294); 0 is unset too. Epoch
+// seconds reach those values in 2106.
+inline bool slurm_json_time(const nlohmann::json& v, double& out) {
+  double t = 0;
+  if (!slurm_json_number(v, t) || !(t > 0 && t < 4294967294.0)) return false;
+  out = t;
+  return true;
+}
+
 }  // namespace pacml

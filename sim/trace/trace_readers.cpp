@@ -337,8 +337,7 @@ TraceRecord squeue_job_record(const nlohmann::json& j, const std::string& where)
   r.submit = v;
   double start, end;
   if (j.contains("start_time") && j.contains("end_time") &&
-      slurm_json_number(j["start_time"], start) && slurm_json_number(j["end_time"], end) &&
-      start > 0 && end > 0) {
+      slurm_json_time(j["start_time"], start) && slurm_json_time(j["end_time"], end)) {
     if (end < start) throw BadLine{"negative run time", "end_time is before start_time"};
     r.duration = end - start;
   }
@@ -441,8 +440,8 @@ TraceRecord sacct_json_job_record(const nlohmann::json& j, const std::string& wh
   if (v < 0) throw BadLine{"negative submit time", "time.submission is negative"};
   r.submit = v;
   double start, end;
-  if (time.contains("start") && time.contains("end") && slurm_json_number(time["start"], start) &&
-      slurm_json_number(time["end"], end) && start > 0 && end > 0) {
+  if (time.contains("start") && time.contains("end") && slurm_json_time(time["start"], start) &&
+      slurm_json_time(time["end"], end)) {
     if (end < start) throw BadLine{"negative run time", "time.end is before time.start"};
     r.duration = end - start;
   }

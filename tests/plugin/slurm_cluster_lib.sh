@@ -197,7 +197,11 @@ StoragePass=$db_pass
 StorageLoc=slurm_acct_db
 EOF
   )
-  setsid slurmdbd -D > "$LAB/log/slurmdbd.out" 2>&1 &
+  # PACML_LAB_SLURMDBD_LIBS=DIR: slurmdbd loads its MariaDB client library
+  # from DIR (contrib/pacml-dev: Debian 13's libmariadb3 11.8.9 fails
+  # slurmdbd 24.11.5 at start; plugin/README.md, "Slurm releases")
+  setsid env ${PACML_LAB_SLURMDBD_LIBS:+LD_LIBRARY_PATH="$PACML_LAB_SLURMDBD_LIBS"} \
+    slurmdbd -D > "$LAB/log/slurmdbd.out" 2>&1 &
   echo $! > "$LAB/run/slurmdbd.pids"
   # The cluster must be in the database before slurmctld starts, or slurmctld
   # sends it no jobs. An account and the lab's users give the jobs an

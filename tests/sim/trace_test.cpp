@@ -112,6 +112,23 @@ TEST(TraceReaders, Swf) {
             std::string::npos);
 }
 
+// Slurm 24.11.5's sacct --json (data_parser v0.0.42) gives a job cancelled
+// before it started "start": 4294967294 (NO_VAL) and an end: not started,
+// not a negative run time (seen in the 24.11 GPU lab test).
+TEST(TraceReaders, SacctJsonNoValStartIsNotStarted) {
+  TraceReport report;
+  const auto records = read(
+      R"({"jobs":[{"job_id":5,"state":{"current":["CANCELLED"]},"comment":{"job":"pacml:model=vgg16"},)"
+      R"("time":{"submission":1796550211,"eligible":0,"start":4294967294,"end":1796550212,)"
+      R"("elapsed":0,"limit":{"set":false,"infinite":false,"number":0}}},)"
+      R"({"job_id":6,"state":{"current":["COMPLETED"]},"comment":{"job":"pacml:model=vgg16"},)"
+      R"("time":{"submission":1796550212,"start":1796550213,"end":1796550215,"elapsed":2}}]})",
+      TraceFormat::kSacct, report);
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_TRUE(std::isnan(records[0].duration));
+  EXPECT_EQ(records[1].duration, 2);
+}
+
 TEST(TraceReaders, SacctParsable2) {
   TraceReport report;
   const auto records = read(
