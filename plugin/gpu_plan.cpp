@@ -129,6 +129,9 @@ std::vector<std::pair<std::string, std::string>> plan_environment(const GpuPlan&
       {"PACML_PREDICTED_JCT", std::to_string(static_cast<long>(p.jct_s))},
   };
   if (p.deadline) env.emplace_back("PACML_DEADLINE", std::to_string(*p.deadline));
+  // Where the job may report the step time it measured (doc/PHYSICAL.md
+  // §11.1): the installed pacml-report-steps.
+  env.emplace_back("PACML_STEP_REPORT", PACML_INSTALLED_BINDIR "/pacml-report-steps");
   env.emplace_back("PACML_DECISION", p.decision);
   return env;
 }

@@ -25,7 +25,10 @@ libpacml_plugin_la_SOURCES = \
 	plugin/step_correction_source.h plugin/step_correction_source.cpp \
 	plugin/engine.h plugin/engine.cpp
 # pacml:NAME inside slurmctld: the installed models (model/local.mk's modelsdir).
-libpacml_plugin_la_CPPFLAGS = $(AM_CPPFLAGS) -DPACML_INSTALLED_MODELS_DIR='"$(pkgdatadir)/models"'
+# PACML_STEP_REPORT in a job's plan: the installed pacml-report-steps.
+libpacml_plugin_la_CPPFLAGS = $(AM_CPPFLAGS) -DPACML_INSTALLED_MODELS_DIR='"$(pkgdatadir)/models"' \
+	-DPACML_INSTALLED_BINDIR='"$(bindir)"'
+dist_bin_SCRIPTS = contrib/slurm/pacml-report-steps
 
 # slurmplugindir comes from configure (--with-slurm-plugindir).
 slurmplugin_LTLIBRARIES = job_submit_pacml.la spank_pacml.la
@@ -56,6 +59,7 @@ spank_pacml_la_SOURCES = plugin/spank_pacml.cpp plugin/gpu_plan.h plugin/gpu_pla
 	core/util/yaml_input.h core/util/yaml_input.cpp \
 	core/util/numbers.h core/util/numbers.cpp \
 	core/util/hash.h core/util/hash.cpp
+spank_pacml_la_CPPFLAGS = $(AM_CPPFLAGS) -DPACML_INSTALLED_BINDIR='"$(bindir)"'
 spank_pacml_la_LIBADD = $(YAML_CPP_LIBS)
 spank_pacml_la_LDFLAGS = -module -avoid-version -shared \
 	-Wl,--version-script=$(top_srcdir)/plugin/spank_pacml.map

@@ -35,6 +35,7 @@ libpacml_sim_la_SOURCES += \
 	sim/history/history_records.h sim/history/decision_log_reader.cpp \
 	sim/history/accounting_reader.cpp sim/history/joined_csv.cpp \
 	sim/history/sacct_json_reader.cpp \
+	sim/history/job_report.h sim/history/job_report.cpp \
 	sim/history/correction_fit.h sim/history/correction_fit.cpp \
 	sim/history/corrected_predictions.h sim/history/corrected_predictions.cpp \
 	sim/history/history_simulation.h sim/history/history_simulation.cpp

@@ -14,15 +14,16 @@ namespace pacml::cli {
 namespace {
 
 int join(const std::vector<std::string>& argv) {
-  Args args("pacml history join --log DECISIONS --sacct FILE [--out JOINED.csv]",
-            "Lines up job_submit/pacml's decisions (their predicted step time, model, batch,\n"
-            "precision, GPUs, strategy and steps) with what Slurm's accounting says each job\n"
-            "did (state, elapsed, start). Prints what could not be joined and why (to\n"
-            "stderr), and the joined jobs as CSV (stdout, or --out), which `pacml calibrate\n"
-            "--history` reads. The accounting: sacct -P --format=JobID,State,Elapsed,Start\n"
-            "(other columns are ignored) or sacct --json (Slurm 22.05 to 24.11: jobs[]'s\n"
-            "job_id, state.current, time.elapsed and time.start), told apart by the first\n"
-            "character ('{': JSON).");
+  Args args(
+      "pacml history join --log DECISIONS --sacct FILE [--out JOINED.csv]",
+      "Lines up job_submit/pacml's decisions (their predicted step time, model, batch,\n"
+      "precision, GPUs, strategy and steps) with what Slurm's accounting says each job\n"
+      "did (state, elapsed, start). Prints what could not be joined and why (to\n"
+      "stderr), and the joined jobs as CSV (stdout, or --out), which `pacml calibrate\n"
+      "--history` reads. The accounting: sacct -P --format=JobID,State,Elapsed,Start,Comment\n"
+      "(other columns are ignored) or sacct --json (Slurm 22.05 to 24.11: jobs[]'s\n"
+      "job_id, state.current, time.elapsed and time.start), told apart by the first\n"
+      "character ('{': JSON).");
   args.option("log", "DECISIONS", "job_submit/pacml's decision log (required)");
   args.option("sacct", "FILE",
               "sacct -P output with JobID, State and Elapsed, or sacct --json (required)");

@@ -13,7 +13,8 @@ namespace pacml::cli {
 
 void declare_history_fit_options(Args& args) {
   args.option("log", "DECISIONS", "with --sacct instead of --history: job_submit/pacml's log");
-  args.option("sacct", "FILE", "with --log: sacct -P --format=JobID,State,Elapsed,Start output");
+  args.option("sacct", "FILE",
+              "with --log: sacct -P --format=JobID,State,Elapsed,Start,Comment output");
   args.option("startup", "SECONDS",
               "with --history: seconds of each job's elapsed time before its first step", "0");
   args.option("prior-jobs", "K",
@@ -56,8 +57,13 @@ std::string error_line(const sim::ErrorSummary& e) {
 }
 
 void print_fit(const sim::CorrectionFit& fit, const std::map<std::string, long>& excluded,
-               long usable) {
-  std::cout << "usable: " << usable << " completed jobs\n";
+               const std::vector<sim::FitSample>& samples) {
+  long reported = 0;
+  for (const sim::FitSample& s : samples) reported += s.reported ? 1 : 0;
+  std::cout << "usable: " << samples.size() << " jobs (" << reported
+            << " timed by the job itself, pacml-report-steps; "
+            << static_cast<long>(samples.size()) - reported
+            << " completed, from their elapsed time)\n";
   for (const auto& [reason, n] : excluded) std::cout << "excluded: " << n << " " << reason << "\n";
   Table table({"model", "device", "jobs", "set aside", "fit", "compute", "comm", "shrunk compute",
                "shrunk comm"});
@@ -99,10 +105,10 @@ int history_section(const Args& args) {
   std::map<std::string, long> excluded;
   const std::vector<sim::FitSample> samples = sim::usable_samples(jobs, options, excluded);
   const sim::CorrectionFit fit = sim::fit_correction(samples, options);
-  print_fit(fit, excluded, static_cast<long>(samples.size()));
+  print_fit(fit, excluded, samples);
   CorrectionProvenance provenance;
   provenance.fitted_from =
-      std::to_string(samples.size()) + " completed jobs of " +
+      std::to_string(samples.size()) + " jobs of " +
       (args.has("history") ? args.get("history")
                            : args.get("log") + " joined with " + args.get("sacct"));
   provenance.prior_jobs = options.prior_jobs;

@@ -8,6 +8,7 @@
 #include "core/util/text.h"
 #include "core/util/yaml_input.h"
 #include "sim/history/history_records.h"
+#include "sim/history/job_report.h"
 
 namespace pacml::sim {
 namespace {
@@ -34,10 +35,26 @@ std::map<std::string, int> sacct_header(const std::string& line, const std::stri
   for (const char* need : {"JobID", "State"})
     if (!col.count(need))
       throw InputError(where, std::string("missing column '") + need +
-                                  "'; use sacct -P --format=JobID,State,Elapsed,Start");
+                                  "'; use sacct -P --format=JobID,State,Elapsed,Start,Comment");
   if (!col.count("Elapsed") && !col.count("ElapsedRaw"))
     throw InputError(where, "missing column 'Elapsed' (or 'ElapsedRaw')");
   return col;
+}
+
+// The row's fields; a last Comment column keeps the '|' a user wrote in it.
+std::vector<std::string> row_fields(const std::string& line, const std::map<std::string, int>& col,
+                                    size_t width, const std::string& where) {
+  std::vector<std::string> f = split_fields(line, '|');
+  const auto comment = col.find("Comment");
+  if (f.size() > width && comment != col.end() && comment->second == static_cast<int>(width) - 1) {
+    for (size_t i = width; i < f.size(); ++i) f[width - 1] += "|" + f[i];
+    f.resize(width);
+  }
+  if (f.size() != width)
+    throw InputError(where, "expected " + std::to_string(width) +
+                                " '|'-separated fields (as the header), got " +
+                                std::to_string(f.size()));
+  return f;
 }
 
 }  // namespace
@@ -58,11 +75,7 @@ std::vector<AccountingEntry> read_sacct_accounting(std::istream& in, const std::
       continue;
     }
     ++report.lines;
-    const std::vector<std::string> f = split_fields(line, '|');
-    if (f.size() != width)
-      throw InputError(where, "expected " + std::to_string(width) +
-                                  " '|'-separated fields (as the header), got " +
-                                  std::to_string(f.size()));
+    const std::vector<std::string> f = row_fields(line, col, width, where);
     AccountingEntry a;
     a.source = where;
     a.job_id = std::string(trim(f[col.at("JobID")]));
@@ -78,6 +91,8 @@ std::vector<AccountingEntry> read_sacct_accounting(std::istream& in, const std::
     const std::string start_text = start == col.end() ? "" : std::string(trim(f[start->second]));
     if (!start_text.empty() && start_text != "Unknown" && start_text != "None")
       a.start = slurm::parse_timestamp(start_text, where);
+    const auto comment = col.find("Comment");
+    if (comment != col.end()) take_job_report(f[comment->second], a, report);
     out.push_back(std::move(a));
   }
   if (col.empty()) throw InputError(source, "empty sacct output (no header line)");

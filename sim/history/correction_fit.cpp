@@ -92,10 +92,44 @@ CorrectionFactor shrink(const CorrectionFactor& raw, const CorrectionFactor& pri
 
 }  // namespace
 
+namespace {
+
+// A job's own report (job_report.h), if it has one the accounting can
+// vouch for: the steps it timed fit in its elapsed time (5 % and 1 s of
+// slack for clocks and rounding). Any state: a timed-out or cancelled job's
+// steps were timed as they ran.
+bool reported_step_time(const AccountingEntry& outcome, std::map<std::string, long>& excluded,
+                        double& step_time) {
+  if (outcome.measured_steps < 1) return false;
+  const double claimed = static_cast<double>(outcome.measured_steps) * outcome.measured_step_time;
+  if (!(claimed <= 1.05 * outcome.elapsed + 1)) {
+    ++excluded["reports (ignored) timing more seconds of steps than the job ran"];
+    return false;
+  }
+  step_time = outcome.measured_step_time;
+  return true;
+}
+
+}  // namespace
+
 std::vector<FitSample> usable_samples(const std::vector<JoinedJob>& jobs, const FitOptions& options,
                                       std::map<std::string, long>& excluded) {
   std::vector<FitSample> out;
+  const auto add = [&out](const JoinedJob& j, double measured, bool reported) {
+    FitSample s;
+    s.model = j.decision.model, s.device = j.decision.device;
+    s.predicted = j.decision.step_time;
+    s.measured = measured;
+    s.share = j.decision.compute_share;
+    s.reported = reported;
+    out.push_back(std::move(s));
+  };
   for (const JoinedJob& j : jobs) {
+    double reported = 0;
+    if (reported_step_time(j.outcome, excluded, reported)) {
+      add(j, reported, true);
+      continue;
+    }
     if (j.outcome.state != "COMPLETED") {
       ++excluded[j.outcome.state + " (did not run all its steps)"];
       continue;
@@ -105,12 +139,7 @@ std::vector<FitSample> usable_samples(const std::vector<JoinedJob>& jobs, const 
       ++excluded["COMPLETED within the start-up time"];
       continue;
     }
-    FitSample s;
-    s.model = j.decision.model, s.device = j.decision.device;
-    s.predicted = j.decision.step_time;
-    s.measured = run / static_cast<double>(j.decision.steps);
-    s.share = j.decision.compute_share;
-    out.push_back(std::move(s));
+    add(j, run / static_cast<double>(j.decision.steps), false);
   }
   return out;
 }
@@ -142,11 +171,13 @@ ErrorSummary prediction_error(const std::vector<FitSample>& samples,
 
 CorrectionFit fit_correction(const std::vector<FitSample>& samples, const FitOptions& options) {
   if (static_cast<long>(samples.size()) < options.min_jobs)
-    throw InputError("--history", "only " + std::to_string(samples.size()) +
-                                      " completed jobs with a prediction; a correction needs at "
-                                      "least " +
-                                      std::to_string(options.min_jobs) +
-                                      " (--min-jobs): none written");
+    throw InputError(
+        "--history",
+        "only " + std::to_string(samples.size()) +
+            " usable jobs with a prediction (completed, or timed by the job itself); a "
+            "correction needs at "
+            "least " +
+            std::to_string(options.min_jobs) + " (--min-jobs): none written");
   CorrectionFit fit;
   fit.correction.version = options.version;
   GroupFit site = fit_group(kAnyName, kAnyName, samples, false);

@@ -37,15 +37,18 @@ struct FitOptions {
   std::string version;  // the correction's name
 };
 
-// One completed job as the fit uses it.
+// One job as the fit uses it.
 struct FitSample {
   std::string model, device;
   double predicted = 0, measured = 0;  // seconds per step
   double share = 1;                    // predicted compute share
+  bool reported = false;               // measured by the job itself (job_report.h)
 };
 
-// Usable samples of joined jobs: COMPLETED with a measured step time >
-// 0; the others are counted in `excluded` by reason (their state, etc.).
+// Usable samples of joined jobs: those that reported their own step time
+// (any state, if the steps they timed fit in their elapsed time), else
+// COMPLETED ones, measured as (elapsed − start-up) / steps; the others are
+// counted in `excluded` by reason (their state, etc.).
 std::vector<FitSample> usable_samples(const std::vector<JoinedJob>& jobs, const FitOptions& options,
                                       std::map<std::string, long>& excluded);
 

@@ -34,6 +34,10 @@ struct AccountingEntry {
   std::string state;     // first word: COMPLETED, TIMEOUT, CANCELLED, FAILED, ...
   double elapsed = NAN;  // seconds
   double start = NAN;    // epoch seconds; NaN: not started or not printed
+  // What the job reported it measured (job_report.h; sacct's Comment):
+  // steps 0 when it reported nothing usable.
+  long measured_steps = 0;
+  double measured_step_time = NAN;  // seconds per step
 };
 
 // A decision and its job's accounting.
@@ -54,12 +58,13 @@ struct HistoryReport {
 std::vector<DecisionEntry> read_decision_log(std::istream& in, const std::string& source,
                                              HistoryReport& report);
 // `sacct -P` (--parsable2) output with a header naming JobID, State and
-// Elapsed or ElapsedRaw (Start optional, other columns ignored).
+// Elapsed or ElapsedRaw (Start and Comment optional, other columns
+// ignored). A Comment column given last may hold '|' (it is the user's text).
 std::vector<AccountingEntry> read_sacct_accounting(std::istream& in, const std::string& source,
                                                    HistoryReport& report);
 // `sacct --json` output (sacct_json_reader.cpp: Slurm 22.05's data_parser
 // v0.0.38 through 24.11's v0.0.42): jobs[] with job_id, state.current,
-// time.elapsed and time.start. Errors name the file and the JSON path
+// time.elapsed, time.start and comment.job. Errors name the file and the JSON path
 // ("sacct.json: jobs[3].time.elapsed must be seconds …").
 std::vector<AccountingEntry> read_sacct_json_accounting(std::istream& in, const std::string& source,
                                                         HistoryReport& report);

@@ -36,9 +36,13 @@ std::vector<std::string> split_csv(const std::string& line, const std::string& w
 }  // namespace
 
 namespace {
-constexpr const char* kJoinedHeader =
+// Files written before jobs could report their own step time lack the last
+// two columns; they are read as jobs that reported nothing.
+constexpr const char* kHeaderBeforeReports =
     "job_id,decision,model,job_digest,device,batch,precision,gpus,strategy,steps,"
     "predicted_step_time,compute_share,state,elapsed,start";
+const std::string kJoinedHeader =
+    std::string(kHeaderBeforeReports) + ",measured_steps,measured_step_time";
 }  // namespace
 
 std::string joined_csv_text(const std::vector<JoinedJob>& jobs) {
@@ -51,7 +55,10 @@ std::string joined_csv_text(const std::vector<JoinedJob>& jobs) {
         << csv_field(d.precision) << ',' << d.gpus << ',' << csv_field(d.strategy) << ',' << d.steps
         << ',' << exact_number_text(d.step_time) << ',' << exact_number_text(d.compute_share) << ','
         << csv_field(j.outcome.state) << ',' << exact_number_text(j.outcome.elapsed) << ','
-        << (std::isnan(j.outcome.start) ? "" : csv_number(j.outcome.start)) << "\n";
+        << (std::isnan(j.outcome.start) ? "" : csv_number(j.outcome.start)) << ','
+        << (j.outcome.measured_steps > 0 ? std::to_string(j.outcome.measured_steps) : "") << ','
+        << (j.outcome.measured_steps > 0 ? exact_number_text(j.outcome.measured_step_time) : "")
+        << "\n";
   }
   return out.str();
 }
@@ -79,6 +86,12 @@ JoinedJob joined_row(const std::vector<std::string>& f, const std::string& where
   j.outcome.elapsed = parse_non_negative(f[13], where, "elapsed");
   if (!trim(f[14]).empty()) j.outcome.start = parse_finite_double(f[14], where, "start");
   if (d.model.empty()) throw InputError(where, "empty model");
+  if (f.size() > 15 && !trim(f[15]).empty()) {
+    j.outcome.measured_steps = parse_integer(f[15], 1, 1000000000000L, where, "measured_steps");
+    j.outcome.measured_step_time = parse_finite_double(f[16], where, "measured_step_time");
+    if (!(j.outcome.measured_step_time > 0))
+      throw InputError(where, "measured_step_time must be positive");
+  }
   return j;
 }
 
@@ -87,17 +100,18 @@ JoinedJob joined_row(const std::vector<std::string>& f, const std::string& where
 std::vector<JoinedJob> read_joined_csv(std::istream& in, const std::string& source) {
   std::vector<JoinedJob> out;
   std::string line;
-  const size_t width = split_fields(kJoinedHeader, ',').size();
+  size_t width = 0;
   bool header = false;
   for (long number = 1; std::getline(in, line); ++number) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (trim(line).empty()) continue;
     const std::string where = file_line(source, number);
     if (!header) {
-      if (line != kJoinedHeader)
+      if (line != kJoinedHeader && line != kHeaderBeforeReports)
         throw InputError(where, std::string("not a joined history (`pacml history join --out`); "
                                             "expected the header ") +
                                     kJoinedHeader);
+      width = split_fields(line, ',').size();
       header = true;
       continue;
     }

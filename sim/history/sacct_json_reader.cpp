@@ -4,7 +4,8 @@
 //  * v0.0.39+ (23.02 on, 24.11's v0.0.40–42): state.current a list of flags
 //    (the base state first), and numbers that may be {"set", "infinite",
 //    "number"} objects.
-// Only jobs[].job_id, state.current, time.elapsed and time.start are read;
+// Only jobs[].job_id, state.current, time.elapsed, time.start and
+// comment.job (a job's own report, job_report.h) are read;
 // steps are nested inside their job (not rows of their own, as with -P).
 // Every error names the file and the JSON path (jobs[3].time.elapsed).
 #include <nlohmann/json.hpp>
@@ -14,6 +15,7 @@
 #include "core/util/numbers.h"
 #include "core/util/yaml_input.h"
 #include "sim/history/history_records.h"
+#include "sim/history/job_report.h"
 
 namespace pacml::sim {
 namespace {
@@ -64,9 +66,18 @@ AccountingEntry job_entry(const json& job, const std::string& where, const std::
     throw InputError(where,
                      path + ".time.elapsed must be seconds (a number >= 0), got " + elapsed.dump());
   a.elapsed = v;
-  // 0 or unset: not started (a job cancelled while pending)
-  if (time.contains("start") && slurm_json_number(time["start"], v) && v > 0) a.start = v;
+  // 0, unset or NO_VAL: not started (a job cancelled while pending)
+  if (time.contains("start") && slurm_json_time(time["start"], v)) a.start = v;
   return a;
+}
+
+// comment.job: the user's Comment (v0.0.38 on); "" when absent (accounting
+// without AccountingStoreFlags=job_comment) or not text.
+std::string job_comment(const json& job) {
+  if (!job.contains("comment") || !job["comment"].is_object()) return "";
+  const json& comment = job["comment"];
+  return comment.contains("job") && comment["job"].is_string() ? comment["job"].get<std::string>()
+                                                               : "";
 }
 
 }  // namespace
@@ -87,6 +98,7 @@ std::vector<AccountingEntry> read_sacct_json_accounting(std::istream& in, const 
     ++report.lines;
     try {
       out.push_back(job_entry(jobs[i], source, "jobs[" + std::to_string(i) + "]"));
+      take_job_report(job_comment(jobs[i]), out.back(), report);
     } catch (const json::exception& e) {  // a type nlohmann refused: still named
       throw InputError(source, "jobs[" + std::to_string(i) + "]: " + e.what());
     }

@@ -84,7 +84,7 @@ TEST(CorrectionFit, TooLittleEvidenceIsRefused) {
     fit_correction(samples, options);
     FAIL() << "fitted from 19 jobs";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("only 19 completed jobs"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("only 19 usable jobs"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("at least 20"), std::string::npos) << e.what();
   }
   std::vector<FitSample> enough = synthetic("gpt2", 20, 1.7, 1.7, 1, 1, 0.02, 5);
@@ -106,6 +106,34 @@ TEST(CorrectionFit, OnlyCompletedJobsAreMeasured) {
   ASSERT_EQ(samples.size(), 1u);
   EXPECT_DOUBLE_EQ(samples[0].measured, 2.0);  // (230 − 30) / 100
   EXPECT_EQ(excluded.size(), 3u);
+}
+
+// A job's own report (job_report.h) is its measurement in any state: a
+// timed-out job that timed its steps counts, with the steps it timed; a
+// report claiming more seconds of steps than the job ran is ignored (and the
+// job falls back to its state's rule).
+TEST(CorrectionFit, AJobsOwnReportCountsInAnyStateIfItsStepsFitItsElapsedTime) {
+  JoinedJob timeout;
+  timeout.decision.model = "gpt2", timeout.decision.device = "A100";
+  timeout.decision.steps = 1000, timeout.decision.step_time = 1;
+  timeout.decision.compute_share = 1;
+  timeout.outcome.state = "TIMEOUT", timeout.outcome.elapsed = 600;
+  timeout.outcome.measured_steps = 400, timeout.outcome.measured_step_time = 1.4;
+  JoinedJob boastful = timeout;  // 400 steps of 2 s = 800 s in a 600 s job
+  boastful.outcome.measured_step_time = 2;
+  JoinedJob completed_boastful = boastful;
+  completed_boastful.outcome.state = "COMPLETED";
+  completed_boastful.decision.steps = 300;
+  std::map<std::string, long> excluded;
+  const auto samples =
+      usable_samples({timeout, boastful, completed_boastful}, FitOptions{}, excluded);
+  ASSERT_EQ(samples.size(), 2u);
+  EXPECT_TRUE(samples[0].reported);
+  EXPECT_DOUBLE_EQ(samples[0].measured, 1.4);
+  EXPECT_FALSE(samples[1].reported);
+  EXPECT_DOUBLE_EQ(samples[1].measured, 2.0);  // 600 s / 300 steps
+  EXPECT_EQ(excluded.at("reports (ignored) timing more seconds of steps than the job ran"), 2);
+  EXPECT_EQ(excluded.at("TIMEOUT (did not run all its steps)"), 1);
 }
 
 // A log written while a correction was in force (pacml.conf's correction:)

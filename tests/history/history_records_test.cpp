@@ -5,8 +5,10 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/slurm/slurm_syntax.h"
 #include "core/util/error.h"
 #include "sim/history/history_records.h"
+#include "sim/history/job_report.h"
 
 namespace pacml::sim {
 namespace {
@@ -154,6 +156,81 @@ TEST(HistoryRecords, BadSacctJsonIsNamedByFileAndJsonPath) {
   EXPECT_NE(json_error(R"({"jobs": 3})").find("s.json: expected sacct --json output"),
             std::string::npos);
   EXPECT_NE(json_error("{\"jobs\": [").find("s.json: not sacct --json output"), std::string::npos);
+}
+
+// A job's own report (job_report.h) in its Comment: the last one counts, a
+// malformed one is counted and the job keeps its accounting.
+TEST(HistoryRecords, AJobsOwnReportIsReadFromItsComment) {
+  MeasuredSteps m;
+  EXPECT_EQ(parse_job_report("", m), JobReport::none);
+  EXPECT_EQ(parse_job_report("pacml:model=gpt2", m), JobReport::none);
+  ASSERT_EQ(parse_job_report("pacml-measured:steps=500,step_time=0.25", m), JobReport::valid);
+  EXPECT_EQ(m.steps, 500);
+  EXPECT_DOUBLE_EQ(m.step_time, 0.25);
+  ASSERT_EQ(parse_job_report("pacml-measured:steps=1,step_time=9 note "
+                             "pacml-measured:steps=40,step_time=2e-1;x",
+                             m),
+            JobReport::valid);
+  EXPECT_EQ(m.steps, 40);
+  EXPECT_DOUBLE_EQ(m.step_time, 0.2);
+  for (const char* bad :
+       {"pacml-measured:steps=", "pacml-measured:steps=10", "pacml-measured:steps=0,step_time=1",
+        "pacml-measured:steps=10,step_time=0", "pacml-measured:steps=10,step_time=nan",
+        "pacml-measured:steps=10,step_time=1e7", "pacml-measured:steps=-3,step_time=1",
+        "pacml-measured:steps=9999999999999,step_time=1", "pacml-measured:steps=10,step_time=1s"}) {
+    MeasuredSteps kept = m;
+    EXPECT_EQ(parse_job_report(bad, kept), JobReport::malformed) << bad;
+    EXPECT_EQ(kept.steps, m.steps) << bad;
+  }
+  // the request job_submit wrote in the Comment (for replays) is still read
+  // with a report appended: pacml-measured: is not a pacml: request word
+  slurm::RequestFields request;
+  EXPECT_TRUE(slurm::parse_comment("pacml:model=gpt2,steps=10 pacml-measured:steps=5,step_time=1",
+                                   request, "--comment"));
+  EXPECT_EQ(*request.model, "gpt2");
+  // sacct -P: a last Comment column keeps the user's '|'
+  HistoryReport report;
+  std::istringstream p(
+      "JobID|State|Elapsed|Comment\n"
+      "7|TIMEOUT|00:10:00|a|b pacml-measured:steps=100,step_time=2.5\n"
+      "8|COMPLETED|00:01:40|pacml-measured:steps=ten,step_time=1\n"
+      "9|COMPLETED|00:01:40|\n");
+  const auto a = read_sacct_accounting(p, "s.txt", report);
+  ASSERT_EQ(a.size(), 3u);
+  EXPECT_EQ(a[0].measured_steps, 100);
+  EXPECT_DOUBLE_EQ(a[0].measured_step_time, 2.5);
+  EXPECT_EQ(a[1].measured_steps, 0);
+  EXPECT_EQ(a[2].measured_steps, 0);
+  EXPECT_EQ(report.skipped.size(), 1u);
+  EXPECT_EQ(report.skipped.begin()->second, 1);
+  // sacct --json: comment.job
+  std::istringstream j(
+      R"({"jobs":[{"job_id":7,"state":{"current":["TIMEOUT"]},"time":{"elapsed":600},)"
+      R"("comment":{"job":"pacml-measured:steps=100,step_time=2.5"}}]})");
+  const auto aj = read_any_sacct_accounting(j, "s.json", report);
+  ASSERT_EQ(aj.size(), 1u);
+  EXPECT_EQ(aj[0].measured_steps, 100);
+  // 24.11.5's v0.0.42: a job that never started has "start": 4294967294
+  std::istringstream never(R"({"jobs":[{"job_id":5,"state":{"current":["CANCELLED"]},)"
+                           R"("time":{"elapsed":0,"start":4294967294,"end":1796550212}}]})");
+  EXPECT_TRUE(std::isnan(read_any_sacct_accounting(never, "n.json", report)[0].start));
+  // the joined CSV carries it and reads back; a file written before
+  // reports existed (15 columns) is still read
+  JoinedJob job;
+  job.decision = {"d:1", "1.a", "7", "gpt2", "x", "A100", "fp32", "data", 8, 2, 100, 0.5, 0.9};
+  job.outcome = a[0];
+  std::istringstream csv(joined_csv_text({job}));
+  const auto back = read_joined_csv(csv, "j.csv");
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].outcome.measured_steps, 100);
+  EXPECT_DOUBLE_EQ(back[0].outcome.measured_step_time, 2.5);
+  std::istringstream old(
+      "job_id,decision,model,job_digest,device,batch,precision,gpus,strategy,steps,"
+      "predicted_step_time,compute_share,state,elapsed,start\n"
+      "7,1.a,gpt2,x,A100,8,fp32,2,data,10,0.5,0.9,COMPLETED,100,\n");
+  const auto before = read_joined_csv(old, "old.csv");
+  ASSERT_EQ(before.size(), 1u);
+  EXPECT_EQ(before[0].outcome.measured_steps, 0);
 }
 
 }  // namespace

@@ -93,9 +93,12 @@ TEST(GpuPlan, AnnotationRoundTripsAndBecomesTheEnvironment) {
   EXPECT_EQ(back->decision, "17.3");
   EXPECT_EQ(back->policy, "fixed:6");
   const auto env = plan_environment(*back);
-  ASSERT_EQ(env.size(), 10u);
+  ASSERT_EQ(env.size(), 11u);
   EXPECT_EQ(env[0], (std::pair<std::string, std::string>{"PACML_GPUS", "6"}));
   EXPECT_EQ(env[8], (std::pair<std::string, std::string>{"PACML_DEADLINE", "1764633600"}));
+  EXPECT_EQ(env[9].first, "PACML_STEP_REPORT");  // the installed helper
+  EXPECT_EQ(env[9].second, PACML_INSTALLED_BINDIR "/pacml-report-steps");
+  EXPECT_EQ(env[10].first, "PACML_DECISION");
   EXPECT_FALSE(parse_plan("pacml-plan:gpus=x,decision=1"));
   EXPECT_FALSE(parse_plan("pacml-plan:gpus=2,nodes=1,evil=1,decision=1"));
   EXPECT_FALSE(parse_plan("no plan here"));

@@ -20,7 +20,7 @@ tests_plugin_plugin_tests_SOURCES = \
 	tests/plugin/compact_graph_test.cpp \
 	tests/plugin/review_findings_test.cpp
 tests_plugin_plugin_tests_CPPFLAGS = $(AM_CPPFLAGS) $(GTEST_CFLAGS) \
-	-DPACML_SOURCE_DIR='"$(abs_top_srcdir)"'
+	-DPACML_SOURCE_DIR='"$(abs_top_srcdir)"' -DPACML_INSTALLED_BINDIR='"$(bindir)"'
 tests_plugin_plugin_tests_LDADD = libpacml_plugin.la libpacml_core.la \
 	$(YAML_CPP_LIBS) $(HWLOC_LIBS) $(GTEST_LIBS)
 
