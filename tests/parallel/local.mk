@@ -7,4 +7,5 @@ tests_unit_tests_SOURCES += \
 	tests/parallel/calibration_test.cpp \
 	tests/parallel/gpu_replay_test.cpp \
 	tests/parallel/fitted_workload_test.cpp \
-	tests/parallel/memory_terms_test.cpp
+	tests/parallel/memory_terms_test.cpp \
+	tests/parallel/comm_terms_test.cpp
