@@ -104,8 +104,22 @@ lab_stop() { # stops every daemon lab_start started (again: nothing to do)
     pids="$pids $(cat "$LAB/munge/munged.pid")"
     rm -f "$LAB/munge/munged.pid"
   fi
-  lab_kill_wait $pids
+  lab_kill_wait $pids $(lab_step_daemons)
   rm -f "$LAB/run/slurmd.pids" "$LAB/run/ctld.pid"
+}
+
+# The lab's slurmstepd processes (each writes to a log in $LAB): under 24.11
+# one of a finished standalone srun sometimes outlives its job and slurmd,
+# ignoring SIGTERM (seen after the GPU test's section 7b); a real cluster's
+# are never matched.
+lab_step_daemons() {
+  local f p
+  for f in /proc/[0-9]*/comm; do
+    [ "$(cat "$f" 2>/dev/null)" = slurmstepd ] || continue
+    p=${f#/proc/}
+    p=${p%/comm}
+    ls -l "/proc/$p/fd" 2>/dev/null | grep -q "$(basename "$LAB")/" && echo "$p"
+  done
 }
 
 lab_kill_wait() { # lab_kill_wait PID...: TERM, up to 5 s to exit, then KILL
