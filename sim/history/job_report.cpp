@@ -1,50 +1,15 @@
 #include "sim/history/job_report.h"
 
-#include <cerrno>
-#include <cmath>
-#include <cstdlib>
+#include <algorithm>
 #include <string>
+
+#include "core/util/error.h"
+#include "core/util/numbers.h"
+#include "core/util/text.h"
 
 #include "sim/history/history_records.h"
 
 namespace pacml::sim {
-namespace {
-
-// The value of `key=` in "k1=v1,k2=v2"; false when absent.
-bool field(std::string_view fields, std::string_view key, std::string& value) {
-  size_t at = 0;
-  while (at <= fields.size()) {
-    const size_t end = std::min(fields.find(',', at), fields.size());
-    const std::string_view item = fields.substr(at, end - at);
-    if (item.size() > key.size() && item.substr(0, key.size()) == key && item[key.size()] == '=') {
-      value = std::string(item.substr(key.size() + 1));
-      return true;
-    }
-    at = end + 1;
-  }
-  return false;
-}
-
-bool whole_number(const std::string& text, long low, long high, long& out) {
-  if (text.empty() || text.size() > 13) return false;
-  char* end = nullptr;
-  errno = 0;
-  const long v = std::strtol(text.c_str(), &end, 10);
-  if (*end || errno || v < low || v > high) return false;
-  out = v;
-  return true;
-}
-
-bool seconds(const std::string& text, double& out) {
-  if (text.empty() || text.size() > 32) return false;
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (*end || !std::isfinite(v) || !(v > 0 && v <= 1e6)) return false;
-  out = v;
-  return true;
-}
-
-}  // namespace
 
 JobReport parse_job_report(std::string_view comment, MeasuredSteps& out) {
   const size_t tag = comment.rfind(kMeasuredTag);
@@ -53,11 +18,27 @@ JobReport parse_job_report(std::string_view comment, MeasuredSteps& out) {
   const size_t start = tag + kMeasuredTag.size();
   const size_t end = std::min(comment.find_first_of(" \t;\n", start), comment.size());
   const std::string_view fields = comment.substr(start, end - start);
-  std::string steps_text, time_text;
+  // The project's number readers; a user's bad text is a malformed report,
+  // not an error.
   MeasuredSteps m;
-  if (!field(fields, "steps", steps_text) || !field(fields, "step_time", time_text) ||
-      !whole_number(steps_text, 1, 1000000000000L, m.steps) || !seconds(time_text, m.step_time))
+  bool have_steps = false, have_time = false;
+  try {
+    for (const std::string& item : split_fields(fields, ',')) {
+      const size_t eq = item.find('=');
+      const std::string key = item.substr(0, eq),
+                        value = eq == std::string::npos ? "" : item.substr(eq + 1);
+      if (key == "steps") {
+        m.steps = parse_integer(value, 1, 1000000000000L, "report", "steps");
+        have_steps = true;
+      } else if (key == "step_time") {
+        m.step_time = parse_finite_double(value, "report", "step_time");
+        have_time = m.step_time > 0 && m.step_time <= 1e6;
+      }
+    }
+  } catch (const InputError&) {
     return JobReport::malformed;
+  }
+  if (!have_steps || !have_time) return JobReport::malformed;
   out = m;
   return JobReport::valid;
 }
