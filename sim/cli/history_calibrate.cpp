@@ -17,14 +17,20 @@ void declare_history_fit_options(Args& args) {
               "with --log: sacct -P --format=JobID,State,Elapsed,Start,Comment output");
   args.option("startup", "SECONDS",
               "with --history: seconds of each job's elapsed time before its first step", "0");
-  args.option("prior-jobs", "K",
+  args.option("prior-jobs", "K|auto",
               "with --history: the prior's weight in jobs, a factor from n jobs moves n/(n+K) of "
-              "the way",
-              "8");
+              "the way; auto: estimated from the spread within and between models (8 where "
+              "fewer than 3 models can tell)",
+              "auto");
   args.option("min-jobs", "N", "with --history: refuse with fewer usable completed jobs", "20");
   args.option("version-name", "TEXT",
               "with --history: the correction's version (default: the "
               "--out file's name)");
+}
+
+std::optional<double> parse_prior_jobs(const std::string& text) {
+  if (text == "auto") return std::nullopt;
+  return parse_non_negative(text, "--prior-jobs", "--prior-jobs (a weight in jobs, or auto)");
 }
 
 std::vector<sim::JoinedJob> join_files(const std::string& log, const std::string& sacct) {
@@ -56,6 +62,16 @@ std::string error_line(const sim::ErrorSummary& e) {
          significant_number_text(e.median_log_ratio, 3);
 }
 
+std::string prior_line(const sim::PriorWeight& p) {
+  std::string line = "prior: k = " + significant_number_text(p.jobs, 3) + " jobs";
+  if (p.estimated)
+    return line + ", estimated from " + std::to_string(p.groups) +
+           " models (log ratios' sd within a model " + significant_number_text(p.within_log_sd, 3) +
+           ", between models " + significant_number_text(p.between_log_sd, 3) + ")";
+  return line + " (stated, or the default where fewer than " +
+         std::to_string(sim::kMinPriorGroups) + " models can estimate it)";
+}
+
 void print_fit(const sim::CorrectionFit& fit, const std::map<std::string, long>& excluded,
                const std::vector<sim::FitSample>& samples) {
   long reported = 0;
@@ -73,6 +89,7 @@ void print_fit(const sim::CorrectionFit& fit, const std::map<std::string, long>&
                significant_number_text(g.raw.comm, 4), significant_number_text(g.shrunk.compute, 4),
                significant_number_text(g.shrunk.comm, 4)});
   table.print(std::cout);
+  std::cout << prior_line(fit.prior) << "\n";
   std::cout << "before: " << error_line(fit.before) << "\nafter:  " << error_line(fit.after)
             << "\n(in-sample: the same jobs the correction was fitted on)\n";
 }
@@ -97,7 +114,7 @@ int history_section(const Args& args) {
   }
   sim::FitOptions options;
   options.startup_seconds = parse_non_negative(args.get("startup"), "--startup", "--startup");
-  options.prior_jobs = parse_non_negative(args.get("prior-jobs"), "--prior-jobs", "--prior-jobs");
+  options.prior_jobs = parse_prior_jobs(args.get("prior-jobs"));
   options.min_jobs = args.get_long("min-jobs", 1, 1L << 40);
   const std::string out = args.get("out");
   options.version =
@@ -111,7 +128,7 @@ int history_section(const Args& args) {
       std::to_string(samples.size()) + " jobs of " +
       (args.has("history") ? args.get("history")
                            : args.get("log") + " joined with " + args.get("sacct"));
-  provenance.prior_jobs = options.prior_jobs;
+  provenance.prior_jobs = fit.prior.jobs;
   sim::write_text_file(out, correction_file_text(fit.correction, provenance));
   std::cerr << "pacml calibrate: wrote " << out << "\n";
   return 0;

@@ -3,6 +3,7 @@
 // the joined history both it and `pacml history join` read.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,9 @@ namespace pacml::cli {
 // Declares --log, --sacct, --startup, --prior-jobs, --min-jobs, --version-name
 // (calibrate's --history and --out are its own).
 void declare_history_fit_options(Args& args);
+
+// --prior-jobs: "auto" (unset: the fit estimates it) or a weight in jobs.
+std::optional<double> parse_prior_jobs(const std::string& text);
 
 // The decision log joined with the accounting, with what could not be
 // joined and why printed to stderr.

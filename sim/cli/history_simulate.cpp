@@ -8,6 +8,7 @@
 #include "core/util/numbers.h"
 #include "core/util/statistics.h"
 #include "sim/cli/args.h"
+#include "sim/cli/history_calibrate.h"
 #include "sim/cli/table.h"
 #include "sim/experiment/evaluation.h"
 #include "sim/history/history_simulation.h"
@@ -42,7 +43,7 @@ SimCli parse_options(Args& args) {
   c.sim.noise = parse_non_negative(args.get("noise"), "--noise", "--noise");
   c.sim.refit_every = args.get_long("refit-every", 1, 1000000);
   c.sim.settled_after = args.get_long("settled-after", 0, 100000000);
-  c.sim.fit.prior_jobs = parse_non_negative(args.get("prior-jobs"), "--prior-jobs", "--prior-jobs");
+  c.sim.fit.prior_jobs = parse_prior_jobs(args.get("prior-jobs"));
   c.window = args.get_long("window", 1, 1000000);
   c.out = args.get("out");
   return c;
@@ -106,6 +107,14 @@ nlohmann::json result_json(const SimCli& c, const sim::HistorySimResult& result)
                             {"settled_outcomes", r.settled_outcomes},
                             {"settled_met_rate", number(r.settled_met_rate)},
                             {"refits", r.refits}};
+    // learns: the factors its last refit ended with, beside "truth"
+    if (r.refits > 0)
+      j["replays"][r.name]["prior"] = {{"jobs", r.last_prior.jobs},
+                                       {"estimated", r.last_prior.estimated},
+                                       {"within_log_sd", r.last_prior.within_log_sd},
+                                       {"between_log_sd", r.last_prior.between_log_sd}};
+    for (const auto& [key, f] : r.last_correction.factors)
+      j["replays"][r.name]["correction"][key.first] = {{"compute", f.compute}, {"comm", f.comm}};
   }
   return j;
 }
@@ -195,7 +204,10 @@ int history_simulate(const std::vector<std::string>& argv) {
   args.option("refit-every", "N", "completed jobs between refits", "50");
   args.option("settled-after", "N", "completions of a model before its error counts as settled",
               "200");
-  args.option("prior-jobs", "K", "the fit's prior weight in jobs", "8");
+  args.option("prior-jobs", "K|auto",
+              "the fit's prior weight in jobs; auto: estimated at each refit (as pacml calibrate "
+              "--history does)",
+              "auto");
   args.option("window", "N", "outcomes per point of the CSV and plot", "250");
   args.option("out", "DIR", "write history.csv, history.json and history.png there");
   if (!args.parse(argv)) return 0;

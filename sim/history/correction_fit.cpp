@@ -90,6 +90,55 @@ CorrectionFactor shrink(const CorrectionFactor& raw, const CorrectionFactor& pri
   return out;
 }
 
+// A group's log ratios log(measured / predicted): their mean, variance and count.
+struct LogRatios {
+  double mean = 0, variance = 0;
+  long n = 0;
+};
+
+LogRatios log_ratios(const std::vector<FitSample>& kept) {
+  LogRatios out;
+  out.n = static_cast<long>(kept.size());
+  for (const FitSample& s : kept) out.mean += std::log(s.measured / s.predicted);
+  out.mean /= static_cast<double>(out.n);
+  for (const FitSample& s : kept)
+    out.variance += std::pow(std::log(s.measured / s.predicted) - out.mean, 2);
+  if (out.n > 1) out.variance /= static_cast<double>(out.n - 1);
+  return out;
+}
+
+// Empirical Bayes (the method of moments of a random-effects model): σ², the
+// pooled within-model variance of the log ratios, and τ², the variance of
+// the models' mean log ratios less the part σ² / n their noise explains.
+// k = σ² / τ² is the prior weight under which a model's mean moves toward
+// the site's as far as that noise warrants: a fixed k instead biases models
+// far from the site (k = 8 kept a model 2.9× from the site's factor 3 % off
+// after 300 jobs with 5 % noise).
+PriorWeight estimate_prior(const std::vector<LogRatios>& groups) {
+  PriorWeight prior;
+  if (static_cast<long>(groups.size()) < kMinPriorGroups) return prior;
+  double pooled = 0, dof = 0, grand = 0, noise_of_means = 0;
+  for (const LogRatios& g : groups) {
+    pooled += g.variance * static_cast<double>(g.n - 1), dof += static_cast<double>(g.n - 1);
+    grand += g.mean;
+  }
+  if (!(dof > 0)) return prior;
+  const double count = static_cast<double>(groups.size());
+  const double sigma2 = pooled / dof;
+  grand /= count;
+  double spread = 0;
+  for (const LogRatios& g : groups) {
+    spread += std::pow(g.mean - grand, 2);
+    noise_of_means += sigma2 / static_cast<double>(g.n);
+  }
+  const double tau2 = std::max(0.0, spread / (count - 1) - noise_of_means / count);
+  prior.estimated = true;
+  prior.groups = static_cast<long>(groups.size());
+  prior.within_log_sd = std::sqrt(sigma2), prior.between_log_sd = std::sqrt(tau2);
+  prior.jobs = tau2 > sigma2 / kMaxPriorJobs ? sigma2 / tau2 : kMaxPriorJobs;
+  return prior;
+}
+
 }  // namespace
 
 namespace {
@@ -181,16 +230,26 @@ CorrectionFit fit_correction(const std::vector<FitSample>& samples, const FitOpt
   CorrectionFit fit;
   fit.correction.version = options.version;
   GroupFit site = fit_group(kAnyName, kAnyName, samples, false);
-  site.shrunk = shrink(site.raw, CorrectionFactor{}, options.prior_jobs);
+  std::map<std::pair<std::string, std::string>, std::vector<FitSample>> by_group;
+  for (const FitSample& s : samples) by_group[{s.model, s.device}].push_back(s);
+  std::vector<GroupFit> groups;
+  std::vector<LogRatios> spreads;
+  for (const auto& [key, group] : by_group) {
+    if (static_cast<long>(group.size()) < options.min_group_jobs) continue;
+    groups.push_back(fit_group(key.first, key.second, group, true));
+    long set_aside = 0;  // counted by fit_group
+    spreads.push_back(log_ratios(without_outliers(group, set_aside)));
+  }
+  fit.prior = options.prior_jobs ? PriorWeight{*options.prior_jobs} : estimate_prior(spreads);
+  // Toward 1 with the stated weight: one site's history cannot tell how far
+  // sites differ from the model.
+  site.shrunk =
+      shrink(site.raw, CorrectionFactor{}, options.prior_jobs.value_or(kDefaultPriorJobs));
   fit.correction.factors[{kAnyName, kAnyName}] = site.shrunk;
   fit.groups.push_back(site);
-  std::map<std::pair<std::string, std::string>, std::vector<FitSample>> groups;
-  for (const FitSample& s : samples) groups[{s.model, s.device}].push_back(s);
-  for (const auto& [key, group] : groups) {
-    if (static_cast<long>(group.size()) < options.min_group_jobs) continue;
-    GroupFit g = fit_group(key.first, key.second, group, true);
-    g.shrunk = shrink(g.raw, site.shrunk, options.prior_jobs);
-    fit.correction.factors[key] = g.shrunk;
+  for (GroupFit& g : groups) {
+    g.shrunk = shrink(g.raw, site.shrunk, fit.prior.jobs);
+    fit.correction.factors[{g.model, g.device}] = g.shrunk;
     fit.groups.push_back(g);
   }
   fit.before = prediction_error(samples, nullptr, options);

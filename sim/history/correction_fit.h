@@ -10,15 +10,21 @@
 //    (1 − s) is fitted by least squares; otherwise only the total is
 //    identified, and compute = comm = the geometric mean of r;
 //  * each factor is shrunk in log space toward the site-wide factor with
-//    weight n / (n + k) (a log-normal prior centred there, k = prior_jobs);
-//    the site-wide factor, fitted the same way over every job, is shrunk
-//    toward 1. Groups with fewer than min_group_jobs jobs get no entry of
-//    their own (the site-wide entry answers for them).
+//    weight n / (n + k) (a log-normal prior centred there). k is prior_jobs
+//    where stated; else it is estimated from the history (empirical Bayes:
+//    k = σ² / τ², the within-model variance of the log ratios over their
+//    between-model variance), and where fewer than kMinPriorGroups models
+//    can tell, the stated default kDefaultPriorJobs. The site-wide factor,
+//    fitted the same way over every job, is shrunk toward 1 with the stated
+//    k (prior_jobs, else kDefaultPriorJobs). Groups with fewer
+//    than min_group_jobs jobs get no entry of their own (the site-wide entry
+//    answers for them).
 // Fewer than min_jobs usable jobs: refused (InputError), nothing is written.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,12 +33,21 @@
 
 namespace pacml::sim {
 
+// The prior's weight where the history cannot estimate it: a group of 8
+// jobs moves halfway from the site-wide factor.
+constexpr double kDefaultPriorJobs = 8;
+// Models (groups with an entry) needed to estimate the between-model spread.
+constexpr long kMinPriorGroups = 3;
+// The estimate's bounds: a history with no spread between its models pins
+// every model to the site-wide factor (k of 1,000 jobs).
+constexpr double kMaxPriorJobs = 1000;
+
 struct FitOptions {
-  double startup_seconds = 0;  // subtracted from elapsed before dividing by steps
-  double prior_jobs = 8;       // k of the shrinkage n / (n + k)
-  long min_jobs = 20;          // usable completed jobs below which the fit refuses
-  long min_group_jobs = 3;     // jobs a (model, device) needs for an entry of its own
-  int bootstrap = 1000;        // resamples of the error's confidence interval
+  double startup_seconds = 0;        // subtracted from elapsed before dividing by steps
+  std::optional<double> prior_jobs;  // k of the shrinkage n / (n + k); unset: estimated
+  long min_jobs = 20;                // usable completed jobs below which the fit refuses
+  long min_group_jobs = 3;           // jobs a (model, device) needs for an entry of its own
+  int bootstrap = 1000;              // resamples of the error's confidence interval
   std::uint64_t seed = 1;
   std::string version;  // the correction's name
 };
@@ -66,8 +81,17 @@ struct GroupFit {
   CorrectionFactor raw, shrunk;
 };
 
+// The prior's weight a fit used, and where it came from.
+struct PriorWeight {
+  double jobs = kDefaultPriorJobs;               // k
+  bool estimated = false;                        // from the history (else stated, or the default)
+  long groups = 0;                               // the models the estimate used
+  double within_log_sd = 0, between_log_sd = 0;  // σ and τ of the estimate
+};
+
 struct CorrectionFit {
   StepCorrection correction;
+  PriorWeight prior;
   std::vector<GroupFit> groups;  // the site-wide one ("*", "*") first
   ErrorSummary before, after;    // over the samples, in-sample
 };

@@ -131,7 +131,9 @@ void SimRun::settle(long index, const GpuJobOutcome& outcome) {
     samples_.push_back({so.model, predictions_.device(), s.model_step, measured, s.share});
     if (mode_ == Mode::kLearns && static_cast<long>(samples_.size()) % o_.refit_every == 0) {
       try {
-        current_ = fit_correction(samples_, o_.fit).correction;
+        CorrectionFit fit = fit_correction(samples_, o_.fit);
+        current_ = std::move(fit.correction);
+        out_.last_prior = fit.prior;
         ++out_.refits;
       } catch (const InputError&) {  // too little evidence yet: predict as before
       }

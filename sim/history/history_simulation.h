@@ -58,6 +58,7 @@ struct SimReplay {
   std::vector<SimOutcome> outcomes;
   long refits = 0;
   StepCorrection last_correction;  // learns: the last fit
+  PriorWeight last_prior;          // learns: the last fit's prior weight
   double median_error = NAN, settled_median_error = NAN;
   long settled_jobs = 0;          // completed and settled
   double settled_met_rate = NAN;  // over every settled outcome
