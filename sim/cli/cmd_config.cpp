@@ -8,12 +8,12 @@
 
 #include "core/cluster/cluster_spec.h"
 #include "core/cluster/topology_yaml.h"
+#include "core/config/plugin_config_keys.h"
 #include "core/config/settings_table.h"
 #include "core/correction/correction_file.h"
 #include "core/util/error.h"
 #include "core/zoo/device_model.h"
 #include "model/train_config_keys.h"
-#include "plugin/config.h"
 #include "sim/cli/args.h"
 #include "sim/cli/command.h"
 #include "sim/cli/table.h"
@@ -31,7 +31,7 @@ const std::map<std::string, std::function<const SettingsTable&()>>& formats() {
       {"correction.entries", correction_entry_settings},
       {"device", device_settings},
       {"device.host", device_host_settings},
-      {"pacml.conf", plugin::plugin_config_settings},
+      {"pacml.conf", plugin_config_settings},
       {"topology", ramp_topology_settings},
       {"experiment", sim::experiment_settings},
       {"experiment.seeds", sim::seed_range_settings},
