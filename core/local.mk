@@ -8,6 +8,7 @@ libpacml_core_la_SOURCES += \
 	core/util/statistics.h core/util/text.h core/util/lru_cache.h \
 	core/config/settings_table.h core/config/settings_table.cpp \
 	core/config/plugin_config_keys.h core/config/plugin_config_keys.cpp \
+	core/config/train_config_keys.h core/config/train_config_keys.cpp \
 	core/graph/layer_graph.h core/graph/layer_graph.cpp \
 	core/graph/pipedream_reader.h core/graph/pipedream_reader.cpp \
 	core/graph/native_graph.h core/graph/native_graph.cpp \

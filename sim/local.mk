@@ -29,6 +29,6 @@ pacml_SOURCES = \
 	sim/cli/cmd_bench.cpp \
 	sim/cli/cmd_bench_gpu_policy.cpp \
 	sim/cli/cmd_train.cpp
-pacml_LDADD = libpacml_args.la libpacml_sim.la libpacml_train_keys.la libpacml_core.la $(YAML_CPP_LIBS) $(HWLOC_LIBS)
+pacml_LDADD = libpacml_args.la libpacml_sim.la libpacml_core.la $(YAML_CPP_LIBS) $(HWLOC_LIBS)
 
 include sim/sim.mk
