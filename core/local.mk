@@ -33,6 +33,14 @@ libpacml_core_la_SOURCES += \
 	core/slurm/slurm_syntax.h core/slurm/slurm_syntax.cpp core/slurm/slurm_json.h \
 	core/slurm/log_text.h core/slurm/log_text.cpp
 
+# Option parsing on CLI11 (header-only): the pacml command's (sim/cli/) and
+# pacml-train's (model/train_main.cpp), so neither includes the other's folder.
+# Only args.cpp includes CLI11, so only it pays CLI11's compile time.
+noinst_LTLIBRARIES += libpacml_args.la
+libpacml_args_la_SOURCES = core/util/args.h core/util/args.cpp
+libpacml_args_la_CPPFLAGS = $(AM_CPPFLAGS) $(CLI11_CFLAGS)
+libpacml_args_la_LIBADD = libpacml_core.la
+
 # The model zoo (issue: built-in model zoo) appends its own sources here.
 include core/zoo/local.mk
 

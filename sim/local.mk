@@ -6,12 +6,8 @@ noinst_LTLIBRARIES += libpacml_sim.la
 libpacml_sim_la_SOURCES =
 libpacml_sim_la_LIBADD = libpacml_core.la
 
-# Option parsing on CLI11 (header-only): the pacml command's and pacml-train's.
-# Only args.cpp includes CLI11, so only it pays CLI11's compile time.
-noinst_LTLIBRARIES += libpacml_args.la
-libpacml_args_la_SOURCES = sim/cli/args.h sim/cli/args.cpp
-libpacml_args_la_CPPFLAGS = $(AM_CPPFLAGS) $(CLI11_CFLAGS)
-libpacml_args_la_LIBADD = libpacml_core.la
+# Option parsing (libpacml_args.la, core/util/args.h) is core's: pacml-train
+# uses it too.
 
 bin_PROGRAMS += pacml
 pacml_SOURCES = \
