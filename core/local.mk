@@ -7,6 +7,8 @@ libpacml_core_la_SOURCES += \
 	core/util/yaml_input.h core/util/yaml_input.cpp \
 	core/util/statistics.h core/util/text.h core/util/lru_cache.h \
 	core/config/settings_table.h core/config/settings_table.cpp \
+	core/config/plugin_config_keys.h core/config/plugin_config_keys.cpp \
+	core/config/train_config_keys.h core/config/train_config_keys.cpp \
 	core/graph/layer_graph.h core/graph/layer_graph.cpp \
 	core/graph/pipedream_reader.h core/graph/pipedream_reader.cpp \
 	core/graph/native_graph.h core/graph/native_graph.cpp \
@@ -30,6 +32,14 @@ libpacml_core_la_SOURCES += \
 	core/policy/policy_factory.h core/policy/policy_factory.cpp \
 	core/slurm/slurm_syntax.h core/slurm/slurm_syntax.cpp core/slurm/slurm_json.h \
 	core/slurm/log_text.h core/slurm/log_text.cpp
+
+# Option parsing on CLI11 (header-only): the pacml command's (sim/cli/) and
+# pacml-train's (model/train_main.cpp), so neither includes the other's folder.
+# Only args.cpp includes CLI11, so only it pays CLI11's compile time.
+noinst_LTLIBRARIES += libpacml_args.la
+libpacml_args_la_SOURCES = core/util/args.h core/util/args.cpp
+libpacml_args_la_CPPFLAGS = $(AM_CPPFLAGS) $(CLI11_CFLAGS)
+libpacml_args_la_LIBADD = libpacml_core.la
 
 # The model zoo (issue: built-in model zoo) appends its own sources here.
 include core/zoo/local.mk

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "core/cluster/cluster_spec.h"
+#include "core/config/train_config_keys.h"
 #include "core/features/gpu_features.h"
 #include "core/graph/job_graph.h"
 #include "core/inference/gpu_learned_policy.h"
@@ -22,7 +23,6 @@
 #include "core/parallel/physical_estimator.h"
 #include "core/util/error.h"
 #include "core/util/yaml_input.h"
-#include "model/train_config_keys.h"
 #include "model/trainer.h"
 #include "sim/engine/workload.h"
 #include "sim/experiment/evaluation.h"

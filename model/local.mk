@@ -19,11 +19,8 @@ models_DATA = contrib/models/reference.pacw contrib/models/reference-A.pacw \
 print-modelsdir:
 	@echo '$(modelsdir)'
 
-# The trainers' config keys (model/train_config_keys.h): no LibTorch, so the
-# pacml command lists them (`pacml config keys train…`) without linking it.
-noinst_LTLIBRARIES += libpacml_train_keys.la
-libpacml_train_keys_la_SOURCES = model/train_config_keys.h model/train_config_keys.cpp
-libpacml_train_keys_la_LIBADD = libpacml_core.la
+# The trainers' config keys are core's (core/config/train_config_keys.h), so
+# the pacml command lists them (`pacml config keys train…`) without model/.
 
 if HAVE_TORCH
 noinst_LTLIBRARIES += libpacml_model.la
@@ -34,12 +31,12 @@ libpacml_model_la_SOURCES = \
 	model/gpu_torch_network.h model/gpu_torch_network.cpp \
 	model/gpu_trainer.h model/gpu_trainer.cpp
 libpacml_model_la_CPPFLAGS = $(AM_CPPFLAGS) $(TORCH_CPPFLAGS)
-libpacml_model_la_LIBADD = libpacml_train_keys.la libpacml_sim.la libpacml_core.la
+libpacml_model_la_LIBADD = libpacml_sim.la libpacml_core.la
 
 bin_PROGRAMS += pacml-train
 pacml_train_SOURCES = model/train_main.cpp
 pacml_train_CPPFLAGS = $(AM_CPPFLAGS)
-pacml_train_LDADD = libpacml_model.la libpacml_train_keys.la libpacml_args.la libpacml_sim.la libpacml_core.la \
+pacml_train_LDADD = libpacml_model.la libpacml_args.la libpacml_sim.la libpacml_core.la \
 	$(YAML_CPP_LIBS) $(HWLOC_LIBS) $(TORCH_LIBS)
 pacml_train_LDFLAGS = $(TORCH_LDFLAGS)
 endif

@@ -4,11 +4,11 @@
 #include <iostream>
 #include <sstream>
 
+#include "core/util/args.h"
 #include "core/util/error.h"
 #include "core/util/yaml_input.h"
 #include "model/gpu_trainer.h"
 #include "model/trainer.h"
-#include "sim/cli/args.h"
 
 namespace {
 
@@ -22,7 +22,7 @@ std::string read_text(const std::string& path) {
 }
 
 // `world: gpu`: the GPU policy's imitation trainer (model/gpu_trainer.h).
-int train_gpu_policy(const cli::Args& a, const std::string& path, const std::string& text) {
+int train_gpu_policy(const Args& a, const std::string& path, const std::string& text) {
   if (a.is_set("resume"))
     throw InputError("--resume",
                      "the GPU trainer has no checkpoints; rerun it (it is "
@@ -51,15 +51,14 @@ int main(int argc, char** argv) {
   pacml::model::tune_allocator();
   const std::vector<std::string> args(argv + 1, argv + argc);
   try {
-    cli::Args a(
-        "pacml train --config FILE --out DIR [options]",
-        "Trains the PAC-ML policy (GNN + PPO with GAE) in pacml's simulator: parallel rollouts "
-        "over the experiment's β distributions, periodic greedy evaluation against the "
-        "baselines, learning curve (curve.csv, curve.png), checkpoints (resume with --resume) "
-        "and weights files (best.pacw, final.pacw) usable as pacml:PATH. A config with "
-        "'world: gpu' trains the GPU policy instead (imitation of a searched admission rule "
-        "with DAgger on fitted-workload replays; --max-updates caps its iterations). Configs "
-        "live in contrib/train/.");
+    Args a("pacml train --config FILE --out DIR [options]",
+           "Trains the PAC-ML policy (GNN + PPO with GAE) in pacml's simulator: parallel rollouts "
+           "over the experiment's β distributions, periodic greedy evaluation against the "
+           "baselines, learning curve (curve.csv, curve.png), checkpoints (resume with --resume) "
+           "and weights files (best.pacw, final.pacw) usable as pacml:PATH. A config with "
+           "'world: gpu' trains the GPU policy instead (imitation of a searched admission rule "
+           "with DAgger on fitted-workload replays; --max-updates caps its iterations). Configs "
+           "live in contrib/train/.");
     a.option("config", "FILE", "training config (YAML, see contrib/train/README.md)")
         .option("out", "DIR", "output directory (created)")
         .flag("resume", "continue from DIR/checkpoint.pacw if present")

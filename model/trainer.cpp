@@ -12,12 +12,12 @@
 #include <sstream>
 #include <thread>
 
+#include "core/config/train_config_keys.h"
 #include "core/hw/thread_pinning.h"
 #include "core/inference/learned_policy.h"
 #include "core/policy/baselines.h"
 #include "core/util/error.h"
 #include "core/util/yaml_input.h"
-#include "model/train_config_keys.h"
 #include "sim/engine/episode.h"
 #include "sim/engine/policy_factory.h"
 #include "sim/experiment/evaluation.h"

@@ -18,7 +18,7 @@
 
 #include "core/cluster/cluster_spec.h"
 #include "core/cluster/ramp_topology.h"
-#include "core/config/settings_table.h"
+#include "core/config/plugin_config_keys.h"
 #include "core/parallel/throughput_table.h"
 #include "plugin/step_correction_source.h"
 
@@ -94,12 +94,11 @@ const std::vector<std::string>& installed_model_dirs();
 void check_policy_for(const PluginConfig& cfg, const std::string& policy, const std::string& where);
 
 // Parses pacml.conf text; throws InputError("source:line", ...) naming the
-// first bad value. Also checks that the policy can be built.
+// first bad value. Also checks that the policy can be built. Its keys are
+// declared once, in plugin_config_settings() (core/config/plugin_config_keys.h):
+// what the parser reads, the unknown-key check and plugin/README.md's
+// settings table (`pacml config keys pacml.conf`).
 PluginConfig parse_plugin_config(std::istream& in, const std::string& source);
-
-// pacml.conf's keys, declared once: what the parser reads, the unknown-key
-// check and plugin/README.md's settings table (`pacml config keys pacml.conf`).
-const SettingsTable& plugin_config_settings();
 PluginConfig load_plugin_config(const std::string& path);
 
 // The pacml_* tokens of slurm.conf's SchedulerParameters.

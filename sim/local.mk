@@ -6,12 +6,8 @@ noinst_LTLIBRARIES += libpacml_sim.la
 libpacml_sim_la_SOURCES =
 libpacml_sim_la_LIBADD = libpacml_core.la
 
-# Option parsing on CLI11 (header-only): the pacml command's and pacml-train's.
-# Only args.cpp includes CLI11, so only it pays CLI11's compile time.
-noinst_LTLIBRARIES += libpacml_args.la
-libpacml_args_la_SOURCES = sim/cli/args.h sim/cli/args.cpp
-libpacml_args_la_CPPFLAGS = $(AM_CPPFLAGS) $(CLI11_CFLAGS)
-libpacml_args_la_LIBADD = libpacml_core.la
+# Option parsing (libpacml_args.la, core/util/args.h) is core's: pacml-train
+# uses it too.
 
 bin_PROGRAMS += pacml
 pacml_SOURCES = \
@@ -29,6 +25,6 @@ pacml_SOURCES = \
 	sim/cli/cmd_bench.cpp \
 	sim/cli/cmd_bench_gpu_policy.cpp \
 	sim/cli/cmd_train.cpp
-pacml_LDADD = libpacml_args.la libpacml_sim.la libpacml_plugin.la libpacml_train_keys.la libpacml_core.la $(YAML_CPP_LIBS) $(HWLOC_LIBS)
+pacml_LDADD = libpacml_args.la libpacml_sim.la libpacml_core.la $(YAML_CPP_LIBS) $(HWLOC_LIBS)
 
 include sim/sim.mk

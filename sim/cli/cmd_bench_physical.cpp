@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/parallel/physical_estimator.h"
+#include "core/util/args.h"
 #include "core/util/numbers.h"
-#include "sim/cli/args.h"
 #include "sim/cli/command.h"
 #include "sim/cli/cpu_timer.h"
 #include "sim/cli/table.h"

@@ -10,9 +10,9 @@
 
 #include "core/cluster/cluster_spec.h"
 #include "core/parallel/duration_model.h"
+#include "core/util/args.h"
 #include "core/util/error.h"
 #include "sim/calibration/elasticflow_archive.h"
-#include "sim/cli/args.h"
 #include "sim/cli/command.h"
 #include "sim/cli/cpu_timer.h"
 #include "sim/cli/list_option.h"

@@ -10,11 +10,11 @@
 #include <set>
 #include <sstream>
 
+#include "core/util/args.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
 #include "sim/calibration/calibration.h"
 #include "sim/calibration/elasticflow_archive.h"
-#include "sim/cli/args.h"
 #include "sim/cli/command.h"
 #include "sim/cli/history_calibrate.h"
 #include "sim/cli/probe_report.h"

@@ -8,13 +8,13 @@
 
 #include "core/cluster/cluster_spec.h"
 #include "core/cluster/topology_yaml.h"
+#include "core/config/plugin_config_keys.h"
 #include "core/config/settings_table.h"
+#include "core/config/train_config_keys.h"
 #include "core/correction/correction_file.h"
+#include "core/util/args.h"
 #include "core/util/error.h"
 #include "core/zoo/device_model.h"
-#include "model/train_config_keys.h"
-#include "plugin/config.h"
-#include "sim/cli/args.h"
 #include "sim/cli/command.h"
 #include "sim/cli/table.h"
 #include "sim/experiment/experiment_keys.h"
@@ -31,7 +31,7 @@ const std::map<std::string, std::function<const SettingsTable&()>>& formats() {
       {"correction.entries", correction_entry_settings},
       {"device", device_settings},
       {"device.host", device_host_settings},
-      {"pacml.conf", plugin::plugin_config_settings},
+      {"pacml.conf", plugin_config_settings},
       {"topology", ramp_topology_settings},
       {"experiment", sim::experiment_settings},
       {"experiment.seeds", sim::seed_range_settings},
@@ -42,16 +42,16 @@ const std::map<std::string, std::function<const SettingsTable&()>>& formats() {
       {"workload.params.model", sim::fitted_model_settings},
       {"workload.params.iterations", sim::fitted_iterations_settings},
       {"workload.params.slack", sim::fitted_slack_settings},
-      {"train", model::train_settings},
-      {"train.ppo", model::train_ppo_settings},
-      {"train.warm_start", model::train_warm_start_settings},
-      {"train.warm_start.search", model::train_search_settings},
-      {"train.network", model::train_network_settings},
-      {"train.eval", model::train_eval_settings},
-      {"train.gpu", model::gpu_train_settings},
-      {"train.gpu.scenarios", model::gpu_train_scenario_settings},
-      {"train.gpu.optimiser", model::gpu_train_optimiser_settings},
-      {"train.gpu.network", model::gpu_train_network_settings},
+      {"train", train_settings},
+      {"train.ppo", train_ppo_settings},
+      {"train.warm_start", train_warm_start_settings},
+      {"train.warm_start.search", train_search_settings},
+      {"train.network", train_network_settings},
+      {"train.eval", train_eval_settings},
+      {"train.gpu", gpu_train_settings},
+      {"train.gpu.scenarios", gpu_train_scenario_settings},
+      {"train.gpu.optimiser", gpu_train_optimiser_settings},
+      {"train.gpu.network", gpu_train_network_settings},
   };
   return all;
 }

@@ -6,10 +6,10 @@
 
 #include "core/cluster/cluster_presets.h"
 #include "core/cluster/cluster_spec.h"
+#include "core/util/args.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
 #include "sim/calibration/device_fit.h"
-#include "sim/cli/args.h"
 #include "sim/cli/command.h"
 #include "sim/cli/probe_report.h"
 #include "sim/cli/table.h"

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/policy/gpu_policy.h"
+#include "core/util/args.h"
 #include "core/util/error.h"
-#include "sim/cli/args.h"
 #include "sim/cli/command.h"
 #include "sim/cli/list_option.h"
 #include "sim/engine/policy_factory.h"

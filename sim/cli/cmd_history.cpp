@@ -3,8 +3,8 @@
 // learns from it, shown in the simulator (doc/PHYSICAL.md §11).
 #include <iostream>
 
+#include "core/util/args.h"
 #include "core/util/error.h"
-#include "sim/cli/args.h"
 #include "sim/cli/command.h"
 #include "sim/cli/history_calibrate.h"
 #include "sim/cli/history_simulate.h"

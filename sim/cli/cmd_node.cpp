@@ -7,8 +7,8 @@
 #include "core/hw/hwloc_probe.h"
 #include "core/hw/machine_json.h"
 #include "core/hw/slurm_node.h"
+#include "core/util/args.h"
 #include "core/util/error.h"
-#include "sim/cli/args.h"
 #include "sim/cli/command.h"
 
 namespace pacml::cli {

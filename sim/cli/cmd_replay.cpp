@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/util/args.h"
 #include "core/util/error.h"
-#include "sim/cli/args.h"
 #include "sim/cli/command.h"
 #include "sim/cli/list_option.h"
 #include "sim/cli/replay_gpu.h"

@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/util/args.h"
 #include "core/util/error.h"
-#include "sim/cli/args.h"
 #include "sim/cli/command.h"
 #include "sim/engine/policy_factory.h"
 #include "sim/experiment/experiment.h"

@@ -9,10 +9,10 @@
 #include <tuple>
 
 #include "core/parallel/throughput_table.h"
+#include "core/util/args.h"
 #include "core/util/error.h"
 #include "core/util/statistics.h"
 #include "sim/calibration/elasticflow_archive.h"
-#include "sim/cli/args.h"
 #include "sim/cli/command.h"
 #include "sim/experiment/evaluation.h"
 

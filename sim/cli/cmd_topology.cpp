@@ -12,9 +12,9 @@
 #include "core/hw/slurm_node.h"
 #include "core/partition/split_counts.h"
 #include "core/placement/block_shapes.h"
+#include "core/util/args.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
-#include "sim/cli/args.h"
 #include "sim/cli/command.h"
 #include "sim/cli/table.h"
 

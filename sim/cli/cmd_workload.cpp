@@ -9,9 +9,9 @@
 #include <sstream>
 
 #include "core/policy/gpu_policy.h"
+#include "core/util/args.h"
 #include "core/util/error.h"
 #include "sim/calibration/elasticflow_archive.h"
-#include "sim/cli/args.h"
 #include "sim/cli/command.h"
 #include "sim/cli/list_option.h"
 #include "sim/cli/parallel_source.h"

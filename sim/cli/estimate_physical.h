@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/parallel/parallel_plan.h"
-#include "sim/cli/args.h"
+#include "core/util/args.h"
 
 namespace pacml::cli {
 

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "core/graph/job_graph.h"
+#include "core/util/args.h"
 #include "core/zoo/model_zoo.h"
-#include "sim/cli/args.h"
 
 namespace pacml::cli {
 

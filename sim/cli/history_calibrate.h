@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/cli/args.h"
+#include "core/util/args.h"
 #include "sim/history/history_records.h"
 
 namespace pacml::cli {

@@ -4,10 +4,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/util/args.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
 #include "core/util/statistics.h"
-#include "sim/cli/args.h"
 #include "sim/cli/history_calibrate.h"
 #include "sim/cli/table.h"
 #include "sim/experiment/evaluation.h"

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "config.h"
+#include "core/util/args.h"
 #include "core/util/error.h"
-#include "sim/cli/args.h"
 #include "sim/cli/command.h"
 
 namespace pacml::cli {
@@ -63,7 +63,8 @@ int main(int argc, char** argv) {
   if (it == all.end()) {
     std::vector<std::string> names;
     for (const CommandInfo& c : all) names.push_back(c.name);
-    std::cerr << "pacml: unknown command '" << name << "'" << did_you_mean(name, names) << "\n\n";
+    std::cerr << "pacml: unknown command '" << name << "'" << pacml::did_you_mean(name, names)
+              << "\n\n";
     print_usage(std::cerr);
     return 2;
   }

@@ -7,7 +7,7 @@
 
 #include "core/parallel/parallel_job.h"
 #include "core/parallel/physical_estimator.h"
-#include "sim/cli/args.h"
+#include "core/util/args.h"
 
 namespace pacml::cli {
 

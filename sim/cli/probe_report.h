@@ -8,8 +8,8 @@
 #include <ostream>
 #include <string>
 
+#include "core/util/args.h"
 #include "sim/calibration/device_fit.h"
-#include "sim/cli/args.h"
 
 namespace pacml::cli {
 

@@ -3,7 +3,7 @@
 // paper's cluster of --topology, in immediate or queue admission.
 #pragma once
 
-#include "sim/cli/args.h"
+#include "core/util/args.h"
 #include "sim/gpu/gpu_trace.h"
 
 namespace pacml::cli {

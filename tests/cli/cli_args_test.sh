@@ -1,5 +1,5 @@
 #!/bin/sh
-# Command-line parsing of `pacml` (CLI11 behind sim/cli/args.h): --help of
+# Command-line parsing of `pacml` (CLI11 behind core/util/args.h): --help of
 # every command and verb, and usage errors -- a stray argument, an unknown
 # option, a misspelt command or verb, a missing value -- exit 2 with a
 # message and a hint, and print nothing on stdout.

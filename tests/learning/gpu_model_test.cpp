@@ -328,7 +328,7 @@ TEST(GpuTrainer, WorkloadIsOneOrAList) {
 
 }  // namespace
 
-// The shipped configs, read through their key tables (model/train_config_keys.h),
+// The shipped configs, read through their key tables (core/config/train_config_keys.h),
 // still say what the shipped models were trained with: each setting the
 // model's metadata records equals what parsing its config gives today.
 void expect_config_matches_model(const nlohmann::json& parsed, const std::string& model,

@@ -2,7 +2,9 @@
 // --name=VALUE, boolean --flag, positional arguments, and a --help text
 // generated from the same declarations. Unknown options and arguments beyond
 // the declared positionals are errors (InputError, so the command exits 2),
-// with a hint at the closest declared option. CLI11 stays inside args.cpp.
+// with a hint at the closest declared option. CLI11 stays inside args.cpp
+// (libpacml_args.la). The options layer of both commands: `pacml` (sim/cli/)
+// and `pacml-train` (model/train_main.cpp).
 #pragma once
 
 #include <memory>
@@ -14,7 +16,7 @@ namespace CLI {
 class App;
 }
 
-namespace pacml::cli {
+namespace pacml {
 
 class Args {
  public:
@@ -61,4 +63,4 @@ class Args {
 // distance), or "" when none is close: the hint of unknown names.
 std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates);
 
-}  // namespace pacml::cli
+}  // namespace pacml

@@ -1,4 +1,4 @@
-#include "sim/cli/args.h"
+#include "core/util/args.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -10,7 +10,7 @@
 #include "core/util/error.h"
 #include "core/util/numbers.h"
 
-namespace pacml::cli {
+namespace pacml {
 
 // CLI11 writes each option's value into a variable it is given; these hold
 // them (std::map and std::deque never move their elements, so the addresses
@@ -239,4 +239,4 @@ std::string Args::help() const {
   return out.str();
 }
 
-}  // namespace pacml::cli
+}  // namespace pacml

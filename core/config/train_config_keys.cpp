@@ -1,9 +1,9 @@
-#include "model/train_config_keys.h"
+#include "core/config/train_config_keys.h"
 
 #include "core/util/error.h"
 #include "core/util/yaml_input.h"
 
-namespace pacml::model {
+namespace pacml {
 namespace {
 
 using T = SettingType;
@@ -314,4 +314,4 @@ void check_train_config_version(const YAML::Node& root, const std::string& sourc
                      "unsupported training config version (this pacml reads 1)");
 }
 
-}  // namespace pacml::model
+}  // namespace pacml

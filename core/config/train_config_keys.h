@@ -1,15 +1,17 @@
 // The keys of the two trainers' config files (`pacml train --config FILE`),
 // declared once (core/config/settings_table.h): the parsers in
 // model/trainer.cpp and model/gpu_trainer.cpp read them through these tables,
-// `pacml config keys train…` prints them and model/README.md's tables are
-// generated from them. No LibTorch here, so the pacml command links it.
+// `pacml config keys train…` prints them and contrib/train/README.md's tables
+// are generated from them. They live in core, below both sim and model, so
+// that the pacml command lists them without including model/ or linking
+// LibTorch.
 #pragma once
 
 #include <string>
 
 #include "core/config/settings_table.h"
 
-namespace pacml::model {
+namespace pacml {
 
 // The PAC-ML (paper-world, PPO) trainer: `world: paper` or no world.
 const SettingsTable& train_settings();             // top level
@@ -29,4 +31,4 @@ const SettingsTable& gpu_train_scenario_settings();   // train: and validation:
 const SettingsTable& gpu_train_optimiser_settings();  // optimiser:
 const SettingsTable& gpu_train_network_settings();    // network:
 
-}  // namespace pacml::model
+}  // namespace pacml
