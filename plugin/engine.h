@@ -15,14 +15,16 @@
 //      a time limit that never ends the job early (plugin/README.md, "Time
 //      limits"); blocked → reject with a message, or queue at the degree the
 //      policy picks on the idle cluster.
-// Each step is one function of engine.cpp around a Decision (the state of
-// one submission); what users and admins read is worded in messages.h.
+// Steps 1 and 2 and the choice of partition and nodes are the engine's
+// (engine.cpp, decision.h); the rest is the RAMP pipeline (ramp_decision.h)
+// or, with a cluster file or the physical profile, the GPU pipeline
+// (gpu_decision.h), each a function per step around a Decision (the state of
+// one submission). What users and admins read is worded in messages.h.
 #pragma once
 
 #include <sys/types.h>
 
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -35,10 +37,13 @@
 #include "core/parallel/parallel_job.h"
 #include "plugin/config.h"
 #include "plugin/decision_log.h"
+#include "plugin/engine_state.h"
 #include "plugin/gpu_plan.h"
 #include "plugin/graph_source.h"
 
 namespace pacml::plugin {
+
+struct ActiveConfig;  // active_config.h
 
 enum class NodeStatus { kFree, kBusy, kUnavailable, kUnknown };
 
@@ -199,31 +204,9 @@ class Engine {
   DecisionLog& decision_log() { return log_file_; }
   GraphSource& graphs() { return graphs_; }
 
-  // The state of one submission, as decide()'s steps fill it in (engine.cpp;
-  // the steps that need no engine state are free functions there).
-  struct Decision;
-
  private:
-  struct Active;
-  SubmitResult decide(const SubmitInput& input, const SlurmView& view, Active& active);
-  // The steps of decide() that need the engine's state; a returned result
-  // ends the decision.
-  std::optional<SubmitResult> read_graph(Decision& d);
-  std::optional<SubmitResult> load_graph(Decision& d);
-  void read_cluster(Decision& d);
-  std::optional<SubmitResult> choose_placement(Decision& d);
-  SubmitResult reject_blocked(Decision& d);
-  SubmitResult accept(Decision& d);
-  // A GPU cluster's decision (engine.cpp, "GPU cluster").
-  SubmitResult decide_gpus(Decision& d);
-  std::optional<SubmitResult> load_gpu_job(Decision& d);
-  std::optional<SubmitResult> zoo_gpu_job(Decision& d);
-  std::optional<SubmitResult> graph_gpu_job(Decision& d);
-  void read_gpu_cluster(Decision& d);
-  double count_offered(const Decision& d);
-  std::optional<SubmitResult> choose_gpu_count(Decision& d);
-  SubmitResult accept_gpus(Decision& d);
-  std::string next_decision_id();
+  // One submission under the lock, with the configuration in force.
+  SubmitResult decide(const SubmitInput& input, const SlurmView& view, ActiveConfig& active);
   void log(LogLevel level, const std::string& message) const;
   void log_once(LogLevel level, const std::string& message);
 
@@ -232,28 +215,17 @@ class Engine {
   std::string sched_text_;  // SchedulerParameters last seen
   SchedParams sched_;       // its last good pacml_* settings
   mutable std::mutex mutex_;
-  std::unique_ptr<Active> active_;
+  std::unique_ptr<ActiveConfig> active_;
   std::string file_stamp_;        // mtime/size/inode of the config last read
   std::string correction_watch_;  // the correction file the last pacml.conf read names
   std::string last_logged_;       // suppresses repeats of the same config message
   GraphSource graphs_;
   DecisionLog log_file_;
-  // Servers promised to recent decisions whose jobs have not started yet:
-  // slurmctld creates the job only after job_submit returns and starts it a
-  // moment later, so its nodes still look idle to the next decision.
-  struct Reservation {
-    std::vector<int> servers;
-    double until = 0;     // reservation_ttl after the decision
-    bool queued = false;  // queued jobs' servers are only avoided when possible
-    int gpus = 0;         // a GPU cluster's decision: GPUs held (servers unused)
-    uid_t uid = 0;        // whose job it is for: only that user's job releases it
-  };
-  std::map<std::string, Reservation> reservations_;  // by decision id
-  // (submission time, GPU-seconds at the requested count) over the last day:
-  // the offered load a learned GPU policy reads (GpuDecisionInput::recent_load).
-  std::deque<std::pair<double, double>> offered_;
-  double offered_sum_ = 0;
-  std::uint64_t counter_ = 0;
+  // Servers promised to recent decisions whose jobs have not started yet
+  // (engine_state.h), and the offered GPU load of the last day.
+  Reservations reservations_;
+  OfferedLoad offered_;
+  std::uint64_t counter_ = 0;             // the last decision id's serial number
   std::uint64_t config_generation_ = 0;   // bumped on every load
   std::uint64_t checked_generation_ = 0;  // the one check_against_slurm saw
 };

@@ -1,6 +1,8 @@
 # plugin/: the Slurm integration (issue 6).
 #
-#  libpacml_plugin.la   the decision engine, config, requests, graph reading
+#  libpacml_plugin.la   the decision engine (engine, decision: the steps both
+#                       worlds share; ramp_decision, gpu_decision: the two
+#                       pipelines), config, requests, graph reading
 #                       (pure C++ over core/, no Slurm types; unit-tested)
 #  job_submit_pacml.la  job_submit/pacml: C ABI shim over the engine
 #  spank_pacml.la       the users' --pacml-* options
@@ -23,6 +25,11 @@ libpacml_plugin_la_SOURCES = \
 	plugin/messages.h plugin/messages.cpp \
 	plugin/gpu_plan.h plugin/gpu_plan.cpp \
 	plugin/step_correction_source.h plugin/step_correction_source.cpp \
+	plugin/active_config.h plugin/active_config.cpp \
+	plugin/engine_state.h plugin/engine_state.cpp \
+	plugin/decision.h plugin/decision.cpp \
+	plugin/ramp_decision.h plugin/ramp_decision.cpp \
+	plugin/gpu_decision.h plugin/gpu_decision.cpp \
 	plugin/engine.h plugin/engine.cpp
 # pacml:NAME inside slurmctld: the installed models (model/local.mk's modelsdir).
 # PACML_STEP_REPORT in a job's plan: the installed pacml-report-steps.

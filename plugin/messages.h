@@ -1,6 +1,7 @@
 // The wording of what the engine tells users (sbatch's error or notice) and
 // admins (slurmctld's log), kept apart from the decisions themselves
-// (engine.cpp) so that one can change without the other.
+// (engine.cpp, decision.cpp, ramp_decision.cpp, gpu_decision.cpp) so that one
+// can change without the other.
 #pragma once
 
 #include <cstdint>

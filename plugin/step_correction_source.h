@@ -4,7 +4,8 @@
 // file is named at file:line when the admin loads the configuration, and a
 // new file is picked up the way a new pacml.conf is: Engine::refresh_config
 // looks at both files' identities on every submission). Kept apart from
-// engine.cpp so that the decision path only asks "how long, corrected".
+// the GPU pipeline (gpu_decision.cpp) so that it only asks "how long,
+// corrected".
 #pragma once
 
 #include <cstdint>

@@ -1,0 +1,36 @@
+#include "plugin/active_config.h"
+
+#include "core/policy/policy_factory.h"
+
+namespace pacml::plugin {
+
+// The members are built in declaration order and the first that throws names
+// the error logged for a bad file, so the order is part of what admins read.
+ActiveConfig::ActiveConfig(PluginConfig c)
+    : cfg(std::move(c)),
+      topology(cfg.ramp, cfg.source),
+      profile(Profile::by_name(cfg.profile, cfg.source)),
+      policy(cfg.decides_gpus() ? nullptr
+                                : make_policy(cfg.policy, cfg.source, installed_model_dirs())),
+      cache(kLookaheadCacheBytes),
+      rng(static_cast<std::uint64_t>(cfg.seed)),
+      graph_jobs(kGraphJobCacheBytes) {
+  if (!cfg.decides_gpus()) return;
+  cluster = gpu_cluster_of(cfg);
+  gpu_policy = GpuPolicy::parse(cfg.policy, cfg.source + ": policy", installed_model_dirs());
+}
+
+DurationModel& ActiveConfig::durations_for(int nodes, int gpus_per_node) {
+  std::unique_ptr<DurationModel>& m = durations[{nodes, gpus_per_node}];
+  if (!m) {
+    ClusterSpec spec = *cluster;
+    spec.gpus_per_server = gpus_per_node;
+    if (spec.num_servers() != nodes) spec.ramp.groups = spec.ramp.racks = 1;
+    spec.ramp.servers_per_rack = nodes / (spec.ramp.groups * spec.ramp.racks);
+    m = std::make_unique<DurationModel>(
+        std::make_shared<PhysicalEstimator>(spec, PhysicalConstants::calibrated(), cfg.throughput));
+  }
+  return *m;
+}
+
+}  // namespace pacml::plugin
