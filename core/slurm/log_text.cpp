@@ -44,26 +44,11 @@ bool breaks_a_log_line(unsigned code) {
          code == 0x2029;
 }
 
-}  // namespace
-
-std::string escape_invalid_utf8(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (size_t i = 0; i < text.size();) {
-    unsigned code = 0;
-    const size_t n = utf8_length(text, i, code);
-    if (n == 0) {
-      append_hex_bytes(out, text, i, 1);
-      ++i;
-    } else {
-      out.append(text, i, n);
-      i += n;
-    }
-  }
-  return out;
-}
-
-std::string escape_for_log(const std::string& text) {
+// Walks text character by character: each byte that does not begin a valid
+// UTF-8 character becomes \xHH, and each valid character of n bytes at i is
+// handed to write_character(out, i, n, code).
+template <typename WriteCharacter>
+std::string escape_characters(const std::string& text, WriteCharacter write_character) {
   std::string out;
   out.reserve(text.size());
   for (size_t i = 0; i < text.size();) {
@@ -74,20 +59,32 @@ std::string escape_for_log(const std::string& text) {
       ++i;
       continue;
     }
-    if (code == '\n') {
-      out += "\\n";
-    } else if (code == '\r') {
-      out += "\\r";
-    } else if (code == '\t') {
-      out += "\\t";
-    } else if (breaks_a_log_line(code)) {
-      append_hex_bytes(out, text, i, n);
-    } else {
-      out.append(text, i, n);
-    }
+    write_character(out, i, n, code);
     i += n;
   }
   return out;
+}
+
+}  // namespace
+
+std::string escape_invalid_utf8(const std::string& text) {
+  return escape_characters(
+      text, [&](std::string& out, size_t i, size_t n, unsigned) { out.append(text, i, n); });
+}
+
+std::string escape_for_log(const std::string& text) {
+  return escape_characters(text, [&](std::string& out, size_t i, size_t n, unsigned code) {
+    if (code == '\n')
+      out += "\\n";
+    else if (code == '\r')
+      out += "\\r";
+    else if (code == '\t')
+      out += "\\t";
+    else if (breaks_a_log_line(code))
+      append_hex_bytes(out, text, i, n);
+    else
+      out.append(text, i, n);
+  });
 }
 
 }  // namespace pacml::slurm
