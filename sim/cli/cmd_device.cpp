@@ -111,18 +111,12 @@ int fit(const std::vector<std::string>& argv) {
 }
 
 int device_command(const std::vector<std::string>& argv) {
-  const std::string usage =
-      "usage: pacml device list | show NAME|FILE | fit PROBE.csv --out DEVICE.yaml\n\n"
-      "The GPUs pacml costs jobs on. 'pacml device COMMAND --help' for details.\n";
-  if (argv.empty() || argv[0] == "--help" || argv[0] == "-h") {
-    std::cout << usage;
-    return argv.empty() ? 2 : 0;
-  }
-  const std::vector<std::string> rest(argv.begin() + 1, argv.end());
-  if (argv[0] == "list") return list(rest);
-  if (argv[0] == "show") return show(rest);
-  if (argv[0] == "fit") return fit(rest);
-  throw InputError("pacml device", "unknown subcommand '" + argv[0] + "'; known: list, show, fit");
+  static const VerbTable verbs = {
+      {"list", {list, "the built-in device files"}},
+      {"show", {show, "one device's constants (NAME or FILE)"}},
+      {"fit", {fit, "fit a device file from a probe run (PROBE.csv --out DEVICE.yaml)"}},
+  };
+  return run_verb("device", "The GPUs pacml costs jobs on.", verbs, argv);
 }
 
 }  // namespace

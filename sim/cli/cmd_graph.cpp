@@ -197,32 +197,15 @@ int graph_calibrate(const std::vector<std::string>& argv) {
   return 0;
 }
 
-const std::map<std::string, std::pair<CommandFn, const char*>>& verbs() {
-  static const std::map<std::string, std::pair<CommandFn, const char*>> table = {
+int graph_command(const std::vector<std::string>& argv) {
+  static const VerbTable verbs = {
       {"info", {graph_info, "summarise a graph (ops, edges, JCT_seq, memory)"}},
       {"zoo", {graph_zoo, "list the built-in model zoo"}},
       {"export", {graph_export, "write a zoo model or graph as native YAML or PipeDream"}},
       {"calibrate", {graph_calibrate, "compare zoo models with PipeDream profiles"}},
   };
-  return table;
-}
-
-int graph_command(const std::vector<std::string>& argv) {
-  if (argv.empty() || argv[0] == "--help" || argv[0] == "-h") {
-    std::cout << "usage: pacml graph <verb> [options]\n\nverbs:\n";
-    for (const auto& [name, verb] : verbs())
-      std::cout << "  " << name << "  " << verb.second << "\n";
-    std::cout << "\n'pacml graph <verb> --help' describes a verb.\n";
-    return argv.empty() ? 2 : 0;
-  }
-  auto it = verbs().find(argv[0]);
-  if (it == verbs().end()) {
-    std::vector<std::string> names;
-    for (const auto& verb : verbs()) names.push_back(verb.first);
-    throw InputError(
-        "", "unknown verb '" + argv[0] + "'" + did_you_mean(argv[0], names) + " (see --help)");
-  }
-  return it->second.first(std::vector<std::string>(argv.begin() + 1, argv.end()));
+  return run_verb("graph", "Job graphs: the zoo's models, files and PipeDream profiles.", verbs,
+                  argv);
 }
 
 }  // namespace

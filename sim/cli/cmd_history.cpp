@@ -40,18 +40,11 @@ int join(const std::vector<std::string>& argv) {
 }
 
 int history_command(const std::vector<std::string>& argv) {
-  const std::string usage =
-      "usage: pacml history join --log DECISIONS --sacct FILE [--out JOINED.csv]\n"
-      "       pacml history simulate [options]\n\n"
-      "Predictions that learn from what ran. 'pacml history COMMAND --help' for details.\n";
-  if (argv.empty() || argv[0] == "--help" || argv[0] == "-h") {
-    std::cout << usage;
-    return argv.empty() ? 2 : 0;
-  }
-  const std::vector<std::string> rest(argv.begin() + 1, argv.end());
-  if (argv[0] == "join") return join(rest);
-  if (argv[0] == "simulate") return history_simulate(rest);
-  throw InputError("pacml history", "unknown subcommand '" + argv[0] + "'; known: join, simulate");
+  static const VerbTable verbs = {
+      {"join", {join, "line decisions up with sacct's record of what ran"}},
+      {"simulate", {history_simulate, "the correction loop in the simulator, three replays"}},
+  };
+  return run_verb("history", "Predictions that learn from what ran.", verbs, argv);
 }
 
 }  // namespace

@@ -43,29 +43,11 @@ int describe_command(const std::vector<std::string>& argv) {
   return 0;
 }
 
-const std::map<std::string, std::pair<CommandFn, const char*>>& verbs() {
-  static const std::map<std::string, std::pair<CommandFn, const char*>> all = {
+int node_command(const std::vector<std::string>& argv) {
+  static const VerbTable verbs = {
       {"describe", {describe_command, "this machine's slurm.conf NodeName= and gres.conf lines"}},
   };
-  return all;
-}
-
-int node_command(const std::vector<std::string>& argv) {
-  if (argv.empty() || argv[0] == "--help" || argv[0] == "-h") {
-    std::cout << "usage: pacml node <verb> [options]\n\nverbs:\n";
-    for (const auto& [name, verb] : verbs())
-      std::cout << "  " << name << "  " << verb.second << "\n";
-    std::cout << "\n'pacml node <verb> --help' describes a verb.\n";
-    return argv.empty() ? 2 : 0;
-  }
-  auto it = verbs().find(argv[0]);
-  if (it == verbs().end()) {
-    std::vector<std::string> names;
-    for (const auto& verb : verbs()) names.push_back(verb.first);
-    throw InputError(
-        "", "unknown verb '" + argv[0] + "'" + did_you_mean(argv[0], names) + " (see --help)");
-  }
-  return it->second.first(std::vector<std::string>(argv.begin() + 1, argv.end()));
+  return run_verb("node", "This machine, described for Slurm (hwloc).", verbs, argv);
 }
 
 }  // namespace

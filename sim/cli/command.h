@@ -4,6 +4,7 @@
 // command never means editing main.cpp.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,20 @@ struct CommandInfo {
   std::string summary;  // one line for `pacml --help`
   CommandFn run;
 };
+
+// A command with verbs of its own (`pacml graph info`, `pacml device fit`):
+// each verb's function and its line in the command's --help.
+struct Verb {
+  CommandFn run;
+  const char* summary;
+};
+using VerbTable = std::map<std::string, Verb>;
+
+// Runs the verb argv[0] names with the rest of argv. No arguments print the
+// verbs to stderr and return 2, --help prints them to stdout and returns 0; an
+// unknown verb is an InputError naming the nearest known one.
+int run_verb(const std::string& command, const std::string& description, const VerbTable& verbs,
+             const std::vector<std::string>& argv);
 
 // All registered commands, sorted by name.
 std::vector<CommandInfo> commands();

@@ -37,6 +37,25 @@ CommandRegistrar::CommandRegistrar(const char* name, const char* summary, Comman
   registry()[name] = {name, summary, run};
 }
 
+int run_verb(const std::string& command, const std::string& description, const VerbTable& verbs,
+             const std::vector<std::string>& argv) {
+  if (argv.empty() || argv[0] == "--help" || argv[0] == "-h") {
+    std::ostream& out = argv.empty() ? std::cerr : std::cout;
+    out << "usage: pacml " << command << " <verb> [options]\n\n" << description << "\n\nverbs:\n";
+    for (const auto& [name, verb] : verbs) out << "  " << name << "  " << verb.summary << "\n";
+    out << "\n'pacml " << command << " <verb> --help' describes a verb.\n";
+    return argv.empty() ? 2 : 0;
+  }
+  const auto it = verbs.find(argv[0]);
+  if (it == verbs.end()) {
+    std::vector<std::string> names;
+    for (const auto& verb : verbs) names.push_back(verb.first);
+    throw InputError(
+        "", "unknown verb '" + argv[0] + "'" + did_you_mean(argv[0], names) + " (see --help)");
+  }
+  return it->second.run(std::vector<std::string>(argv.begin() + 1, argv.end()));
+}
+
 std::vector<CommandInfo> commands() {
   std::vector<CommandInfo> list;
   for (const auto& [name, info] : registry()) list.push_back(info);

@@ -49,7 +49,7 @@ for cmd in $commands; do
   expect_help "$cmd" "$cmd" --help
   expect_help "$cmd" "$cmd" -h
 done
-for cmd in graph node; do
+for cmd in graph node history device; do
   "$PACML" $cmd --help >"$tmp/verbs" || fail "pacml $cmd --help"
   for verb in $(awk '/^verbs:/ { on = 1; next } on && /^  [a-z]/ { print $1 }' "$tmp/verbs"); do
     expect_help "$cmd $verb" $cmd "$verb" --help

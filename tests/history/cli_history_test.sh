@@ -74,7 +74,7 @@ expect_input_error "a bad decision line" "log-bad.jsonl:1: not a JSON object" "$
 expect_input_error "join without --sacct" "--sacct" "$PACML" history join --log "$FIX/decisions.jsonl"
 expect_input_error "--history with --log" "not both" "$PACML" calibrate --history "$tmp/joined.csv" --log x --out "$tmp/x.yaml"
 expect_input_error "--startup without --history" "applies to --history only" "$PACML" calibrate --startup 3
-expect_input_error "history frobnicate" "unknown subcommand" "$PACML" history frobnicate
+expect_input_error "history frobnicate" "unknown verb" "$PACML" history frobnicate
 expect_input_error "an unknown option" "--frob" "$PACML" history simulate --frob
 
 # The loop, small: outputs written, the same seed the same numbers.

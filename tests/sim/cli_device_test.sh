@@ -44,7 +44,7 @@ expect_input_error "a probe without a timed step" "no training step ran" "$PACML
 [ ! -e "$tmp/x.yaml" ] && pass || fail "a refused fit wrote a file"
 expect_input_error "calibrate --device without --probe" "applies to --probe only" "$PACML" calibrate --device h200
 expect_input_error "device show of a missing file" "neither built in" "$PACML" device show "$tmp/none.yaml"
-expect_input_error "device frobnicate" "unknown subcommand" "$PACML" device frobnicate
+expect_input_error "device frobnicate" "unknown verb" "$PACML" device frobnicate
 
 # --device is the cluster's GPU too: its memory decides the verdict.
 expect_ok "estimate on one H200" "$PACML" estimate --model gpt2-xl --batch 16 --precision bf16 --device h200 --gpus 1 --json
