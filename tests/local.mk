@@ -37,8 +37,8 @@ include tests/history/local.mk
 endif
 
 TESTS += tests/cli/cli_test.sh tests/cli/cli_args_test.sh tests/parallel/cli_physical_test.sh \
-	tests/contrib/probe_test.sh
+	tests/contrib/probe_test.sh tests/contrib/results_scripts_test.sh
 dist_noinst_SCRIPTS += tests/cli/cli_test.sh tests/cli/cli_args_test.sh tests/cli/cli_lib.sh \
-	tests/parallel/cli_physical_test.sh tests/contrib/probe_test.sh
+	tests/parallel/cli_physical_test.sh tests/contrib/probe_test.sh tests/contrib/results_scripts_test.sh
 EXTRA_DIST += tests/fixtures
 

@@ -1,56 +1,137 @@
 #!/bin/sh
-# The learned GPU policy on what its training never saw (model/README.md,
-# "Held-out evaluation"): ElasticFlow's cluster06-09 and 195-job traces
-# replayed on 32 and 128 GPUs (the traces' two clusters), the held-out zoo models
-# (heldout-zoo.yaml) and the paper's PipeDream profiles as jobs
-# (heldout-pipedream.yaml), each with immediate and queue admission, next to every
-# baseline, with the capacity bound no policy can exceed on each trace
-# (pacml replay --bound) and, in the JSON, a search teacher that knows the
-# trace (--hindsight 200, with each admission). Training used only the
-# workload fitted on cluster01-05 (and its zoo variant, train-zoo.yaml).
+# The learned GPU policy on what its training never saw (doc/RESULTS.md §2):
+# ElasticFlow's cluster06-09 and 195-job traces replayed on 32 and 128 GPUs
+# (the traces' two clusters), the held-out zoo models (heldout-zoo.yaml) and
+# the paper's PipeDream profiles as jobs (heldout-pipedream.yaml), each with
+# immediate and queue admission, next to
+#   * every baseline that starts what it can (none turns a job away);
+#   * capped:X, min_feasible with a cost cap (the only baseline that may turn
+#     jobs away, as the learned policy may), X chosen before any held-out
+#     replay: the cap of the training teacher's grid (teacher_caps in
+#     contrib/train/gpu-default.yaml) with the best mean deadline-met over
+#     that file's validation scenarios, the data that chose the learned
+#     policy's training run;
+#   * three yardsticks that know the trace: the best cap of that grid for
+#     that very trace ("cap teacher"), the rollout search (--hindsight 200,
+#     each admission) and the capacity bound (--bound).
+# It writes every run's JSON, cap-choice.json and table.md (made by
+# heldout_table.py from those files alone).
 #
-# usage: contrib/experiments/heldout.sh [OUT_DIR]
+# usage: contrib/experiments/heldout.sh [OUT_DIR] [--doc FILE]
+#   OUT_DIR     default: heldout-results
+#   --doc FILE  also replace the block between "<!-- heldout table -->" and
+#               "<!-- end of heldout table -->" in FILE with table.md
 #   PACML       the pacml binary (default: pacml on PATH)
 #   PACML_SHARED_DATA   where elasticflow/elasticflow-traces.tar.gz is
 #                       (default: ../shared/data next to the source tree)
-#   POLICIES    the policies compared (default: the learned policy and every baseline)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 pacml=${PACML:-pacml}
-out=${1:-heldout-results}
+out=heldout-results
+doc=
+while [ $# -gt 0 ]; do
+  case $1 in
+    --doc) [ $# -ge 2 ] || { echo "heldout.sh: --doc needs a FILE" >&2; exit 2; }
+      doc=$2; shift 2 ;;
+    -*) echo "heldout.sh: unknown option $1" >&2; exit 2 ;;
+    *) out=$1; shift ;;
+  esac
+done
 data=${PACML_SHARED_DATA:-$here/../../../shared/data}
 export PACML_SHARED_DATA=$data
-policies=${POLICIES:-pacml:default,requested,min_feasible,para_max,fixed:8,random}
 archive=$data/elasticflow/elasticflow-traces.tar.gz
 mkdir -p "$out"
+say() { echo "heldout.sh: $*" >&2; }
 
-for e in heldout-zoo heldout-pipedream; do
-  if [ $e = heldout-pipedream ] && [ ! -f "$data/pipedream/vgg16.txt" ]; then
-    echo "heldout.sh: $data/pipedream is absent: skipping the PipeDream profiles" \
-      "(set PACML_SHARED_DATA)" >&2
-    continue
-  fi
-  "$pacml" evaluate "$here/$e.yaml" --policies "$policies" --out "$out/$e" | tee "$out/$e.txt"
-done
+# The training teacher's caps, as policies: capped:0.01,...,capped:2 (its
+# last cap, inf, is min_feasible, which every run has).
+train=$here/../train/gpu-default.yaml
+caps=$(sed -n 's/^teacher_caps: *\[\(.*\)\]/\1/p' "$train" | tr -d ' ' | sed 's/,inf$//; s/\([^,]*\)/capped:\1/g')
+[ -n "$caps" ] || { say "no teacher_caps line in $train"; exit 1; }
+baselines=requested,min_feasible,para_max,fixed:8,random
 
-if [ ! -f "$archive" ]; then
-  echo "heldout.sh: $archive is absent: the trace replays need ElasticFlow's traces" \
-    "(set PACML_SHARED_DATA)" >&2
-  exit 0
-fi
-traces=$(mktemp -d)
-trap 'rm -rf "$traces"' EXIT
-tar xzf "$archive" -C "$traces"
-for t in cluster06 cluster07 cluster08 cluster09 195job; do
-  file=$(find "$traces" -name "$t.csv" | head -n 1)
-  for cluster in dgx-a100-4x8 dgx-a100-16x8; do
-    "$pacml" replay "$file" --format elasticflow --cluster $cluster --admission both \
-      --policies "$policies" --bound | tee "$out/$t-$cluster.txt"
-    # the search teacher that knows the trace, in both admission modes (with
-    # a queue it goes decision by decision; up to about 20 s for a
-    # 12,000-job trace): in the JSON only
-    "$pacml" replay "$file" --format elasticflow --cluster $cluster --admission both \
-      --policies "$policies" --bound --hindsight 200 --hindsight-admission both \
-      --json > "$out/$t-$cluster.json"
+# 1. The cap, chosen on gpu-default.yaml's validation scenarios: its clusters
+# (ramp-a100-8x8, 64 GPUs; ramp-a100-16x8, 128), loads 0.25, 0.75, 1 and 2
+# relative to 128 GPUs (so x 0.5 on 64: load_reference_gpus), both workloads,
+# seeds 1000 and 1001, 5,000 jobs, both admissions.
+scenario() {  # NAME CLUSTER WORKLOAD LOAD
+  mkdir -p "$out/validation"
+  cat > "$out/validation/$1.yaml" <<EOF
+pacml_experiment: 1
+name: validation-$1
+cluster: $2
+workload: {kind: fitted, params: $3, load: $4, jobs: 5000}
+admission: both
+order: edf
+policies: [pacml:default, min_feasible]
+seeds: [1000, 1001]
+EOF
+  say "validation scenario $1"
+  "$pacml" evaluate "$out/validation/$1.yaml" --policies "pacml:default,min_feasible,$caps" \
+    --out "$out/validation/$1" > "$out/validation/$1.txt"
+}
+for workload in elasticflow-01-05 train-zoo; do
+  params=$workload
+  [ "$workload" = train-zoo ] && params=$here/../workloads/train-zoo.yaml
+  for load in 0.25 0.75 1 2; do
+    scenario "8x8-$workload-$load" "$here/../train/clusters/ramp-a100-8x8.yaml" "$params" \
+      "$(awk -v l="$load" 'BEGIN { print l / 2 }')"
+    scenario "16x8-$workload-$load" ramp-a100-16x8 "$params" "$load"
   done
 done
+python3 - "$out" > "$out/cap-choice.json" <<'EOF'
+import glob, json, sys
+out = sys.argv[1]
+totals, scenarios = {}, 0
+for path in sorted(glob.glob(f"{out}/validation/*/summary.json")):
+    scenarios += 1
+    d = json.load(open(path))
+    for g in (d["groups"] if isinstance(d, dict) else d):
+        totals.setdefault(g["policy"], []).append(g["deadline_met_rate_mean"])
+means = {p: sum(v) / len(v) for p, v in totals.items()}
+best = max((p for p in means if p.startswith("capped:")), key=lambda p: means[p])
+json.dump({"cap": best[len("capped:"):], "scenarios": scenarios,
+           "validation_means": means}, sys.stdout, indent=2)
+EOF
+cap=capped:$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["cap"])' "$out/cap-choice.json")
+say "chosen on the validation scenarios: $cap"
+
+# 2. The held-out experiments and traces, every policy and the cap grid.
+policies=pacml:default,$baselines,$caps
+for e in heldout-zoo heldout-pipedream; do
+  if [ $e = heldout-pipedream ] && [ ! -f "$data/pipedream/vgg16.txt" ]; then
+    say "$data/pipedream is absent: skipping the PipeDream profiles (set PACML_SHARED_DATA)"
+    continue
+  fi
+  say "$e"
+  "$pacml" evaluate "$here/$e.yaml" --policies "$policies" --out "$out/$e" > "$out/$e.txt"
+done
+if [ -f "$archive" ]; then
+  traces=$(mktemp -d)
+  trap 'rm -rf "$traces"' EXIT
+  tar xzf "$archive" -C "$traces"
+  for t in cluster06 cluster07 cluster08 cluster09 195job; do
+    file=$(find "$traces" -name "$t.csv" | head -n 1)
+    for cluster in dgx-a100-4x8 dgx-a100-16x8; do
+      say "$t on $cluster"
+      # The rollout search goes decision by decision with a queue: up to
+      # about 20 s for a 12,000-job trace.
+      "$pacml" replay "$file" --format elasticflow --cluster $cluster --admission both \
+        --policies "$policies" --bound --hindsight 200 --hindsight-admission both \
+        --json > "$out/$t-$cluster.json"
+    done
+  done
+else
+  say "$archive is absent: the trace replays need ElasticFlow's traces (set PACML_SHARED_DATA)"
+fi
+
+# 3. The table, from those files alone.
+table=$out/table.md
+python3 "$here/heldout_table.py" "$out" > "$table"
+{
+  echo
+  echo "Made by \`contrib/experiments/heldout.sh\` at $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo '?')" \
+    "on $(date -u +%Y-%m-%d), $(nproc)-core $(uname -m) ($(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1))."
+} >> "$table"
+cat "$table"
+[ -z "$doc" ] || python3 "$here/replace_block.py" "$doc" "heldout table" "$table"

@@ -76,16 +76,4 @@ EOF
 } >> "$table"
 cat "$table"
 
-if [ -n "$doc" ]; then
-  python3 - "$doc" "$table" <<'EOF'
-import sys
-doc, table = sys.argv[1], open(sys.argv[2]).read()
-begin, end = "<!-- history-loop table -->", "<!-- end of history-loop table -->"
-text = open(doc).read()
-if begin not in text or end not in text:
-    sys.exit(f"history-loop.sh: {doc} has no '{begin}' ... '{end}' block")
-head, rest = text.split(begin, 1)
-open(doc, "w").write(head + begin + "\n" + table + rest[rest.index(end):])
-EOF
-  echo "history-loop.sh: updated the table in $doc" >&2
-fi
+[ -z "$doc" ] || python3 "$(dirname "$0")/replace_block.py" "$doc" "history-loop table" "$table"
