@@ -27,7 +27,8 @@ noinst_LTLIBRARIES += libpacml_model.la
 libpacml_model_la_SOURCES = \
 	model/torch_message_passing.h \
 	model/torch_network.h model/torch_network.cpp \
-	model/trainer.h model/trainer.cpp \
+	model/trainer.h model/trainer.cpp model/trainer_config.cpp \
+	model/trainer_rollout.h model/trainer_rollout.cpp \
 	model/gpu_torch_network.h model/gpu_torch_network.cpp \
 	model/gpu_trainer.h model/gpu_trainer.cpp
 libpacml_model_la_CPPFLAGS = $(AM_CPPFLAGS) $(TORCH_CPPFLAGS)
