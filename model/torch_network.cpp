@@ -6,6 +6,7 @@
 #include <torch/torch.h>
 
 #include <cstring>
+#include <tuple>
 
 #include "core/util/error.h"
 #include "model/torch_message_passing.h"
@@ -126,6 +127,8 @@ struct TorchNetwork::Impl {
   explicit Impl(const inference::Architecture& a) : net(a) {}
   // Logits and values of a batch without gradients (one message passing per graph).
   std::pair<Tensor, Tensor> heads_no_grad(const GraphSet& graphs, const StepBatch& batch);
+  // One optimiser step on `loss`, the gradient's norm clipped to grad_clip (if > 0).
+  void gradient_step(const Tensor& loss, double grad_clip);
   Net net;
   std::unique_ptr<torch::optim::Adam> optimizer;
 };
@@ -191,6 +194,106 @@ void TorchNetwork::evaluate_actions(const GraphSet& graphs, const StepBatch& bat
   to_vector(v, values);
 }
 
+namespace {
+
+// Fisher–Yates with the trainer's RNG, so that a seed gives the same
+// minibatches.
+void shuffle(std::vector<int64_t>& order, Rng& rng) {
+  const int64_t n = static_cast<int64_t>(order.size());
+  for (int64_t i = n - 1; i > 0; --i)
+    std::swap(order[i], order[static_cast<int64_t>(rng.below(static_cast<std::uint64_t>(i + 1)))]);
+}
+
+// One minibatch's forward pass with gradients, and its rows of the batch.
+struct Minibatch {
+  Tensor inputs, logits, values, logp_all, logp, old_logp, advantages, returns, ratio;
+};
+
+Minibatch forward_minibatch(Net& net, const GraphTensors& g, const BatchTensors& b,
+                            const Tensor& idx) {
+  Minibatch m;
+  // Message passing over the batch's distinct graphs, again for every
+  // minibatch: the previous step changed the parameters.
+  const Tensor emb = net->embed(g);
+  m.inputs = b.inputs.index_select(0, idx);
+  std::tie(m.logits, m.values) = net->heads(emb, b.graph.index_select(0, idx), m.inputs);
+  m.logp_all = torch::log_softmax(m.logits, -1);
+  m.logp = m.logp_all.gather(1, b.actions.index_select(0, idx).unsqueeze(1)).squeeze(1);
+  m.old_logp = b.old_logp.index_select(0, idx);
+  m.advantages = b.advantages.index_select(0, idx);
+  m.returns = b.returns.index_select(0, idx);
+  m.ratio = torch::exp(m.logp - m.old_logp);
+  return m;
+}
+
+// The objective's policy term (TorchNetwork::Objective).
+Tensor policy_loss(TorchNetwork::Objective objective, const Minibatch& m, const BatchTensors& b,
+                   const Tensor& idx, const PpoParams& params) {
+  if (objective == TorchNetwork::Objective::kSearchValues)
+    return search_value_loss(m.logits, feasible_of(m.inputs, m.logits.size(1)),
+                             b.action_values.index_select(0, idx), params.value_temperature);
+  if (objective == TorchNetwork::Objective::kImitation) {
+    // Cross-entropy against the teacher's action smoothed over the feasible
+    // actions, so the student keeps some probability on the alternatives
+    // and PPO can still explore them afterwards.
+    const Tensor feasible = feasible_of(m.inputs, m.logits.size(1));
+    const Tensor feasible_f = feasible.to(torch::kFloat32);
+    const Tensor spread = (m.logp_all.masked_fill(feasible.logical_not(), 0) * feasible_f).sum(-1) /
+                          feasible_f.sum(-1).clamp_min(1);
+    return -((1 - params.imitation_smoothing) * m.logp + params.imitation_smoothing * spread)
+                .mean();
+  }
+  return -torch::min(m.ratio * m.advantages,
+                     torch::clamp(m.ratio, 1 - params.clip, 1 + params.clip) * m.advantages)
+              .mean();
+}
+
+// The value term: squared error to the returns, with value_clip > 0 the
+// larger of it and the error of the old value moved at most value_clip.
+Tensor value_loss(const Minibatch& m, const BatchTensors& b, const Tensor& idx,
+                  const PpoParams& params) {
+  if (params.value_clip > 0) {
+    const Tensor old_v = b.old_values.index_select(0, idx);
+    const Tensor clipped =
+        old_v + torch::clamp(m.values - old_v, -params.value_clip, params.value_clip);
+    return 0.5 * torch::max((m.values - m.returns).pow(2), (clipped - m.returns).pow(2)).mean();
+  }
+  return 0.5 * (m.values - m.returns).pow(2).mean();
+}
+
+// PpoStats' figures summed over the gradient steps, then averaged.
+struct PpoSums {
+  double policy_loss = 0, value_loss = 0, entropy = 0, approx_kl = 0, clip_fraction = 0;
+
+  void add(const Tensor& policy, const Tensor& value, const Tensor& entropy_term,
+           const Minibatch& m, double clip) {
+    torch::NoGradGuard guard;
+    policy_loss += policy.item<double>();
+    value_loss += value.item<double>();
+    entropy += entropy_term.item<double>();
+    approx_kl += (m.old_logp - m.logp).mean().item<double>();
+    clip_fraction += ((m.ratio - 1).abs() > clip).to(torch::kFloat32).mean().item<double>();
+  }
+
+  void average_into(PpoStats& stats) const {
+    const double k = std::max(1, stats.gradient_steps);
+    stats.policy_loss = policy_loss / k;
+    stats.value_loss = value_loss / k;
+    stats.entropy = entropy / k;
+    stats.approx_kl = approx_kl / k;
+    stats.clip_fraction = clip_fraction / k;
+  }
+};
+
+}  // namespace
+
+void TorchNetwork::Impl::gradient_step(const Tensor& loss, double grad_clip) {
+  optimizer->zero_grad();
+  loss.backward();
+  if (grad_clip > 0) nn::utils::clip_grad_norm_(net->parameters(), grad_clip);
+  optimizer->step();
+}
+
 PpoStats TorchNetwork::ppo_update(const GraphSet& graphs, const StepBatch& batch,
                                   const PpoParams& params, Rng& rng, Objective objective) {
   check_batch(graphs, batch);
@@ -206,80 +309,23 @@ PpoStats TorchNetwork::ppo_update(const GraphSet& graphs, const StepBatch& batch
   std::vector<int64_t> order(n);
   for (int64_t i = 0; i < n; ++i) order[i] = i;
   const int64_t mb = std::max<int64_t>(1, params.minibatch);
-  auto& net = impl_->net;
-  auto& opt = *impl_->optimizer;
-  double sum_pl = 0, sum_vl = 0, sum_ent = 0, sum_kl = 0, sum_clip = 0;
+  PpoSums sums;
   for (int epoch = 0; epoch < params.epochs; ++epoch) {
-    for (int64_t i = n - 1; i > 0; --i)
-      std::swap(order[i],
-                order[static_cast<int64_t>(rng.below(static_cast<std::uint64_t>(i + 1)))]);
+    shuffle(order, rng);
     for (int64_t start = 0; start < n; start += mb) {
       const int64_t len = std::min(mb, n - start);
       const Tensor idx = torch::from_blob(order.data() + start, {len}, torch::kInt64).clone();
-      const Tensor emb = net->embed(g);
-      const Tensor inputs = b.inputs.index_select(0, idx);
-      auto [logits, values] = net->heads(emb, b.graph.index_select(0, idx), inputs);
-      const Tensor logp_all = torch::log_softmax(logits, -1);
-      const Tensor logp =
-          logp_all.gather(1, b.actions.index_select(0, idx).unsqueeze(1)).squeeze(1);
-      const Tensor old_logp = b.old_logp.index_select(0, idx);
-      const Tensor adv = b.advantages.index_select(0, idx);
-      const Tensor ret = b.returns.index_select(0, idx);
-      const Tensor ratio = torch::exp(logp - old_logp);
-      Tensor policy_loss;
-      if (objective == Objective::kSearchValues) {
-        policy_loss =
-            search_value_loss(logits, feasible_of(inputs, logits.size(1)),
-                              b.action_values.index_select(0, idx), params.value_temperature);
-      } else if (objective == Objective::kImitation) {
-        // Cross-entropy against the teacher's action smoothed over the feasible
-        // actions, so the student keeps some probability on the alternatives
-        // and PPO can still explore them afterwards.
-        const Tensor feasible = feasible_of(inputs, logits.size(1));
-        const Tensor feasible_f = feasible.to(torch::kFloat32);
-        const Tensor spread =
-            (logp_all.masked_fill(feasible.logical_not(), 0) * feasible_f).sum(-1) /
-            feasible_f.sum(-1).clamp_min(1);
-        policy_loss =
-            -((1 - params.imitation_smoothing) * logp + params.imitation_smoothing * spread).mean();
-      } else {
-        policy_loss =
-            -torch::min(ratio * adv, torch::clamp(ratio, 1 - params.clip, 1 + params.clip) * adv)
-                 .mean();
-      }
-      Tensor value_loss;
-      if (params.value_clip > 0) {
-        const Tensor old_v = b.old_values.index_select(0, idx);
-        const Tensor clipped =
-            old_v + torch::clamp(values - old_v, -params.value_clip, params.value_clip);
-        value_loss = 0.5 * torch::max((values - ret).pow(2), (clipped - ret).pow(2)).mean();
-      } else {
-        value_loss = 0.5 * (values - ret).pow(2).mean();
-      }
-      const Tensor entropy = -(torch::softmax(logits, -1) * logp_all).sum(-1).mean();
-      const Tensor loss =
-          policy_loss + params.value_coef * value_loss - params.entropy_coef * entropy;
-      opt.zero_grad();
-      loss.backward();
-      if (params.grad_clip > 0) nn::utils::clip_grad_norm_(net->parameters(), params.grad_clip);
-      opt.step();
-      {
-        torch::NoGradGuard guard;
-        sum_pl += policy_loss.item<double>();
-        sum_vl += value_loss.item<double>();
-        sum_ent += entropy.item<double>();
-        sum_kl += (old_logp - logp).mean().item<double>();
-        sum_clip += ((ratio - 1).abs() > params.clip).to(torch::kFloat32).mean().item<double>();
-      }
+      const Minibatch m = forward_minibatch(impl_->net, g, b, idx);
+      const Tensor policy = policy_loss(objective, m, b, idx, params);
+      const Tensor value = value_loss(m, b, idx, params);
+      const Tensor entropy = -(torch::softmax(m.logits, -1) * m.logp_all).sum(-1).mean();
+      impl_->gradient_step(policy + params.value_coef * value - params.entropy_coef * entropy,
+                           params.grad_clip);
+      sums.add(policy, value, entropy, m, params.clip);
       ++stats.gradient_steps;
     }
   }
-  const double k = std::max(1, stats.gradient_steps);
-  stats.policy_loss = sum_pl / k;
-  stats.value_loss = sum_vl / k;
-  stats.entropy = sum_ent / k;
-  stats.approx_kl = sum_kl / k;
-  stats.clip_fraction = sum_clip / k;
+  sums.average_into(stats);
   return stats;
 }
 
