@@ -3,6 +3,7 @@ libpacml_sim_la_SOURCES += \
 	sim/engine/workload.h \
 	sim/engine/beta_distribution.h sim/engine/beta_distribution.cpp \
 	sim/engine/environment.h sim/engine/environment.cpp \
+	sim/engine/episode_fields.h sim/engine/episode_fields.cpp \
 	sim/engine/episode.h sim/engine/episode.cpp \
 	sim/engine/rollout_search.h sim/engine/rollout_search.cpp \
 	sim/engine/policy_factory.h sim/engine/policy_factory.cpp \
