@@ -40,14 +40,17 @@ double percentile(std::vector<double> v, double p) {
   return v[i];
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+struct BenchOptions {
   std::string so = PACML_JOB_SUBMIT_SO, model = "gnmt", graph, policy = "min_feasible",
               beta = "0.5", profile = "physical";
   int iterations = 2000;
   long uid = -1;  // -1: this process's
   bool json = false;
+};
+
+// Reads the command line into `o`. Returns -1 to go on, else the exit status
+// (0 for --help).
+int parse_options(int argc, char** argv, BenchOptions& o) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -58,23 +61,23 @@ int main(int argc, char** argv) {
       return argv[++i];
     };
     if (a == "--so")
-      so = value();
+      o.so = value();
     else if (a == "--model")
-      model = value();
+      o.model = value();
     else if (a == "--graph")
-      graph = value();
+      o.graph = value();
     else if (a == "--policy")
-      policy = value();
+      o.policy = value();
     else if (a == "--beta")
-      beta = value();
+      o.beta = value();
     else if (a == "--profile")
-      profile = value();
+      o.profile = value();
     else if (a == "--iterations")
-      iterations = std::atoi(value().c_str());
+      o.iterations = std::atoi(value().c_str());
     else if (a == "--uid")
-      uid = std::atol(value().c_str());
+      o.uid = std::atol(value().c_str());
     else if (a == "--json")
-      json = true;
+      o.json = true;
     else {
       std::fprintf(
           stderr,
@@ -84,81 +87,115 @@ int main(int argc, char** argv) {
       return a == "--help" ? 0 : 2;
     }
   }
-  char dir_template[] = "/tmp/pacml-bench-XXXXXX";
-  const char* dir = mkdtemp(dir_template);
-  if (!dir) return std::perror("mkdtemp"), 1;
-  const std::string conf_dir = dir;
-  {
-    std::ofstream conf(conf_dir + "/pacml.conf");
-    conf << "policy: " << policy << "\nprofile: " << profile
-         << "\ntopology: 4x4x2\nnodes: n[1-32]\n"
-         << "reservation_ttl: 0\nresolve_job_ids: false\n";
-    std::ofstream(conf_dir + "/slurm.conf") << "# unused\n";
-  }
-  setenv("SLURM_CONF", (conf_dir + "/slurm.conf").c_str(), 1);
-  auto t_load = std::chrono::steady_clock::now();
-  JobSubmitPlugin plugin;
-  const std::string error = plugin.open(so);
-  if (!error.empty()) return std::fprintf(stderr, "%s\n", error.c_str()), 1;
-  plugin.init();
-  const double load_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t_load).count();
+  return -1;
+}
 
-  std::vector<std::string> env = {graph.empty() ? "_SLURM_SPANK_OPTION_pacml_pacml_model=" + model
-                                                : "_SLURM_SPANK_OPTION_pacml_pacml_graph=" + graph,
-                                  "_SLURM_SPANK_OPTION_pacml_pacml_beta=" + beta};
-  if (!graph.empty())
+// The pacml.conf the plugin reads (and the slurm.conf SLURM_CONF must name).
+void write_config_files(const std::string& conf_dir, const BenchOptions& o) {
+  std::ofstream conf(conf_dir + "/pacml.conf");
+  conf << "policy: " << o.policy << "\nprofile: " << o.profile
+       << "\ntopology: 4x4x2\nnodes: n[1-32]\n"
+       << "reservation_ttl: 0\nresolve_job_ids: false\n";
+  std::ofstream(conf_dir + "/slurm.conf") << "# unused\n";
+}
+
+// The SPANK option variables every job carries: the model (or the graph
+// file's name and compact form) and β.
+std::vector<std::string> spank_environment(const BenchOptions& o) {
+  std::vector<std::string> env = {o.graph.empty()
+                                      ? "_SLURM_SPANK_OPTION_pacml_pacml_model=" + o.model
+                                      : "_SLURM_SPANK_OPTION_pacml_pacml_graph=" + o.graph,
+                                  "_SLURM_SPANK_OPTION_pacml_pacml_beta=" + o.beta};
+  if (!o.graph.empty())
     for (const auto& [name, value] : pacml::plugin::compact_graph_variables(
-             pacml::plugin::compact_user_graph(graph, pacml::plugin::GraphLimits())))
+             pacml::plugin::compact_user_graph(o.graph, pacml::plugin::GraphLimits())))
       env.push_back(name + "=" + value);
-  std::vector<double> times;
-  double first_ms = 0;
+  return env;
+}
+
+double milliseconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+struct Latencies {
+  double load_ms = 0, first_ms = 0;
+  std::vector<double> times;  // the calls after the first
   int placed = 0, rejected = 0;
-  for (int i = 0; i <= iterations; ++i) {
+};
+
+// Submits 1 + iterations jobs and times each job_submit() call.
+void time_submissions(const JobSubmitPlugin& plugin, const BenchOptions& o, Latencies& l) {
+  const std::vector<std::string> env = spank_environment(o);
+  for (int i = 0; i <= o.iterations; ++i) {
     JobDesc job("bench");
-    if (uid >= 0) {
-      job.d.user_id = static_cast<uint32_t>(uid);
-      const struct passwd* pw = getpwuid(static_cast<uid_t>(uid));
-      job.d.group_id = pw ? pw->pw_gid : static_cast<uint32_t>(uid);
+    if (o.uid >= 0) {
+      job.d.user_id = static_cast<uint32_t>(o.uid);
+      const struct passwd* pw = getpwuid(static_cast<uid_t>(o.uid));
+      job.d.group_id = pw ? pw->pw_gid : static_cast<uint32_t>(o.uid);
     }
     job.spank(env);
     std::string err;
     const auto t0 = std::chrono::steady_clock::now();
     const int rc = plugin.submit(&job.d, &err);
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    const double ms = milliseconds_since(t0);
     if (i == 0)
-      first_ms = ms;
+      l.first_ms = ms;
     else
-      times.push_back(ms);
+      l.times.push_back(ms);
     if (rc == SLURM_SUCCESS && job.d.admin_comment)  // a decision's annotation: placed
-      ++placed;
+      ++l.placed;
     else
-      ++rejected;
+      ++l.rejected;
     if (i == 0 && rc != SLURM_SUCCESS)
       std::fprintf(stderr, "first decision rejected: %s\n", err.c_str());
   }
-  plugin.fini();
-  if (!graph.empty()) model = graph;  // named in the report
-  std::remove((conf_dir + "/pacml.conf").c_str());
-  std::remove((conf_dir + "/slurm.conf").c_str());
-  rmdir(dir);
-  const double p50 = percentile(times, 50), p99 = percentile(times, 99),
-               max = times.empty() ? 0 : *std::max_element(times.begin(), times.end());
-  if (json) {
+}
+
+void print_report(const BenchOptions& o, const Latencies& l) {
+  const double p50 = percentile(l.times, 50), p99 = percentile(l.times, 99),
+               max = l.times.empty() ? 0 : *std::max_element(l.times.begin(), l.times.end());
+  const std::string model = o.graph.empty() ? o.model : o.graph;  // named in the report
+  if (o.json) {
     std::printf(
         "{\"model\": \"%s\", \"policy\": \"%s\", \"beta\": %s, \"iterations\": %d, "
         "\"load_ms\": %.3f, \"first_ms\": %.3f, \"p50_ms\": %.4f, \"p99_ms\": %.4f, "
         "\"max_ms\": %.4f, \"placed\": %d, \"rejected\": %d}\n",
-        model.c_str(), policy.c_str(), beta.c_str(), iterations, load_ms, first_ms, p50, p99, max,
-        placed, rejected);
+        model.c_str(), o.policy.c_str(), o.beta.c_str(), o.iterations, l.load_ms, l.first_ms, p50,
+        p99, max, l.placed, l.rejected);
   } else {
     std::printf(
         "job_submit_pacml.so decision latency: model %s, policy %s, beta %s, %d calls\n"
         "  dlopen+init %.2f ms, first call %.2f ms (graph build + cache fill)\n"
         "  p50 %.4f ms  p99 %.4f ms  max %.4f ms  (%d placed, %d rejected)\n",
-        model.c_str(), policy.c_str(), beta.c_str(), iterations, load_ms, first_ms, p50, p99, max,
-        placed, rejected);
+        model.c_str(), o.policy.c_str(), o.beta.c_str(), o.iterations, l.load_ms, l.first_ms, p50,
+        p99, max, l.placed, l.rejected);
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  BenchOptions options;
+  if (const int status = parse_options(argc, argv, options); status >= 0) return status;
+  char dir_template[] = "/tmp/pacml-bench-XXXXXX";
+  const char* dir = mkdtemp(dir_template);
+  if (!dir) return std::perror("mkdtemp"), 1;
+  const std::string conf_dir = dir;
+  write_config_files(conf_dir, options);
+  setenv("SLURM_CONF", (conf_dir + "/slurm.conf").c_str(), 1);
+  Latencies latencies;
+  const auto t_load = std::chrono::steady_clock::now();
+  JobSubmitPlugin plugin;
+  const std::string error = plugin.open(options.so);
+  if (!error.empty()) return std::fprintf(stderr, "%s\n", error.c_str()), 1;
+  plugin.init();
+  latencies.load_ms = milliseconds_since(t_load);
+  time_submissions(plugin, options, latencies);
+  plugin.fini();
+  std::remove((conf_dir + "/pacml.conf").c_str());
+  std::remove((conf_dir + "/slurm.conf").c_str());
+  rmdir(dir);
+  print_report(options, latencies);
   return 0;
 }

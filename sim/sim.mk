@@ -3,6 +3,7 @@ libpacml_sim_la_SOURCES += \
 	sim/engine/workload.h \
 	sim/engine/beta_distribution.h sim/engine/beta_distribution.cpp \
 	sim/engine/environment.h sim/engine/environment.cpp \
+	sim/engine/episode_fields.h sim/engine/episode_fields.cpp \
 	sim/engine/episode.h sim/engine/episode.cpp \
 	sim/engine/rollout_search.h sim/engine/rollout_search.cpp \
 	sim/engine/policy_factory.h sim/engine/policy_factory.cpp \
@@ -10,6 +11,9 @@ libpacml_sim_la_SOURCES += \
 	sim/workload/graph_catalog.h sim/workload/graph_catalog.cpp \
 	sim/workload/synthetic.h sim/workload/synthetic.cpp \
 	sim/trace/trace.h sim/trace/trace_readers.cpp \
+	sim/trace/trace_lines.h sim/trace/trace_lines.cpp \
+	sim/trace/format_readers.h sim/trace/elasticflow_reader.cpp sim/trace/swf_reader.cpp \
+	sim/trace/sacct_reader.cpp sim/trace/slurm_json_readers.cpp \
 	sim/trace/trace_workload.h sim/trace/trace_workload.cpp \
 	sim/experiment/experiment.h sim/experiment/experiment.cpp \
 	sim/experiment/experiment_keys.h sim/experiment/experiment_keys.cpp \

@@ -72,47 +72,53 @@ double unpartitioned_edge_size(const StepGraph& step, const StepDep& dep, EdgeSi
   return step.layers().layers[dep.carried_layer].activation_bytes;
 }
 
-JobFeatures extract_job_features(const JobGraph& job, EdgeSizeRule rule) {
-  const StepGraph& step = job.step();
-  JobFeatures f;
-  f.num_nodes = step.num_ops();
-  f.num_edges = step.num_deps();
-  const int n = f.num_nodes;
+namespace {
 
-  double max_compute = 0, max_memory = 0;
-  for (const StepOp& op : step.ops()) {
-    max_compute = std::max(max_compute, op.compute);
-    max_memory = std::max(max_memory, op.memory);
-    f.total_op_memory += op.memory;
-  }
+// Each op's depth (1 at the first source; 0 where the BFS from it does not
+// reach) and the greatest.
+struct OpDepths {
+  std::vector<int> depth;
+  int max = 0;
+};
 
-  // Depth by BFS from the first source.
+OpDepths bfs_depths(const StepGraph& step) {
+  const int n = step.num_ops();
   std::vector<std::vector<int>> out(n);
   std::vector<int> indegree(n, 0);
   for (const StepDep& d : step.deps()) {
     out[d.src].push_back(d.dst);
     ++indegree[d.dst];
   }
-  std::vector<int> depth(n, 0);
+  OpDepths depths{std::vector<int>(n, 0)};
   int first_source = -1;
   for (int i = 0; i < n && first_source < 0; ++i)
     if (indegree[i] == 0) first_source = i;
-  int max_depth = 0;
-  if (first_source >= 0) {
-    std::deque<int> queue{first_source};
-    depth[first_source] = 1;
-    while (!queue.empty()) {
-      const int u = queue.front();
-      queue.pop_front();
-      max_depth = std::max(max_depth, depth[u]);
-      for (int v : out[u])
-        if (depth[v] == 0) {
-          depth[v] = depth[u] + 1;
-          queue.push_back(v);
-        }
-    }
+  if (first_source < 0) return depths;
+  std::deque<int> queue{first_source};
+  depths.depth[first_source] = 1;
+  while (!queue.empty()) {
+    const int u = queue.front();
+    queue.pop_front();
+    depths.max = std::max(depths.max, depths.depth[u]);
+    for (int v : out[u])
+      if (depths.depth[v] == 0) {
+        depths.depth[v] = depths.depth[u] + 1;
+        queue.push_back(v);
+      }
   }
+  return depths;
+}
 
+// f.node, f.total_op_memory and the compute and memory statistics.
+void add_node_features(const StepGraph& step, JobFeatures& f) {
+  const int n = f.num_nodes;
+  double max_compute = 0, max_memory = 0;
+  for (const StepOp& op : step.ops()) {
+    max_compute = std::max(max_compute, op.compute);
+    max_memory = std::max(max_memory, op.memory);
+    f.total_op_memory += op.memory;
+  }
+  const OpDepths depths = bfs_depths(step);
   f.node.resize(static_cast<size_t>(n) * kNodeFeatures);
   std::vector<double> compute_f(n), memory_f(n);
   for (int i = 0; i < n; ++i) {
@@ -124,9 +130,16 @@ JobFeatures extract_job_features(const JobGraph& job, EdgeSizeRule rule) {
     row[1] = max_compute > 0 && op.compute == max_compute ? 1.f : 0.f;
     row[2] = static_cast<float>(memory_f[i]);
     row[3] = max_memory > 0 && op.memory == max_memory ? 1.f : 0.f;
-    row[4] = static_cast<float>(ratio(depth[i], max_depth));
+    row[4] = static_cast<float>(ratio(depths.depth[i], depths.max));
   }
+  f.compute_mean = mean_of(compute_f);
+  f.compute_median = median_of(compute_f);
+  f.memory_mean = mean_of(memory_f);
+  f.memory_median = median_of(memory_f);
+}
 
+// f.src, f.dst, f.edge, f.total_edge_size and the edge size statistics.
+void add_edge_features(const StepGraph& step, EdgeSizeRule rule, JobFeatures& f) {
   std::vector<double> sizes(f.num_edges);
   double max_size = 0;
   for (int k = 0; k < f.num_edges; ++k) {
@@ -145,13 +158,19 @@ JobFeatures extract_job_features(const JobGraph& job, EdgeSizeRule rule) {
     f.edge[2 * k] = static_cast<float>(size_f[k]);
     f.edge[2 * k + 1] = max_size > 0 && sizes[k] == max_size ? 1.f : 0.f;
   }
-
-  f.compute_mean = mean_of(compute_f);
-  f.compute_median = median_of(compute_f);
-  f.memory_mean = mean_of(memory_f);
-  f.memory_median = median_of(memory_f);
   f.edge_mean = mean_of(size_f);
   f.edge_median = median_of(size_f);
+}
+
+}  // namespace
+
+JobFeatures extract_job_features(const JobGraph& job, EdgeSizeRule rule) {
+  const StepGraph& step = job.step();
+  JobFeatures f;
+  f.num_nodes = step.num_ops();
+  f.num_edges = step.num_deps();
+  add_node_features(step, f);
+  add_edge_features(step, rule, f);
   return f;
 }
 

@@ -104,27 +104,133 @@ int run_fitted_evaluation(const Args& args, sim::ExperimentSpec spec) {
   return 0;
 }
 
-int run_evaluate(const std::vector<std::string>& argv) {
-  Args args(
-      "pacml evaluate [EXPERIMENT.yaml] [--policies P1,P2] [--seeds N] [--json] [--shard I/N] "
-      "[--out DIR]\n"
-      "       pacml evaluate --merge SHARD.json...",
-      "Runs an experiment (the built-in default experiment when no file is given). A "
-      "fitted-workload experiment (workload: {kind: fitted, ...}; the default is one) replays "
-      "jobs drawn from a fitted workload on a GPU cluster under every GPU policy and admission "
-      "mode over seeds, one thread, and prints the deadline-met rate, unservable share, GPU-hours "
-      "per met deadline, utilisation, queueing delay and GPUs per job, mean ± 95% CI; --out DIR "
-      "writes runs.csv, summary.csv, summary.json and PNG bar charts. A paper-style experiment: "
-      "every (policy, β distribution, seed) episode "
-      "on all cores, printing blocking rate mean ± 95% CI per "
-      "policy and β distribution, plus throughput, JCT and blocking by cause. --out DIR writes "
-      "episodes.csv, summary.csv, summary.json, occupancy.csv, jobs.csv (with --jobs-csv) and PNG "
-      "plots "
-      "(gnuplot). --shard I/N runs the I-th of N deterministic slices (cells with index mod N = I) "
-      "and "
-      "writes them as JSON for --merge. --bound adds the blocking no policy can avoid: jobs whose "
-      "deadline no degree meets (or that cannot finish by the horizon) even on an empty "
-      "cluster.");
+// --beta-dists: uniform(lo,hi) holds a comma, so the list splits on commas
+// outside parentheses.
+std::vector<sim::BetaSpec> parse_beta_dists(const std::string& text) {
+  std::vector<sim::BetaSpec> betas;
+  std::string current;
+  int depth = 0;
+  for (char c : text) {
+    if (c == '(') ++depth;
+    if (c == ')') --depth;
+    if (c == ',' && depth == 0) {
+      betas.push_back(sim::BetaSpec::parse(current, "--beta-dists"));
+      current.clear();
+    } else {
+      current += c;
+    }
+  }
+  betas.push_back(sim::BetaSpec::parse(current, "--beta-dists"));
+  return betas;
+}
+
+// The options that replace a paper-style experiment's policies and β
+// distributions.
+void apply_grid_options(const Args& args, sim::ExperimentSpec& spec) {
+  if (args.has("policies")) {
+    spec.policies = sim::split_policy_list(args.get("policies"), "--policies");
+    for (const std::string& p : spec.policies) sim::check_policy_name(p, "--policies");
+  }
+  if (args.has("beta-dists")) spec.betas = parse_beta_dists(args.get("beta-dists"));
+  if (args.is_set("decision-mix"))
+    throw InputError("--decision-mix", "applies to fitted-workload experiments (GPU counts)");
+}
+
+// jobs.csv (--jobs-csv) and occupancy.csv, which --out fills while the
+// episodes run; a shard writes neither.
+struct EpisodeFiles {
+  std::ofstream jobs, timeline;
+};
+
+void open_episode_files(const Args& args, bool sharded, EpisodeFiles& files,
+                        sim::EvaluationOptions& options) {
+  const bool out = args.has("out");
+  if (out) sim::make_directories(args.get("out"));
+  if (out && args.is_set("jobs-csv") && !sharded) {
+    files.jobs.open(args.get("out") + "/jobs.csv", std::ios::binary);
+    if (!files.jobs) throw InputError(args.get("out") + "/jobs.csv", "cannot write the file");
+    options.jobs_csv = &files.jobs;
+  }
+  if (out && !sharded) {
+    files.timeline.open(args.get("out") + "/occupancy.csv", std::ios::binary);
+    if (!files.timeline)
+      throw InputError(args.get("out") + "/occupancy.csv", "cannot write the file");
+    options.timeline_csv = &files.timeline;
+  }
+}
+
+// A shard's episodes as JSON for --merge: into DIR/shard-I-of-N.json with
+// --out, else on stdout.
+void write_shard(const Args& args, const sim::Experiment& experiment, int shard, int shards,
+                 const sim::Evaluation& evaluation, size_t episodes) {
+  const std::string text = sim::shard_to_json(experiment, shard, shards, evaluation).dump(1) + "\n";
+  if (!args.has("out")) {
+    std::cout << text;
+    return;
+  }
+  const std::string path = args.get("out") + "/shard-" + std::to_string(shard) + "-of-" +
+                           std::to_string(shards) + ".json";
+  sim::write_text_file(path, text);
+  std::cerr << "wrote " << path << " (" << episodes << " episodes, " << evaluation.wall_seconds
+            << " s)\n";
+}
+
+// --bound: the blocking no policy avoids, per β distribution (and bounds.csv with --out).
+std::vector<sim::BoundSummary> blocking_bounds(const Args& args, const sim::Experiment& experiment,
+                                               const sim::EvaluationOptions& options) {
+  const std::vector<sim::EpisodeBound> bounds =
+      sim::experiment_bounds(experiment, sim::evaluation_threads(experiment, options));
+  if (args.has("out")) {
+    std::ostringstream csv;
+    sim::write_bounds_csv(csv, bounds);
+    sim::write_text_file(args.get("out") + "/bounds.csv", csv.str());
+  }
+  return sim::summarize_bounds(bounds);
+}
+
+// A paper-style experiment: every (policy, β distribution, seed) episode of
+// the grid, or of one shard of it.
+int run_paper_evaluation(const Args& args, sim::ExperimentSpec spec) {
+  apply_grid_options(args, spec);
+  int shard = 0, shards = 1;
+  if (args.has("shard")) std::tie(shard, shards) = sim::parse_shard(args.get("shard"), "--shard");
+  sim::Experiment experiment(spec);
+  const std::vector<sim::GridCell> cells = experiment.grid(shard, shards);
+  sim::EvaluationOptions options;
+  if (args.has("threads")) options.threads = static_cast<int>(args.get_long("threads", 1, 1024));
+  options.progress = args.is_set("quiet") ? 0 : args.is_set("progress") ? 1 : -1;
+  const bool sharded = args.has("shard");
+  if (sharded && args.is_set("bound"))
+    throw InputError("--bound", "not with --shard (compute the bound on the whole experiment)");
+  EpisodeFiles files;
+  open_episode_files(args, sharded, files, options);
+  options.keep_plot_data = !sharded;
+  if (!args.is_set("json"))
+    std::cerr << experiment.describe() << "\n"
+              << cells.size() << " episodes (" << spec.policies.size() << " policies × "
+              << spec.betas.size() << " β distributions × " << spec.seeds.size() << " seeds"
+              << (sharded ? ", shard " + args.get("shard") : std::string()) << ")\n";
+  const sim::Evaluation evaluation = sim::run_evaluation(experiment, cells, options);
+  if (sharded) {
+    write_shard(args, experiment, shard, shards, evaluation, cells.size());
+    return 0;
+  }
+  if (args.has("out")) {
+    files.jobs.close();
+    files.timeline.close();
+    std::cerr << sim::write_evaluation_outputs(args.get("out"), evaluation.episodes,
+                                               args.is_set("no-plots") ? nullptr : &evaluation.plot)
+              << "\n";
+  }
+  if (!args.is_set("json")) std::cerr << "finished in " << evaluation.wall_seconds << " s\n\n";
+  std::vector<sim::BoundSummary> bound_summaries;
+  if (args.is_set("bound")) bound_summaries = blocking_bounds(args, experiment, options);
+  print_summary(evaluation.episodes, args.is_set("json"),
+                experiment.estimator()->profile().time_unit, bound_summaries);
+  return 0;
+}
+
+void declare_options(Args& args) {
   args.positional_list("EXPERIMENT.yaml",
                        "experiment file (default: built-in default experiment); with --merge, "
                        "the shard files")
@@ -147,6 +253,30 @@ int run_evaluate(const std::vector<std::string>& argv) {
       .flag("quiet", "no progress bar")
       .flag("merge", "combine shard files given as arguments")
       .flag("json", "print one JSON array (an object per policy and β distribution)");
+}
+
+int run_evaluate(const std::vector<std::string>& argv) {
+  Args args(
+      "pacml evaluate [EXPERIMENT.yaml] [--policies P1,P2] [--seeds N] [--json] [--shard I/N] "
+      "[--out DIR]\n"
+      "       pacml evaluate --merge SHARD.json...",
+      "Runs an experiment (the built-in default experiment when no file is given). A "
+      "fitted-workload experiment (workload: {kind: fitted, ...}; the default is one) replays "
+      "jobs drawn from a fitted workload on a GPU cluster under every GPU policy and admission "
+      "mode over seeds, one thread, and prints the deadline-met rate, unservable share, GPU-hours "
+      "per met deadline, utilisation, queueing delay and GPUs per job, mean ± 95% CI; --out DIR "
+      "writes runs.csv, summary.csv, summary.json and PNG bar charts. A paper-style experiment: "
+      "every (policy, β distribution, seed) episode "
+      "on all cores, printing blocking rate mean ± 95% CI per "
+      "policy and β distribution, plus throughput, JCT and blocking by cause. --out DIR writes "
+      "episodes.csv, summary.csv, summary.json, occupancy.csv, jobs.csv (with --jobs-csv) and PNG "
+      "plots "
+      "(gnuplot). --shard I/N runs the I-th of N deterministic slices (cells with index mod N = I) "
+      "and "
+      "writes them as JSON for --merge. --bound adds the blocking no policy can avoid: jobs whose "
+      "deadline no degree meets (or that cannot finish by the horizon) even on an empty "
+      "cluster.");
+  declare_options(args);
   if (!args.parse(argv)) return 0;
   if (args.is_set("merge")) return run_merge(args);
   if (args.positionals().size() > 1)
@@ -156,95 +286,7 @@ int run_evaluate(const std::vector<std::string>& argv) {
                                  : sim::load_experiment_file(args.positionals()[0]);
   if (args.has("seeds")) spec.seeds = sim::parse_seed_list(args.get("seeds"), "--seeds");
   if (spec.is_fitted()) return run_fitted_evaluation(args, spec);
-  if (args.has("policies")) {
-    spec.policies = sim::split_policy_list(args.get("policies"), "--policies");
-    for (const std::string& p : spec.policies) sim::check_policy_name(p, "--policies");
-  }
-  if (args.has("beta-dists")) {
-    spec.betas.clear();
-    // uniform(lo,hi) holds a comma: split on commas outside parentheses.
-    std::string current;
-    int depth = 0;
-    for (char c : args.get("beta-dists")) {
-      if (c == '(') ++depth;
-      if (c == ')') --depth;
-      if (c == ',' && depth == 0) {
-        spec.betas.push_back(sim::BetaSpec::parse(current, "--beta-dists"));
-        current.clear();
-      } else {
-        current += c;
-      }
-    }
-    spec.betas.push_back(sim::BetaSpec::parse(current, "--beta-dists"));
-  }
-  if (args.is_set("decision-mix"))
-    throw InputError("--decision-mix", "applies to fitted-workload experiments (GPU counts)");
-  int shard = 0, shards = 1;
-  if (args.has("shard")) std::tie(shard, shards) = sim::parse_shard(args.get("shard"), "--shard");
-  sim::Experiment experiment(spec);
-  const std::vector<sim::GridCell> cells = experiment.grid(shard, shards);
-  sim::EvaluationOptions options;
-  if (args.has("threads")) options.threads = static_cast<int>(args.get_long("threads", 1, 1024));
-  options.progress = args.is_set("quiet") ? 0 : args.is_set("progress") ? 1 : -1;
-  const bool sharded = args.has("shard");
-  if (sharded && args.is_set("bound"))
-    throw InputError("--bound", "not with --shard (compute the bound on the whole experiment)");
-  const bool out = args.has("out");
-  if (out) sim::make_directories(args.get("out"));
-  std::ofstream jobs, timeline;
-  if (out && args.is_set("jobs-csv") && !sharded) {
-    jobs.open(args.get("out") + "/jobs.csv", std::ios::binary);
-    if (!jobs) throw InputError(args.get("out") + "/jobs.csv", "cannot write the file");
-    options.jobs_csv = &jobs;
-  }
-  if (out && !sharded) {
-    timeline.open(args.get("out") + "/occupancy.csv", std::ios::binary);
-    if (!timeline) throw InputError(args.get("out") + "/occupancy.csv", "cannot write the file");
-    options.timeline_csv = &timeline;
-  }
-  options.keep_plot_data = !sharded;
-  if (!args.is_set("json"))
-    std::cerr << experiment.describe() << "\n"
-              << cells.size() << " episodes (" << spec.policies.size() << " policies × "
-              << spec.betas.size() << " β distributions × " << spec.seeds.size() << " seeds"
-              << (sharded ? ", shard " + args.get("shard") : std::string()) << ")\n";
-  const sim::Evaluation evaluation = sim::run_evaluation(experiment, cells, options);
-  if (sharded) {
-    const std::string text =
-        sim::shard_to_json(experiment, shard, shards, evaluation).dump(1) + "\n";
-    if (out) {
-      const std::string path = args.get("out") + "/shard-" + std::to_string(shard) + "-of-" +
-                               std::to_string(shards) + ".json";
-      sim::write_text_file(path, text);
-      std::cerr << "wrote " << path << " (" << cells.size() << " episodes, "
-                << evaluation.wall_seconds << " s)\n";
-    } else {
-      std::cout << text;
-    }
-    return 0;
-  }
-  if (out) {
-    jobs.close();
-    timeline.close();
-    std::cerr << sim::write_evaluation_outputs(args.get("out"), evaluation.episodes,
-                                               args.is_set("no-plots") ? nullptr : &evaluation.plot)
-              << "\n";
-  }
-  if (!args.is_set("json")) std::cerr << "finished in " << evaluation.wall_seconds << " s\n\n";
-  std::vector<sim::BoundSummary> bound_summaries;
-  if (args.is_set("bound")) {
-    const std::vector<sim::EpisodeBound> bounds =
-        sim::experiment_bounds(experiment, sim::evaluation_threads(experiment, options));
-    bound_summaries = sim::summarize_bounds(bounds);
-    if (out) {
-      std::ostringstream csv;
-      sim::write_bounds_csv(csv, bounds);
-      sim::write_text_file(args.get("out") + "/bounds.csv", csv.str());
-    }
-  }
-  print_summary(evaluation.episodes, args.is_set("json"),
-                experiment.estimator()->profile().time_unit, bound_summaries);
-  return 0;
+  return run_paper_evaluation(args, std::move(spec));
 }
 
 }  // namespace

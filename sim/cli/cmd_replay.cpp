@@ -31,10 +31,10 @@ struct ReplayOption {
   const char* instead = "";  // the other replay's option for the same thing
 };
 
-// pacml replay's options, declared from this one table; an option given to
-// the replay it does not apply to is refused from it too (check_applies).
-const std::vector<ReplayOption>& replay_options() {
-  static const std::vector<ReplayOption> options = {
+// The options of the trace, its mapping and the policies, most of which both
+// replays take (the first part of replay_options()).
+std::vector<ReplayOption> trace_options() {
+  return {
       {"format", "F",
        "elasticflow, swf, sacct (--parsable2 with header, or --json), squeue-json, or pacml-log "
        "(the Slurm plugin's decision log)",
@@ -72,6 +72,12 @@ const std::vector<ReplayOption>& replay_options() {
       {"skip-bad-lines", "", "skip malformed lines (counted) instead of failing", "", kBoth},
       {"no-plots", "", "do not draw PNG plots (the GPU replay draws none)", "", kBoth},
       {"json", "", "print one JSON object (trace and mapping report + summary array)", "", kBoth},
+  };
+}
+
+// The options only the GPU replay takes.
+std::vector<ReplayOption> gpu_replay_options() {
+  return {
       {"jobs-csv", "FILE",
        "write one row per job and policy: policy, admission, id, the GPUs the trace asked for "
        "(requested), the GPUs it ran on (0: never started), start, end, met",
@@ -103,6 +109,12 @@ const std::vector<ReplayOption>& replay_options() {
        "queue admission: a waiting job's GPU count is chosen at its start, or once at submission "
        "as the Slurm plugin does (doc/SLURM.md §10)",
        "start", kGpu},
+  };
+}
+
+// The options only the paper's simulator takes.
+std::vector<ReplayOption> paper_replay_options() {
+  return {
       {"experiment", "FILE",
        "take profile (reference), topology, steps and policies from this experiment file", "",
        kPaper},
@@ -118,6 +130,18 @@ const std::vector<ReplayOption>& replay_options() {
       {"out", "DIR", "write episodes/summary CSV+JSON, jobs.csv, occupancy.csv and plots into DIR",
        "", kPaper},
   };
+}
+
+// pacml replay's options, the three lists above in --help order: declared
+// from this one table, and an option given to the replay it does not apply
+// to is refused from it too (check_applies).
+const std::vector<ReplayOption>& replay_options() {
+  static const std::vector<ReplayOption> options = [] {
+    std::vector<ReplayOption> all = trace_options();
+    for (const auto& part : {gpu_replay_options(), paper_replay_options()})
+      all.insert(all.end(), part.begin(), part.end());
+    return all;
+  }();
   return options;
 }
 
@@ -209,13 +233,10 @@ sim::ExperimentSpec load_paper_spec(const Args& args) {
   return spec;
 }
 
-int replay_on_paper_simulator(const Args& args) {
-  sim::ExperimentSpec spec = load_paper_spec(args);
-  spec.workload_type = "trace";
-  spec.trace_path = args.positionals()[0];
-  spec.trace_format = sim::parse_trace_format(args.get("format"), "--format");
-  sim::TraceMapping& m = spec.mapping;
-  m = sim::TraceMapping();
+// The paper's simulator's record mapping (sim/trace/trace_workload.h) from
+// the options; an experiment file's mapping is replaced, not merged.
+sim::TraceMapping paper_trace_mapping(const Args& args) {
+  sim::TraceMapping m;
   m.base_dir = ".";
   m.model_map = parse_map_option(args);
   m.unknown_model = args.get("unknown-model");
@@ -227,6 +248,17 @@ int replay_on_paper_simulator(const Args& args) {
   m.iteration_scale = args.get_double("iteration-scale");
   if (args.has("max-jobs")) m.max_jobs = args.get_long("max-jobs", 0, 1L << 40);
   m.validate("pacml replay");
+  return m;
+}
+
+// The experiment the paper's simulator replays: the trace as its workload,
+// under the policies, seeds and horizon of the options.
+sim::ExperimentSpec paper_replay_spec(const Args& args) {
+  sim::ExperimentSpec spec = load_paper_spec(args);
+  spec.workload_type = "trace";
+  spec.trace_path = args.positionals()[0];
+  spec.trace_format = sim::parse_trace_format(args.get("format"), "--format");
+  spec.mapping = paper_trace_mapping(args);
   spec.skip_bad = args.is_set("skip-bad-lines");
   spec.betas = {sim::BetaSpec::parse(args.get("beta-fallback"), "--beta-fallback")};
   if (args.has("policies"))
@@ -238,18 +270,23 @@ int replay_on_paper_simulator(const Args& args) {
   const std::string h = args.get("horizon");
   spec.horizon = h == "inf" || h == "none" ? sim::kInfiniteHorizon : args.get_double("horizon");
   if (!(spec.horizon > 0)) throw InputError("--horizon", "must be positive");
+  return spec;
+}
 
-  sim::Experiment experiment(spec);
+void print_trace_reports(const sim::Experiment& experiment, sim::TraceFormat format) {
   const sim::TraceReport& trace = *experiment.trace_report();
-  const sim::MappingReport& mapping = *experiment.mapping_report();
-  if (!args.is_set("json")) {
-    std::cerr << "trace " << trace.path << " (" << sim::trace_format_name(spec.trace_format)
-              << "): " << trace.lines << " data lines, " << trace.records << " records, "
-              << trace.skipped << " lines skipped\n";
-    for (const auto& [reason, n] : trace.skipped_by_reason)
-      std::cerr << "  skipped " << n << ": " << reason << "\n";
-    std::cerr << "mapping: " << mapping.describe() << "\n" << experiment.describe() << "\n";
-  }
+  std::cerr << "trace " << trace.path << " (" << sim::trace_format_name(format)
+            << "): " << trace.lines << " data lines, " << trace.records << " records, "
+            << trace.skipped << " lines skipped\n";
+  for (const auto& [reason, n] : trace.skipped_by_reason)
+    std::cerr << "  skipped " << n << ": " << reason << "\n";
+  std::cerr << "mapping: " << experiment.mapping_report()->describe() << "\n"
+            << experiment.describe() << "\n";
+}
+
+// Runs every (policy, seed) episode; with --out, writes jobs.csv and
+// occupancy.csv as the episodes finish, then the other outputs.
+sim::Evaluation run_paper_replay(const Args& args, const sim::Experiment& experiment) {
   sim::EvaluationOptions options;
   if (args.has("threads")) options.threads = static_cast<int>(args.get_long("threads", 1, 1024));
   std::ofstream jobs, timeline;
@@ -262,7 +299,7 @@ int replay_on_paper_simulator(const Args& args) {
     options.jobs_csv = &jobs;
     options.timeline_csv = &timeline;
   }
-  const sim::Evaluation evaluation = sim::run_evaluation(experiment, experiment.grid(), options);
+  sim::Evaluation evaluation = sim::run_evaluation(experiment, experiment.grid(), options);
   if (args.has("out")) {
     jobs.close();
     timeline.close();
@@ -270,27 +307,44 @@ int replay_on_paper_simulator(const Args& args) {
                                                args.is_set("no-plots") ? nullptr : &evaluation.plot)
               << "\n";
   }
+  return evaluation;
+}
+
+// --json: the trace and mapping reports, the summary per policy and every episode.
+nlohmann::json paper_replay_json(const sim::Experiment& experiment, const sim::ExperimentSpec& spec,
+                                 const sim::Evaluation& evaluation,
+                                 const std::vector<sim::GroupSummary>& groups) {
+  const sim::TraceReport& trace = *experiment.trace_report();
+  const sim::MappingReport& mapping = *experiment.mapping_report();
+  nlohmann::json j;
+  j["replay"] = "paper";  // the simulator of the paper's model, as against "gpu"
+  j["profile"] = spec.profile;
+  j["trace"] = {{"path", trace.path},       {"format", sim::trace_format_name(spec.trace_format)},
+                {"lines", trace.lines},     {"records", trace.records},
+                {"skipped", trace.skipped}, {"skipped_by_reason", trace.skipped_by_reason}};
+  j["mapping"] = {{"jobs", mapping.jobs},
+                  {"skipped", mapping.skipped},
+                  {"skipped_by_reason", mapping.skipped_by_reason},
+                  {"mapped", mapping.mapped},
+                  {"beta_from_trace", mapping.beta_from_trace},
+                  {"beta_fallback", mapping.beta_fallback}};
+  j["summary"] = nlohmann::json::array();
+  for (const sim::GroupSummary& g : groups) j["summary"].push_back(sim::summary_to_json(g));
+  j["episodes"] = nlohmann::json::array();
+  for (const sim::EpisodeStats& e : evaluation.episodes)
+    j["episodes"].push_back(sim::episode_to_json(e));
+  j["wall_seconds"] = evaluation.wall_seconds;
+  return j;
+}
+
+int replay_on_paper_simulator(const Args& args) {
+  const sim::ExperimentSpec spec = paper_replay_spec(args);
+  sim::Experiment experiment(spec);
+  if (!args.is_set("json")) print_trace_reports(experiment, spec.trace_format);
+  const sim::Evaluation evaluation = run_paper_replay(args, experiment);
   const std::vector<sim::GroupSummary> groups = sim::summarize(evaluation.episodes);
   if (args.is_set("json")) {
-    nlohmann::json j;
-    j["replay"] = "paper";  // the simulator of the paper's model, as against "gpu"
-    j["profile"] = spec.profile;
-    j["trace"] = {{"path", trace.path},       {"format", sim::trace_format_name(spec.trace_format)},
-                  {"lines", trace.lines},     {"records", trace.records},
-                  {"skipped", trace.skipped}, {"skipped_by_reason", trace.skipped_by_reason}};
-    j["mapping"] = {{"jobs", mapping.jobs},
-                    {"skipped", mapping.skipped},
-                    {"skipped_by_reason", mapping.skipped_by_reason},
-                    {"mapped", mapping.mapped},
-                    {"beta_from_trace", mapping.beta_from_trace},
-                    {"beta_fallback", mapping.beta_fallback}};
-    j["summary"] = nlohmann::json::array();
-    for (const sim::GroupSummary& g : groups) j["summary"].push_back(sim::summary_to_json(g));
-    j["episodes"] = nlohmann::json::array();
-    for (const sim::EpisodeStats& e : evaluation.episodes)
-      j["episodes"].push_back(sim::episode_to_json(e));
-    j["wall_seconds"] = evaluation.wall_seconds;
-    std::cout << j.dump(2) << "\n";
+    std::cout << paper_replay_json(experiment, spec, evaluation, groups).dump(2) << "\n";
   } else {
     std::cerr << "finished in " << evaluation.wall_seconds << " s\n\n";
     std::cout << sim::format_summary_tables(groups, experiment.estimator()->profile().time_unit);

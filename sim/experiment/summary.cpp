@@ -2,8 +2,11 @@
 
 #include <cmath>
 #include <map>
+#include <type_traits>
+#include <variant>
 
 #include "core/util/error.h"
+#include "sim/engine/episode_fields.h"
 
 namespace pacml::sim {
 
@@ -77,31 +80,8 @@ std::vector<GroupSummary> summarize(const std::vector<EpisodeStats>& episodes) {
 
 nlohmann::json episode_to_json(const EpisodeStats& s) {
   nlohmann::json j;
-  j["seed"] = s.seed;
-  j["policy"] = s.policy;
-  j["beta_dist"] = s.beta_dist;
-  j["arrived"] = s.arrived;
-  j["decisions"] = s.decisions;
-  j["accepted"] = s.accepted;
-  j["completed"] = s.completed;
-  j["blocked"] = s.blocked;
-  j["blocked_declined"] = s.declined;
-  j["blocked_no_placement"] = s.no_placement;
-  j["blocked_deadline"] = s.deadline;
-  j["blocked_running_at_horizon"] = s.running_at_horizon;
-  j["undecided"] = s.undecided;
-  j["blocking_rate"] = s.blocking_rate;
-  j["acceptance_rate"] = s.acceptance_rate;
-  j["throughput"] = s.throughput;
-  j["end_time"] = s.end_time;
-  j["mean_occupancy"] = s.mean_occupancy;
-  j["mean_jct"] = s.mean_jct;
-  j["median_jct"] = s.median_jct;
-  j["mean_speedup"] = s.mean_speedup;
-  j["mean_servers"] = s.mean_servers;
-  j["gpu_hours"] = s.gpu_hours;
-  j["lookaheads"] = s.lookaheads;
-  j["cache_hits"] = s.cache_hits;
+  for (const EpisodeField& field : episode_fields())
+    std::visit([&](auto member) { j[field.name] = s.*member; }, field.member);
   return j;
 }
 
@@ -109,31 +89,14 @@ EpisodeStats episode_from_json(const nlohmann::json& j, const std::string& where
   if (!j.is_object()) throw InputError(where, "an episode must be a JSON object");
   EpisodeStats s;
   try {
-    s.seed = j.at("seed").get<std::uint64_t>();
-    s.policy = j.at("policy").get<std::string>();
-    s.beta_dist = j.at("beta_dist").get<std::string>();
-    s.arrived = j.at("arrived").get<long>();
-    s.decisions = j.at("decisions").get<long>();
-    s.accepted = j.at("accepted").get<long>();
-    s.completed = j.at("completed").get<long>();
-    s.blocked = j.at("blocked").get<long>();
-    s.declined = j.at("blocked_declined").get<long>();
-    s.no_placement = j.at("blocked_no_placement").get<long>();
-    s.deadline = j.at("blocked_deadline").get<long>();
-    s.running_at_horizon = j.at("blocked_running_at_horizon").get<long>();
-    s.undecided = j.at("undecided").get<long>();
-    s.blocking_rate = j.at("blocking_rate").get<double>();
-    s.acceptance_rate = j.at("acceptance_rate").get<double>();
-    s.throughput = j.at("throughput").get<double>();
-    s.end_time = j.at("end_time").get<double>();
-    s.mean_occupancy = j.at("mean_occupancy").get<double>();
-    s.mean_jct = j.at("mean_jct").get<double>();
-    s.median_jct = j.at("median_jct").get<double>();
-    s.mean_speedup = j.at("mean_speedup").get<double>();
-    s.mean_servers = j.at("mean_servers").get<double>();
-    s.gpu_hours = j.value("gpu_hours", 0.0);
-    s.lookaheads = j.value("lookaheads", 0L);
-    s.cache_hits = j.value("cache_hits", 0L);
+    for (const EpisodeField& field : episode_fields())
+      std::visit(
+          [&](auto member) {
+            using Value = std::decay_t<decltype(s.*member)>;
+            s.*member = field.required_in_json ? j.at(field.name).get<Value>()
+                                               : j.value(field.name, Value{});
+          },
+          field.member);
   } catch (const nlohmann::json::exception& e) {
     throw InputError(where, std::string("bad episode record: ") + e.what());
   }

@@ -1,10 +1,13 @@
 #include "sim/report/csv.h"
 #include "core/util/numbers.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <variant>
 
 #include "core/util/error.h"
+#include "sim/engine/episode_fields.h"
 
 namespace pacml::sim {
 
@@ -20,23 +23,41 @@ std::string csv_field(const std::string& text) {
 }
 
 void write_episodes_csv_header(std::ostream& out) {
-  out << "policy,beta_dist,seed,arrived,decisions,accepted,completed,blocked,blocked_declined,"
-         "blocked_no_placement,blocked_deadline,blocked_running_at_horizon,undecided,blocking_rate,"
-         "acceptance_rate,throughput,end_time,mean_occupancy,mean_jct,median_jct,mean_speedup,mean_"
-         "servers,"
-         "lookaheads,cache_hits\n";
+  const char* separator = "";
+  for (const EpisodeField& field : episode_fields())
+    if (field.in_csv) {
+      out << separator << field.name;
+      separator = ",";
+    }
+  out << '\n';
 }
 
+namespace {
+
+void write_csv_value(std::ostream& out, const std::string& text) {
+  out << csv_field(text);
+}
+void write_csv_value(std::ostream& out, double value) {
+  out << csv_number(value);
+}
+void write_csv_value(std::ostream& out, long value) {
+  out << value;
+}
+void write_csv_value(std::ostream& out, std::uint64_t value) {
+  out << value;
+}
+
+}  // namespace
+
 void write_episode_csv_row(std::ostream& out, const EpisodeStats& s) {
-  out << csv_field(s.policy) << ',' << csv_field(s.beta_dist) << ',' << s.seed << ',' << s.arrived
-      << ',' << s.decisions << ',' << s.accepted << ',' << s.completed << ',' << s.blocked << ','
-      << s.declined << ',' << s.no_placement << ',' << s.deadline << ',' << s.running_at_horizon
-      << ',' << s.undecided << ',' << csv_number(s.blocking_rate) << ','
-      << csv_number(s.acceptance_rate) << ',' << csv_number(s.throughput) << ','
-      << csv_number(s.end_time) << ',' << csv_number(s.mean_occupancy) << ','
-      << csv_number(s.mean_jct) << ',' << csv_number(s.median_jct) << ','
-      << csv_number(s.mean_speedup) << ',' << csv_number(s.mean_servers) << ',' << s.lookaheads
-      << ',' << s.cache_hits << '\n';
+  const char* separator = "";
+  for (const EpisodeField& field : episode_fields())
+    if (field.in_csv) {
+      out << separator;
+      std::visit([&](auto member) { write_csv_value(out, s.*member); }, field.member);
+      separator = ",";
+    }
+  out << '\n';
 }
 
 void write_jobs_csv_header(std::ostream& out) {

@@ -21,6 +21,13 @@ std::string token(std::string s) {
   return s;
 }
 
+// The tokens of `items`, blank-separated: a gnuplot word list.
+std::string word_list(const std::vector<std::string>& items) {
+  std::string words;
+  for (const std::string& item : items) words += (words.empty() ? "" : " ") + token(item);
+  return words;
+}
+
 }  // namespace
 
 bool gnuplot_available() {
@@ -51,26 +58,37 @@ std::string run_gnuplot(const std::string& dir, const std::string& name, const s
   return "plots: " + pngs;
 }
 
-std::string write_plots(const std::string& dir, const PlotData& data) {
+namespace {
+
+// The policies and the β distributions of an evaluation, in order of first appearance.
+struct PlotAxes {
   std::vector<std::string> policies, betas;
-  for (const GroupSummary& g : data.groups) {
-    if (std::find(policies.begin(), policies.end(), g.policy) == policies.end())
-      policies.push_back(g.policy);
-    if (std::find(betas.begin(), betas.end(), g.beta_dist) == betas.end())
-      betas.push_back(g.beta_dist);
+};
+
+PlotAxes plot_axes(const std::vector<GroupSummary>& groups) {
+  PlotAxes axes;
+  for (const GroupSummary& g : groups) {
+    if (std::find(axes.policies.begin(), axes.policies.end(), g.policy) == axes.policies.end())
+      axes.policies.push_back(g.policy);
+    if (std::find(axes.betas.begin(), axes.betas.end(), g.beta_dist) == axes.betas.end())
+      axes.betas.push_back(g.beta_dist);
   }
-  // blocking.dat: policy, then (mean, ci) per β.
+  return axes;
+}
+
+// blocking.dat: policy, then (mean, ci) per β.
+std::string blocking_data(const PlotAxes& axes, const std::vector<GroupSummary>& groups) {
   std::ostringstream blocking;
   blocking << "# policy";
-  for (const std::string& b : betas) blocking << " mean_" << token(b) << " ci_" << token(b);
+  for (const std::string& b : axes.betas) blocking << " mean_" << token(b) << " ci_" << token(b);
   blocking << "\n";
-  for (const std::string& p : policies) {
+  for (const std::string& p : axes.policies) {
     blocking << gp(p);
-    for (const std::string& b : betas) {
-      auto it = std::find_if(data.groups.begin(), data.groups.end(), [&](const GroupSummary& g) {
+    for (const std::string& b : axes.betas) {
+      auto it = std::find_if(groups.begin(), groups.end(), [&](const GroupSummary& g) {
         return g.policy == p && g.beta_dist == b;
       });
-      if (it == data.groups.end())
+      if (it == groups.end())
         blocking << " NaN NaN";
       else
         blocking << ' ' << csv_number(it->blocking_rate.mean) << ' '
@@ -78,11 +96,14 @@ std::string write_plots(const std::string& dir, const PlotData& data) {
     }
     blocking << "\n";
   }
-  write_text_file(dir + "/blocking.dat", blocking.str());
-  // occupancy.dat and jct.dat: one index block per (β, policy), β-major.
-  std::ostringstream occupancy, jct;
-  for (const std::string& b : betas)
-    for (const std::string& p : policies) {
+  return blocking.str();
+}
+
+// occupancy.dat: one index block per (β, policy), β-major.
+std::string occupancy_data(const PlotAxes& axes, const PlotData& data) {
+  std::ostringstream occupancy;
+  for (const std::string& b : axes.betas)
+    for (const std::string& p : axes.policies) {
       occupancy << "# " << p << " / " << b << "\n";
       auto o = data.occupancy.find({p, b});
       if (o != data.occupancy.end())
@@ -90,6 +111,16 @@ std::string write_plots(const std::string& dir, const PlotData& data) {
           occupancy << csv_number(s.time) << ' ' << s.occupied << "\n";
       if (o == data.occupancy.end() || o->second.empty()) occupancy << "NaN NaN\n";
       occupancy << "\n\n";
+    }
+  return occupancy.str();
+}
+
+// jct.dat: the JCT CDF (at most 400 points) in one index block per (β,
+// policy), β-major.
+std::string jct_data(const PlotAxes& axes, const PlotData& data) {
+  std::ostringstream jct;
+  for (const std::string& b : axes.betas)
+    for (const std::string& p : axes.policies) {
       jct << "# " << p << " / " << b << "\n";
       auto j = data.jcts.find({p, b});
       std::vector<double> values = j == data.jcts.end() ? std::vector<double>() : j->second;
@@ -102,19 +133,19 @@ std::string write_plots(const std::string& dir, const PlotData& data) {
       if (n == 0) jct << "NaN NaN\n";
       jct << "\n\n";
     }
-  write_text_file(dir + "/occupancy.dat", occupancy.str());
-  write_text_file(dir + "/jct.dat", jct.str());
+  return jct.str();
+}
 
-  const size_t nb = betas.size(), np = policies.size();
+// plots.gp: the blocking bars, then a panel per β distribution of occupancy
+// and of the JCT CDF.
+std::string plots_script(const PlotAxes& axes, const PlotData& data) {
+  const size_t nb = axes.betas.size(), np = axes.policies.size();
   const size_t cols = nb > 1 ? 2 : 1, rows = (nb + cols - 1) / cols;
   std::ostringstream s;
-  std::string policy_words, beta_words;
-  for (const std::string& p : policies)
-    policy_words += (policy_words.empty() ? "" : " ") + token(p);
-  for (const std::string& b : betas) beta_words += (beta_words.empty() ? "" : " ") + token(b);
   s << "# Generated by pacml evaluate; rerun with: gnuplot plots.gp\n"
     << "set terminal pngcairo noenhanced size 1000,600 font ',10'\n"
-    << "policies = " << gp(policy_words) << "\nbetas = " << gp(beta_words) << "\n"
+    << "policies = " << gp(word_list(axes.policies)) << "\nbetas = " << gp(word_list(axes.betas))
+    << "\n"
     << "set output 'blocking_rate.png'\n"
     << "set title "
     << gp("Blocking rate (mean, 95% CI)" + (data.title.empty() ? "" : " — " + data.title)) << "\n"
@@ -142,7 +173,17 @@ std::string write_plots(const std::string& dir, const PlotData& data) {
     << "do for [b=1:" << nb << "] {\n  set title 'β '.word(betas,b)\n"
     << "  plot for [p=1:" << np << "] 'jct.dat' index ((b-1)*" << np
     << "+p-1) using 1:2 with lines title word(policies,p)\n}\nunset multiplot\n";
-  return run_gnuplot(dir, "plots.gp", s.str(),
+  return s.str();
+}
+
+}  // namespace
+
+std::string write_plots(const std::string& dir, const PlotData& data) {
+  const PlotAxes axes = plot_axes(data.groups);
+  write_text_file(dir + "/blocking.dat", blocking_data(axes, data.groups));
+  write_text_file(dir + "/occupancy.dat", occupancy_data(axes, data));
+  write_text_file(dir + "/jct.dat", jct_data(axes, data));
+  return run_gnuplot(dir, "plots.gp", plots_script(axes, data),
                      dir + "/blocking_rate.png, " + dir + "/occupancy.png, " + dir + "/jct.png");
 }
 
@@ -176,9 +217,7 @@ std::string write_bar_charts(const std::string& dir, const std::string& script,
     << "set key outside right\n";
   for (const BarChart& chart : charts) {
     write_text_file(dir + "/" + chart.name + ".dat", bar_chart_data(chart));
-    std::string words;
-    for (const std::string& x : chart.series) words += (words.empty() ? "" : " ") + token(x);
-    s << "series = " << gp(words) << "\nset output '" << chart.name << ".png'\n"
+    s << "series = " << gp(word_list(chart.series)) << "\nset output '" << chart.name << ".png'\n"
       << "set title " << gp(chart.title) << "\nset ylabel " << gp(chart.ylabel) << "\n"
       << "plot for [i=1:" << chart.series.size() << "] '" << chart.name
       << ".dat' using (column(2*i)):(column(2*i+1)):xtic(1) title word(series,i)\n";

@@ -469,7 +469,7 @@ check "short soak: every submission accounted for; RSS growth and decision p99 w
 say "9. the test's own accounting replays (sacct -P and --json -> pacml replay --format sacct)"
 # slurmdbd and MariaDB outlive section 8's lab_stop; the jobs all ended there.
 # sacct -P asks for exactly the columns pacml's sacct reader reads
-# (sim/trace/trace_readers.cpp; ReqTRES gives a job that never started its GPUs).
+# (sim/trace/sacct_reader.cpp; ReqTRES gives a job that never started its GPUs).
 sacct_columns=JobID,Submit,Start,End,NNodes,AllocTRES,ReqTRES,Timelimit,State,Comment
 # Every state: without -s, sacct lists only jobs eligible in the window, and
 # a job held and cancelled (section 6's nobody jobs) never was.
