@@ -21,9 +21,10 @@ tests_unit_tests_SOURCES = \
 	tests/core/settings_table_test.cpp \
 	tests/core/lru_cache_test.cpp \
 	tests/core/text_test.cpp \
-	tests/core/estimator_cache_test.cpp
+	tests/core/estimator_cache_test.cpp \
+	tests/core/args_test.cpp
 tests_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) $(GTEST_CFLAGS) -DPACML_SOURCE_DIR='"$(abs_top_srcdir)"'
-tests_unit_tests_LDADD = libpacml_sim.la libpacml_core.la $(YAML_CPP_LIBS) $(HWLOC_LIBS) $(GTEST_LIBS)
+tests_unit_tests_LDADD = libpacml_sim.la libpacml_args.la libpacml_core.la $(YAML_CPP_LIBS) $(HWLOC_LIBS) $(GTEST_LIBS)
 TESTS += tests/unit_tests
 # Sub-folder fragments append to tests_unit_tests_SOURCES, so they live
 # inside the conditional that defines it.

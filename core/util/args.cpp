@@ -6,6 +6,7 @@
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 
 #include "core/util/error.h"
 #include "core/util/numbers.h"
@@ -184,15 +185,27 @@ void Args::reject_extras() const {
                            "; see --help)");
 }
 
-bool Args::has(const std::string& name) const {
+// A look-up of a name the command never declared, or of a flag as an option
+// (or the reverse), is a bug in the command, not bad input: it would
+// otherwise read as "not given" and silently drop what the user typed.
+const CLI::Option& Args::declared(const std::string& name, bool flag) const {
   const auto it = storage_->options.find(name);
-  return it != storage_->options.end() && it->second->get_items_expected_max() > 0 &&
-         it->second->count() > 0;
+  if (it == storage_->options.end())
+    throw std::logic_error("Args: --" + name + " is looked up but not declared");
+  if ((it->second->get_items_expected_max() == 0) != flag)
+    throw std::logic_error(
+        "Args: --" + name + " is looked up as " +
+        (flag ? "a flag but declared as an option" : "an option but declared as a flag"));
+  return *it->second;
+}
+
+bool Args::has(const std::string& name) const {
+  return declared(name, false).count() > 0;
 }
 
 std::string Args::get(const std::string& name) const {
-  const auto it = storage_->values.find(name);
-  return it == storage_->values.end() ? "" : it->second;
+  declared(name, false);
+  return storage_->values.at(name);
 }
 
 std::optional<std::string> Args::maybe(const std::string& name) const {
@@ -202,9 +215,7 @@ std::optional<std::string> Args::maybe(const std::string& name) const {
 }
 
 bool Args::is_set(const std::string& flag) const {
-  const auto it = storage_->options.find(flag);
-  return it != storage_->options.end() && it->second->get_items_expected_max() == 0 &&
-         it->second->count() > 0;
+  return declared(flag, true).count() > 0;
 }
 
 double Args::get_double(const std::string& name) const {

@@ -14,7 +14,8 @@
 
 namespace CLI {
 class App;
-}
+class Option;
+}  // namespace CLI
 
 namespace pacml {
 
@@ -40,6 +41,8 @@ class Args {
   // already printed).
   bool parse(const std::vector<std::string>& args);
 
+  // Look-ups of an option (has, get, maybe, get_double, get_long) or a flag
+  // (is_set) the command did not declare as such throw std::logic_error.
   bool has(const std::string& name) const;         // given on the command line
   std::string get(const std::string& name) const;  // value or default
   std::optional<std::string> maybe(const std::string& name) const;
@@ -53,6 +56,7 @@ class Args {
  private:
   struct Storage;
   void reject_extras() const;
+  const CLI::Option& declared(const std::string& name, bool flag) const;
   std::string usage_;
   std::unique_ptr<CLI::App> app_;
   std::unique_ptr<Storage> storage_;

@@ -91,7 +91,8 @@ int run(const std::vector<std::string>& argv) {
   args.flag("json", "print one JSON array of summaries");
   if (!args.parse(argv)) return 0;
   const sim::ExperimentSpec spec = run_spec(args);
-  auto estimator = std::make_shared<const PhysicalEstimator>(load_physical_estimator(args));
+  auto estimator =
+      std::make_shared<const PhysicalEstimator>(load_physical_estimator(cluster_choice(args)));
   const sim::GpuEvaluation evaluation = sim::run_gpu_experiment(spec, estimator);
   if (args.is_set("json")) {
     nlohmann::json out = nlohmann::json::array();

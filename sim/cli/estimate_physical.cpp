@@ -189,7 +189,10 @@ nlohmann::json plan_json(const ParallelPlan& p, long steps, double single) {
 int estimate_physical(const Args& args) {
   if (args.has("topology") && args.has("cluster"))
     throw InputError("--topology", "give either --topology or --cluster, not both");
-  const PhysicalEstimator estimator = load_physical_estimator(args);
+  ClusterChoice choice = cluster_choice(args);
+  choice.topology = args.maybe("topology");
+  choice.device = args.maybe("device");
+  const PhysicalEstimator estimator = load_physical_estimator(choice);
   const ParallelJobPtr job = load_parallel_job(args, estimator.cluster());
   const long steps = args.get_long("steps", 1, 1'000'000'000);
   const Strategy strategy = parse_strategy(args.get("strategy"));

@@ -19,29 +19,34 @@ void add_cluster_options(Args& args) {
               "--batch, default the same)");
 }
 
-ClusterSpec load_cluster_option(const Args& args) {
-  const bool has_topology = args.has("topology");
-  if (args.has("cluster") && has_topology)
+ClusterChoice cluster_choice(const Args& args) {
+  ClusterChoice choice;
+  choice.cluster = args.maybe("cluster");
+  choice.throughput_table = args.maybe("throughput-table");
+  return choice;
+}
+
+ClusterSpec load_cluster_choice(const ClusterChoice& choice) {
+  if (choice.cluster && choice.topology)
     throw InputError("--cluster", "give either --cluster or --topology, not both");
-  ClusterSpec cluster = args.has("cluster")
-                            ? load_cluster(args.get("cluster"), "--cluster")
-                            : ClusterSpec::paper(RampTopology::parse(
-                                  has_topology ? args.get("topology") : "4x4x2", "--topology"));
+  ClusterSpec cluster = choice.cluster ? load_cluster(*choice.cluster, "--cluster")
+                                       : ClusterSpec::paper(RampTopology::parse(
+                                             choice.topology.value_or("4x4x2"), "--topology"));
   // --device puts that GPU in every server: its speed, its memory and its
   // host's cost, so the job's op times and the plan's memory verdict agree.
-  if (args.has("device")) {
-    cluster.device = load_device(args.get("device"), "--device");
+  if (choice.device) {
+    cluster.device = load_device(*choice.device, "--device");
     cluster.gpu_memory = cluster.device.memory_bytes;
   }
   return cluster;
 }
 
-PhysicalEstimator load_physical_estimator(const Args& args) {
+PhysicalEstimator load_physical_estimator(const ClusterChoice& choice) {
   std::shared_ptr<const ThroughputTable> table;
-  if (args.has("throughput-table"))
+  if (choice.throughput_table)
     table = std::make_shared<const ThroughputTable>(
-        ThroughputTable::load_dir(args.get("throughput-table")));
-  return PhysicalEstimator(load_cluster_option(args), PhysicalConstants::calibrated(), table);
+        ThroughputTable::load_dir(*choice.throughput_table));
+  return PhysicalEstimator(load_cluster_choice(choice), PhysicalConstants::calibrated(), table);
 }
 
 TrainingOptions training_options(const Args& args) {

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "core/parallel/parallel_job.h"
 #include "core/parallel/physical_estimator.h"
@@ -14,13 +16,24 @@ namespace pacml::cli {
 // --cluster, --throughput-table (and --profiled-batch for graph files).
 void add_cluster_options(Args& args);
 
-// The cluster the options name; --topology CxRxS (when declared and given)
-// is the paper's RAMP cluster of that shape. Default: the paper's 4x4x2.
-// --device (when declared and given) replaces its GPU, memory included.
-ClusterSpec load_cluster_option(const Args& args);
+// What a command's options say about the cluster, each set only where the
+// command declares that option and it was given (a command reads its own
+// options; this struct is what it hands on).
+struct ClusterChoice {
+  std::optional<std::string> cluster;           // --cluster FILE|PRESET
+  std::optional<std::string> topology;          // --topology CxRxS: the paper's RAMP cluster
+  std::optional<std::string> device;            // --device: replaces its GPU, memory included
+  std::optional<std::string> throughput_table;  // --throughput-table DIR
+};
+
+// The options add_cluster_options declares; topology and device stay unset.
+ClusterChoice cluster_choice(const Args& args);
+
+// The cluster chosen; default: the paper's 4x4x2.
+ClusterSpec load_cluster_choice(const ClusterChoice& choice);
 
 // The estimator over that cluster, with the throughput table if given.
-PhysicalEstimator load_physical_estimator(const Args& args);
+PhysicalEstimator load_physical_estimator(const ClusterChoice& choice);
 
 // --activation-checkpointing and --optimizer (declared by the estimate command).
 TrainingOptions training_options(const Args& args);
