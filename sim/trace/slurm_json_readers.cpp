@@ -13,9 +13,9 @@
 namespace pacml::sim::trace_reading {
 namespace {
 
-// One job of squeue --json (also one line of job_submit/pacml's decision log,
-// which has the same shape). Throws BadLine for a job that cannot be used.
-TraceRecord squeue_job_record(const nlohmann::json& j, const std::string& where) {
+// A job entry of either JSON's "jobs" array, as a record with its source and
+// job_id (the one key both shapes share). Throws BadLine.
+TraceRecord json_job_with_id(const nlohmann::json& j, const std::string& where) {
   if (!j.is_object()) throw BadLine{"malformed job", "a job entry is not an object"};
   TraceRecord r;
   r.source = where;
@@ -24,6 +24,14 @@ TraceRecord squeue_job_record(const nlohmann::json& j, const std::string& where)
     throw BadLine{"missing job_id", "no job_id"};
   if (!(std::fabs(v) < 9e18)) throw BadLine{"malformed job_id", "job_id is out of range"};
   r.id = std::to_string(static_cast<long>(v));
+  return r;
+}
+
+// One job of squeue --json (also one line of job_submit/pacml's decision log,
+// which has the same shape). Throws BadLine for a job that cannot be used.
+TraceRecord squeue_job_record(const nlohmann::json& j, const std::string& where) {
+  TraceRecord r = json_job_with_id(j, where);
+  double v;
   if (!j.contains("submit_time") || !slurm_json_number(j["submit_time"], v))
     throw BadLine{"missing submit_time", "no submit_time"};
   if (v < 0) throw BadLine{"negative submit time", "submit_time is negative"};
@@ -113,14 +121,8 @@ long sacct_json_gpus(const nlohmann::json& list) {
 // "time", the GPUs in "tres", the user's comment in "comment.job"; steps are
 // inside their job, so every entry is a job). Throws BadLine like the others.
 TraceRecord sacct_json_job_record(const nlohmann::json& j, const std::string& where) {
-  if (!j.is_object()) throw BadLine{"malformed job", "a job entry is not an object"};
-  TraceRecord r;
-  r.source = where;
+  TraceRecord r = json_job_with_id(j, where);
   double v;
-  if (!j.contains("job_id") || !slurm_json_number(j["job_id"], v))
-    throw BadLine{"missing job_id", "no job_id"};
-  if (!(std::fabs(v) < 9e18)) throw BadLine{"malformed job_id", "job_id is out of range"};
-  r.id = std::to_string(static_cast<long>(v));
   const nlohmann::json& time = j.contains("time") ? j["time"] : nlohmann::json();
   if (!time.is_object() || !time.contains("submission") ||
       !slurm_json_number(time["submission"], v))
