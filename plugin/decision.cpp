@@ -244,12 +244,11 @@ nlohmann::json log_record(const Decision& d, const std::string& id, Outcome outc
                         {"margin", d.cfg.margin},
                         {"requirement", d.requirement},
                         {"policy", d.cfg.policy},
-                        {"action", d.action},
-                        {"free_servers", d.free_servers},
                         {"jct_seq", d.seq_s},
                         {"comment", slurm::format_comment(request)}};
   if (d.deadline_s) rec["deadline_s"] = *d.deadline_s;
   if (!d.graph_path.empty()) rec["graph"] = d.graph_path;
+  rec.update(d.world_log);
   return rec;
 }
 

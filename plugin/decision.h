@@ -47,10 +47,10 @@ struct Decision {
   std::string requirement;  // "beta", "deadline" or "time_limit"
   double req_beta = 1, beta = 1;
   std::optional<double> deadline_s, bound_s;
-  // The log's free_servers and action: free servers and the policy's action
-  // on a RAMP cluster, free GPUs and the GPU count on a GPU cluster.
-  int free_servers = 0;
-  int action = 0;
+  // What the world adds to each of this decision's log records: the
+  // policy's action and the free servers on a RAMP cluster, the free GPUs on
+  // a GPU cluster (whose accepted jobs log their count as `gpus`).
+  nlohmann::json world_log = nlohmann::json::object();
   // The choice.
   double jct_s = 0;  // its predicted JCT
   Outcome outcome = Outcome::kPlaced;

@@ -223,7 +223,7 @@ void read_gpu_cluster(GpuDecision& d, EngineState& engine) {
     if (it->second.gpus > 0 && it->second.queued) ++d.queued_jobs, d.queued_gpus += it->second.gpus;
     ++it;
   }
-  d.free_servers = d.gpus_now->free_gpus();
+  d.world_log = {{"free_gpus", d.gpus_now->free_gpus()}};
   d.recent_load = count_offered(d, engine.offered);
 }
 
@@ -245,7 +245,6 @@ std::optional<SubmitResult> choose_gpu_count(GpuDecision& d, EngineState& engine
     }
     d.outcome = Outcome::kQueued;
   }
-  d.action = d.gpus;
   d.plan = d.durations->estimator().plan(*d.gpu_job, d.gpus, Strategy::kAuto);
   d.jct_s = d.times.seconds(d.steps, d.gpus);
   return std::nullopt;

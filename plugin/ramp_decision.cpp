@@ -25,6 +25,8 @@ struct RampDecision : Decision {
   std::optional<ClusterState> now_state, idle_state;
   std::set<int> queued_for;  // servers queued jobs wait for
   Estimate est;
+  int free_servers = 0;
+  int action = 0;  // the policy's: the degree, 0 when blocked
 };
 
 // A RAMP placement's node count against the user's -N: a RAMP block's size
@@ -150,12 +152,14 @@ std::optional<SubmitResult> choose_placement(RampDecision& d, EngineState& engin
   if (!(d.action > 0 && meets(d, d.est))) {
     d.blocked_reason = blocked_reason(d);
     const bool queued = d.cfg.on_block == OnBlock::kQueue && queue(d);
+    d.world_log = {{"action", d.action}, {"free_servers", d.free_servers}};
     if (!queued) {
       if (d.cfg.on_block == OnBlock::kQueue)
         d.blocked_reason += "; it cannot be met on an idle cluster either";
       return reject_blocked(d, engine);
     }
   }
+  d.world_log = {{"action", d.action}, {"free_servers", d.free_servers}};
   d.jct_s = d.est.jct * d.unit;
   return std::nullopt;
 }

@@ -80,6 +80,20 @@ struct CorrectionFixture {
 const char* const kResnetSlower =
     "  - {model: resnet50, device: \"*\", compute: 3, comm: 3, jobs: 40}\n";
 
+// A GPU decision logs the free GPUs under their own name: the RAMP log's
+// free_servers and action would name servers and a degree it does not have.
+TEST(CorrectionEngine, TheGpuLogCountsFreeGpusNotServers) {
+  CorrectionFixture f;
+  const SubmitResult placed = f.submit("resnet50");
+  ASSERT_EQ(placed.outcome, Outcome::kPlaced) << placed.user_message;
+  const nlohmann::json rec = f.last_record();
+  ASSERT_TRUE(rec.contains("free_gpus"));
+  EXPECT_GE(rec["free_gpus"].get<int>(), placed.shape.gpus);  // counted before the job took its
+  EXPECT_FALSE(rec.contains("free_servers"));
+  EXPECT_FALSE(rec.contains("action"));
+  EXPECT_EQ(rec["gpus"], placed.shape.gpus);
+}
+
 TEST(CorrectionEngine, TheCorrectedStepTimeDecidesForTheModelItNamesOnly) {
   CorrectionFixture plain;
   const SubmitResult base = plain.submit("resnet50");

@@ -494,6 +494,9 @@ TEST(Engine, DecisionLogHasOneJsonLinePerDecision) {
   EXPECT_EQ(a["outcome"], "placed");
   EXPECT_EQ(a["model"], "gnmt");
   EXPECT_EQ(a["action"], 4);
+  EXPECT_TRUE(a.contains("free_servers"));
+  EXPECT_FALSE(a.contains("free_gpus"));
+  EXPECT_TRUE(lines[1].contains("free_servers"));  // a rejection names them too
   EXPECT_EQ(a["node_count"], 4);
   EXPECT_EQ(a["nodes"], "n1,n3,n9,n11");
   EXPECT_EQ(a["servers"].size(), 4u);
