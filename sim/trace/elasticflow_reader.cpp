@@ -15,23 +15,13 @@ std::vector<TraceRecord> read_elasticflow(std::istream& in, const std::string& s
                                                  "model_name", "deadline",        "batch_size",
                                                  "num_gpu",    "duration"};
   std::vector<TraceRecord> out;
-  std::vector<std::string> header;
   std::map<std::string, int> col;
-  for_each_line(in, source, options, report, [&](const std::string& line, long number) {
-    if (trim(line).empty()) return;
-    const std::string where = file_line(source, number);
-    if (header.empty()) {
-      header = split_fields(line, ',');
-      col = read_header(header, known, {"submission_time"}, where,
-                        "ElasticFlow columns: " + join(known));
-      return;
-    }
-    ++report.lines;
-    const std::vector<std::string> f = split_fields(line, ',');
-    if (f.size() != header.size())
-      throw BadLine{"wrong field count", "expected " + std::to_string(header.size()) +
-                                             " comma-separated fields, got " +
-                                             std::to_string(f.size())};
+  const auto on_header = [&](const std::vector<std::string>& names, const std::string& where) {
+    col = read_header(names, known, {"submission_time"}, where,
+                      "ElasticFlow columns: " + join(known));
+  };
+  const auto on_row = [&](const std::vector<std::string>& f, const std::string& where,
+                          long number) {
     auto get = [&](const char* name) -> const std::string* {
       auto it = col.find(name);
       return it == col.end() ? nullptr : &f[it->second];
@@ -61,8 +51,8 @@ std::vector<TraceRecord> read_elasticflow(std::istream& in, const std::string& s
     }
     if (r.iterations == 0) throw BadLine{"zero iterations", "num_iteration is 0"};
     out.push_back(std::move(r));
-  });
-  if (header.empty()) throw InputError(source, "empty trace (no header line)");
+  };
+  for_each_row(in, source, options, report, ',', "comma", "trace", on_header, on_row);
   return out;
 }
 

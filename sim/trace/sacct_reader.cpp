@@ -138,22 +138,11 @@ TraceRecord sacct_job_record(const SacctLine& f, std::string id, const std::stri
 std::vector<TraceRecord> read_sacct(std::istream& in, const std::string& source,
                                     const TraceReadOptions& options, TraceReport& report) {
   std::vector<TraceRecord> out;
-  std::vector<std::string> header;
   std::map<std::string, int> col;
-  for_each_line(in, source, options, report, [&](const std::string& line, long number) {
-    if (trim(line).empty()) return;
-    const std::string where = file_line(source, number);
-    if (header.empty()) {
-      header = split_fields(line, '|');
-      col = read_sacct_header(header, where);
-      return;
-    }
-    ++report.lines;
-    const std::vector<std::string> fields = split_fields(line, '|');
-    if (fields.size() != header.size())
-      throw BadLine{"wrong field count", "expected " + std::to_string(header.size()) +
-                                             " '|'-separated fields, got " +
-                                             std::to_string(fields.size())};
+  const auto on_header = [&](const std::vector<std::string>& names, const std::string& where) {
+    col = read_sacct_header(names, where);
+  };
+  const auto on_row = [&](const std::vector<std::string>& fields, const std::string& where, long) {
     const SacctLine f{fields, col};
     std::string id = f.get("JobID");
     if (id.find('.') != std::string::npos) {
@@ -161,8 +150,8 @@ std::vector<TraceRecord> read_sacct(std::istream& in, const std::string& source,
       return;
     }
     out.push_back(sacct_job_record(f, std::move(id), where));
-  });
-  if (header.empty()) throw InputError(source, "empty sacct output (no header line)");
+  };
+  for_each_row(in, source, options, report, '|', "'|'", "sacct output", on_header, on_row);
   return out;
 }
 

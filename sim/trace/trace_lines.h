@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "core/util/error.h"
+#include "core/util/numbers.h"
+#include "core/util/text.h"
 #include "sim/trace/trace.h"
 
 namespace pacml::sim::trace_reading {
@@ -45,6 +47,35 @@ void for_each_line(std::istream& in, const std::string& source, const TraceReadO
       report.skip(bad.reason);
     }
   }
+}
+
+// A file of `sep`-separated fields under a header line: on_header(names,
+// where) for the first line that is not blank, then on_row(fields, where,
+// number) for each later one, counted in report.lines, its field count
+// checked against the header's (`sep_name`: "comma", "'|'"). Throws
+// InputError("empty " + what + " (no header line)") when there is none.
+template <typename OnHeader, typename OnRow>
+void for_each_row(std::istream& in, const std::string& source, const TraceReadOptions& options,
+                  TraceReport& report, char sep, const std::string& sep_name,
+                  const std::string& what, OnHeader on_header, OnRow on_row) {
+  size_t columns = 0;
+  for_each_line(in, source, options, report, [&](const std::string& line, long number) {
+    if (trim(line).empty()) return;
+    const std::string where = file_line(source, number);
+    std::vector<std::string> fields = split_fields(line, sep);
+    if (columns == 0) {
+      on_header(fields, where);
+      columns = fields.size();
+      return;
+    }
+    ++report.lines;
+    if (fields.size() != columns)
+      throw BadLine{"wrong field count", "expected " + std::to_string(columns) + " " + sep_name +
+                                             "-separated fields, got " +
+                                             std::to_string(fields.size())};
+    on_row(fields, where, number);
+  });
+  if (columns == 0) throw InputError(source, "empty " + what + " (no header line)");
 }
 
 // Maps the column names of a header line to their positions. Every name must
