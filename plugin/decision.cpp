@@ -325,4 +325,15 @@ std::string time_limit_text(const Decision& d) {
              : "time limit the job's own";
 }
 
+std::string accepted_log_message(const Decision& d, const std::string& decision_id,
+                                 double latency_ms, const std::string& placement) {
+  std::string line = "pacml: " + d.who + ": model " + d.model_name() + ", " +
+                     std::to_string(d.steps) + " steps, must " + messages::need(d.need()) + " -> " +
+                     placement + ", predicted JCT " + messages::seconds(d.jct_s) + ", " +
+                     time_limit_text(d) + ", policy " + d.cfg.policy + ", " +
+                     messages::number(latency_ms, 3) + " ms [decision " + decision_id + "]";
+  if (d.outcome == Outcome::kQueued) line += "; was blocked: " + d.blocked_reason;
+  return line;
+}
+
 }  // namespace pacml::plugin

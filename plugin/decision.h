@@ -95,5 +95,10 @@ nlohmann::json log_record(const Decision& d, const std::string& id, Outcome outc
 void log_time_limit(const Decision& d, const SubmitResult& r, nlohmann::json& rec);
 // "time limit 1:00:00 from prediction" (or the job's own), for the log line.
 std::string time_limit_text(const Decision& d);
+// slurmctld's log line of an accepted (or queued) job: who, the model, its
+// need, `placement` (the world's words for what it got), the predicted JCT,
+// the time limit, the policy and the decision's latency.
+std::string accepted_log_message(const Decision& d, const std::string& decision_id,
+                                 double latency_ms, const std::string& placement);
 
 }  // namespace pacml::plugin

@@ -318,13 +318,10 @@ SubmitResult accept_gpus(GpuDecision& d, EngineState& engine) {
   rec["latency_ms"] = latency;
   engine.log.add(r.decision_id, std::move(rec), d.cfg.resolve_job_ids, d.in.now, 60);
   r.log_message =
-      "pacml: " + d.who + ": model " + d.model_name() + ", " + std::to_string(d.steps) +
-      " steps, must " + messages::need(d.need()) + " -> " + (queued ? "queued at " : "") +
-      messages::gpu_request(r.shape) + ", " + plan.strategy + " (tp " + std::to_string(plan.tp) +
-      ", pp " + std::to_string(plan.pp) + ", dp " + std::to_string(plan.dp) + "), predicted JCT " +
-      messages::seconds(d.jct_s) + ", " + time_limit_text(d) + ", policy " + d.cfg.policy + ", " +
-      messages::number(latency, 3) + " ms [decision " + r.decision_id + "]";
-  if (queued) r.log_message += "; was blocked: " + d.blocked_reason;
+      accepted_log_message(d, r.decision_id, latency,
+                           (queued ? "queued at " : "") + messages::gpu_request(r.shape) + ", " +
+                               plan.strategy + " (tp " + std::to_string(plan.tp) + ", pp " +
+                               std::to_string(plan.pp) + ", dp " + std::to_string(plan.dp) + ")");
   return r;
 }
 

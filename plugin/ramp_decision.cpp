@@ -201,14 +201,10 @@ SubmitResult accept(RampDecision& d, EngineState& engine) {
 
   const double latency = d.elapsed_ms();
   engine.log.add(r.decision_id, placed_record(d, r, latency), d.cfg.resolve_job_ids, d.in.now, 60);
-  r.log_message = "pacml: " + d.who + ": model " + d.graph->name() + ", " +
-                  std::to_string(d.steps) + " steps, must " + messages::need(d.need()) + " -> " +
-                  (queued ? "queued at degree " : "degree ") + std::to_string(d.est.degree) +
-                  " on " + slurm::join_hostlist(r.nodes) + " (" + std::to_string(r.num_nodes) +
-                  " servers), predicted JCT " + messages::seconds(d.jct_s) + ", " +
-                  time_limit_text(d) + ", policy " + d.cfg.policy + ", " +
-                  messages::number(latency, 3) + " ms [decision " + r.decision_id + "]";
-  if (queued) r.log_message += "; was blocked: " + d.blocked_reason;
+  r.log_message = accepted_log_message(
+      d, r.decision_id, latency,
+      (queued ? "queued at degree " : "degree ") + std::to_string(d.est.degree) + " on " +
+          slurm::join_hostlist(r.nodes) + " (" + std::to_string(r.num_nodes) + " servers)");
   return r;
 }
 
