@@ -230,10 +230,7 @@ GpuTrainConfig parse_gpu_train_config(const std::string& yaml_text, const std::s
 }
 
 GpuTrainConfig load_gpu_train_config(const std::string& path) {
-  std::ifstream in = open_input_file(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_gpu_train_config(text.str(), path);
+  return parse_gpu_train_config(read_input_file(path), path);
 }
 
 }  // namespace pacml::model

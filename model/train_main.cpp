@@ -1,8 +1,6 @@
 // pacml-train: the LibTorch trainer behind `pacml train` (a separate program
 // so that LibTorch stays out of the pacml binary and the Slurm plugin).
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "core/util/args.h"
 #include "core/util/error.h"
@@ -13,13 +11,6 @@
 namespace {
 
 using namespace pacml;
-
-std::string read_text(const std::string& path) {
-  std::ifstream in = open_input_file(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // `world: gpu`: the GPU policy's imitation trainer (model/gpu_trainer.h).
 int train_gpu_policy(const Args& a, const std::string& path, const std::string& text) {
@@ -75,7 +66,7 @@ int main(int argc, char** argv) {
     if (!a.has("config")) throw InputError("pacml train", "--config FILE is required");
     if (!a.has("out")) throw InputError("pacml train", "--out DIR is required");
     const std::string path = a.get("config");
-    const std::string text = read_text(path);
+    const std::string text = read_input_file(path);
     if (model::train_config_world(text, path) == "gpu") return train_gpu_policy(a, path, text);
     const model::TrainConfig config = model::parse_train_config(text, path);
     model::TrainOptions opt;

@@ -199,10 +199,7 @@ TrainConfig parse_train_config(const std::string& yaml_text, const std::string& 
 }
 
 TrainConfig load_train_config(const std::string& path) {
-  std::ifstream in = open_input_file(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_train_config(text.str(), path);
+  return parse_train_config(read_input_file(path), path);
 }
 
 }  // namespace pacml::model

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iterator>
+#include <sstream>
 
 #include <yaml-cpp/depthguard.h>  // YAML::DeepRecursion: yaml-cpp >= 0.7
 
@@ -80,6 +81,13 @@ std::ifstream open_input_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw InputError(path, std::string("cannot open: ") + std::strerror(errno));
   return in;
+}
+
+std::string read_input_file(const std::string& path) {
+  std::ifstream in = open_input_file(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 std::string yaml_scalar(const YAML::Node& node, const std::string& source,

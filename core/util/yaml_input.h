@@ -34,6 +34,8 @@ YAML::Node parse_yaml(std::istream& in, const std::string& source);
 
 // Opens `path` for reading; throws InputError naming the path and the reason.
 std::ifstream open_input_file(const std::string& path);
+// The whole text of `path`, opened as open_input_file does.
+std::string read_input_file(const std::string& path);
 
 // A yaml-cpp exception (a bad conversion, a missing key) as InputError("source:line").
 InputError yaml_error(const YAML::Exception& e, const std::string& source);
