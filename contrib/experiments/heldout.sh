@@ -26,17 +26,9 @@
 #                       (default: ../shared/data next to the source tree)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/results_lib.sh"
 pacml=${PACML:-pacml}
-out=heldout-results
-doc=
-while [ $# -gt 0 ]; do
-  case $1 in
-    --doc) [ $# -ge 2 ] || { echo "heldout.sh: --doc needs a FILE" >&2; exit 2; }
-      doc=$2; shift 2 ;;
-    -*) echo "heldout.sh: unknown option $1" >&2; exit 2 ;;
-    *) out=$1; shift ;;
-  esac
-done
+parse_out_and_doc heldout.sh heldout-results "$@"
 data=${PACML_SHARED_DATA:-$here/../../../shared/data}
 export PACML_SHARED_DATA=$data
 archive=$data/elasticflow/elasticflow-traces.tar.gz
@@ -130,8 +122,7 @@ table=$out/table.md
 python3 "$here/heldout_table.py" "$out" > "$table"
 {
   echo
-  echo "Made by \`contrib/experiments/heldout.sh\` at $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo '?')" \
-    "on $(date -u +%Y-%m-%d), $(nproc)-core $(uname -m) ($(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1))."
+  made_by_line contrib/experiments/heldout.sh
 } >> "$table"
 cat "$table"
 [ -z "$doc" ] || python3 "$here/replace_block.py" "$doc" "heldout table" "$table"

@@ -15,17 +15,9 @@
 #               and "<!-- end of history-loop table -->" in FILE
 #   PACML       the pacml binary (default: pacml on PATH)
 set -eu
+. "$(dirname "$0")/results_lib.sh"
 pacml=${PACML:-pacml}
-out=history-loop
-doc=
-while [ $# -gt 0 ]; do
-  case $1 in
-    --doc) [ $# -ge 2 ] || { echo "history-loop.sh: --doc needs a FILE" >&2; exit 2; }
-      doc=$2; shift 2 ;;
-    -*) echo "history-loop.sh: unknown option $1" >&2; exit 2 ;;
-    *) out=$1; shift ;;
-  esac
-done
+parse_out_and_doc history-loop.sh history-loop "$@"
 mkdir -p "$out"
 
 run() {  # NAME SEED OPTIONS...
@@ -71,8 +63,7 @@ for world, g in gaps.items():
 EOF
 {
   echo
-  echo "Made by \`contrib/experiments/history-loop.sh\` at $(git -C "$(dirname "$0")" rev-parse --short HEAD 2>/dev/null || echo '?')" \
-    "on $(date -u +%Y-%m-%d), $(nproc)-core $(uname -m) ($(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)); 5,000 jobs each."
+  made_by_line contrib/experiments/history-loop.sh "5,000 jobs each"
 } >> "$table"
 cat "$table"
 

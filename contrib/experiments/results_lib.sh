@@ -1,0 +1,24 @@
+# Shared by the scripts that write doc/'s and README's results (sourced, not
+# run): their command line, [OUT_DIR] [--doc FILE], and the line under each
+# table that says at which commit, on which date and machine it was made.
+
+# parse_out_and_doc SCRIPT DEFAULT_OUT ARGS...: sets $out and $doc.
+parse_out_and_doc() {
+  script=$1 out=$2 doc=
+  shift 2
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --doc) [ $# -ge 2 ] || { echo "$script: --doc needs a FILE" >&2; exit 2; }
+        doc=$2; shift 2 ;;
+      -*) echo "$script: unknown option $1" >&2; exit 2 ;;
+      *) out=$1; shift ;;
+    esac
+  done
+}
+
+# made_by_line SCRIPT [DETAIL]: "Made by `SCRIPT` at COMMIT on DATE, MACHINE[; DETAIL]."
+made_by_line() {
+  commit=$(git -C "$(dirname "$0")" rev-parse --short HEAD 2>/dev/null || echo '?')
+  cpu=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)
+  echo "Made by \`$1\` at $commit on $(date -u +%Y-%m-%d), $(nproc)-core $(uname -m) ($cpu)${2:+; $2}."
+}
