@@ -18,6 +18,7 @@ libpacml_core_la_SOURCES += \
 	core/cluster/ramp_topology.h core/cluster/ramp_topology.cpp \
 	core/cluster/cluster_state.h core/cluster/cluster_state.cpp \
 	core/profile.h core/profile.cpp \
+	core/world.h core/world.cpp \
 	core/partition/split_counts.h core/partition/split_counts.cpp \
 	core/partition/partitioned_graph.h core/partition/partitioned_graph.cpp \
 	core/placement/block_shapes.h core/placement/block_shapes_inl.h core/placement/block_shapes.cpp \

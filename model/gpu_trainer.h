@@ -45,6 +45,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/inference/gpu_network.h"
+#include "core/world.h"
 #include "model/gpu_torch_network.h"
 
 namespace pacml::model {
@@ -100,9 +101,10 @@ struct GpuTrainConfig {
 GpuTrainConfig parse_gpu_train_config(const std::string& yaml_text, const std::string& source);
 GpuTrainConfig load_gpu_train_config(const std::string& path);
 
-// "gpu" for a config with `world: gpu`, else "paper" (the PPO trainer,
-// model/trainer.h); InputError naming file:line for another world.
-std::string train_config_world(const std::string& yaml_text, const std::string& source);
+// The config's `world:` (core/world.h): gpu is this trainer's, paper (also
+// when absent) the PPO trainer's (model/trainer.h); InputError naming
+// file:line for another value.
+World train_config_world(const std::string& yaml_text, const std::string& source);
 
 struct GpuTrainOptions {
   std::string out_dir;

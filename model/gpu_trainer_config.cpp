@@ -188,16 +188,12 @@ void check_seeds_disjoint(const GpuTrainConfig& c, const YAML::Node& where) {
 
 }  // namespace
 
-std::string train_config_world(const std::string& yaml_text, const std::string& source) {
+World train_config_world(const std::string& yaml_text, const std::string& source) {
   std::istringstream in(yaml_text);
   const YAML::Node root = parse_yaml(in, source);
-  if (!root.IsMap() || !root["world"]) return "paper";
-  const std::string world = yaml_scalar(root["world"], source, "world");
-  if (world != "gpu" && world != "paper")
-    throw InputError(
-        yaml_where(source, root["world"]),
-        "world must be 'gpu' (the GPU policy) or 'paper' (PAC-ML), not '" + world + "'");
-  return world;
+  if (!root.IsMap() || !root["world"]) return World::kPaper;
+  return parse_world(yaml_scalar(root["world"], source, "world"),
+                     yaml_where(source, root["world"]));
 }
 
 GpuTrainConfig parse_gpu_train_config(const std::string& yaml_text, const std::string& source) {
@@ -209,7 +205,7 @@ GpuTrainConfig parse_gpu_train_config(const std::string& yaml_text, const std::s
     c.train = {{"ramp-a100-16x8"}, {1}, {"immediate", "queue"}, {1}, 2000};
     gpu_train_settings().check_known(r, source);
     check_train_config_version(r, source);
-    if (train_config_world(yaml_text, source) != "gpu")
+    if (train_config_world(yaml_text, source) != World::kGpu)
       throw InputError(source, "a GPU training config needs 'world: gpu'");
     parse_scalars(r, source, c);
     if (r["train"]) parse_grid(r["train"], source, c.train);

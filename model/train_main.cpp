@@ -67,7 +67,8 @@ int main(int argc, char** argv) {
     if (!a.has("out")) throw InputError("pacml train", "--out DIR is required");
     const std::string path = a.get("config");
     const std::string text = read_input_file(path);
-    if (model::train_config_world(text, path) == "gpu") return train_gpu_policy(a, path, text);
+    if (model::train_config_world(text, path) == World::kGpu)
+      return train_gpu_policy(a, path, text);
     const model::TrainConfig config = model::parse_train_config(text, path);
     model::TrainOptions opt;
     opt.out_dir = a.get("out");

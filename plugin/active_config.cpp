@@ -9,13 +9,15 @@ namespace pacml::plugin {
 ActiveConfig::ActiveConfig(PluginConfig c)
     : cfg(std::move(c)),
       topology(cfg.ramp, cfg.source),
-      profile(Profile::by_name(cfg.profile, cfg.source)),
-      policy(cfg.decides_gpus() ? nullptr
-                                : make_policy(cfg.policy, cfg.source, installed_model_dirs())),
+      // The paper world runs the paper's simulator as the paper does: the reference profile.
+      profile(cfg.world == World::kPaper ? Profile::reference() : Profile::physical()),
+      policy(cfg.world == World::kGpu
+                 ? nullptr
+                 : make_policy(cfg.policy, cfg.source, installed_model_dirs())),
       cache(kLookaheadCacheBytes),
       rng(static_cast<std::uint64_t>(cfg.seed)),
       graph_jobs(kGraphJobCacheBytes) {
-  if (!cfg.decides_gpus()) return;
+  if (cfg.world != World::kGpu) return;
   cluster = gpu_cluster_of(cfg);
   gpu_policy = GpuPolicy::parse(cfg.policy, cfg.source + ": policy", installed_model_dirs());
 }

@@ -45,7 +45,7 @@ struct ActiveConfig {
   static constexpr std::size_t kLookaheadCacheBytes = 64u << 20;
   LookaheadCache cache;
   Rng rng;
-  // The physical profile's (cfg.decides_gpus()): the cluster, the policy,
+  // The GPU world's (cfg.world == World::kGpu): the cluster, the policy,
   // the zoo jobs and their durations by (nodes, GPUs per node) as Slurm
   // shows the partition, which may differ from the description's; measured
   // step times (cfg.throughput) override the analytic ones where they exist.

@@ -7,7 +7,7 @@
 // the distribution is over the following calls (graph parse cached).
 //
 //   pacml-plugin-bench [--so PATH] [--model NAME | --graph FILE] [--policy P]
-//                      [--beta F] [--profile P] [--iterations N] [--uid U]
+//                      [--beta F] [--world W] [--iterations N] [--uid U]
 //                      [--json]
 // --uid submits as that user (and its primary group). A --graph file is read
 // here once, as the SPANK plugin reads it in sbatch, and every job carries
@@ -42,7 +42,7 @@ double percentile(std::vector<double> v, double p) {
 
 struct BenchOptions {
   std::string so = PACML_JOB_SUBMIT_SO, model = "gnmt", graph, policy = "min_feasible",
-              beta = "0.5", profile = "physical";
+              beta = "0.5", world = "gpu";
   int iterations = 2000;
   long uid = -1;  // -1: this process's
   bool json = false;
@@ -70,8 +70,8 @@ int parse_options(int argc, char** argv, BenchOptions& o) {
       o.policy = value();
     else if (a == "--beta")
       o.beta = value();
-    else if (a == "--profile")
-      o.profile = value();
+    else if (a == "--world")
+      o.world = value();
     else if (a == "--iterations")
       o.iterations = std::atoi(value().c_str());
     else if (a == "--uid")
@@ -83,7 +83,7 @@ int parse_options(int argc, char** argv, BenchOptions& o) {
           stderr,
           "usage: pacml-plugin-bench [--so PATH] [--model NAME | --graph FILE] [--policy P] "
           "[--beta F] "
-          "[--profile physical|reference] [--iterations N] [--uid U] [--json]\n");
+          "[--world gpu|paper] [--iterations N] [--uid U] [--json]\n");
       return a == "--help" ? 0 : 2;
     }
   }
@@ -93,8 +93,7 @@ int parse_options(int argc, char** argv, BenchOptions& o) {
 // The pacml.conf the plugin reads (and the slurm.conf SLURM_CONF must name).
 void write_config_files(const std::string& conf_dir, const BenchOptions& o) {
   std::ofstream conf(conf_dir + "/pacml.conf");
-  conf << "policy: " << o.policy << "\nprofile: " << o.profile
-       << "\ntopology: 4x4x2\nnodes: n[1-32]\n"
+  conf << "policy: " << o.policy << "\nworld: " << o.world << "\ntopology: 4x4x2\nnodes: n[1-32]\n"
        << "reservation_ttl: 0\nresolve_job_ids: false\n";
   std::ofstream(conf_dir + "/slurm.conf") << "# unused\n";
 }

@@ -12,7 +12,6 @@
 #include "core/config/plugin_config_keys.h"
 #include "core/policy/gpu_policy.h"
 #include "core/policy/policy_factory.h"
-#include "core/profile.h"
 #include "core/slurm/slurm_syntax.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
@@ -114,11 +113,29 @@ void read_correction_key(const YAML::Node& r, const std::string& source, PluginC
   }
 }
 
-// The profile a pacml.conf map names (its default, physical, when absent or
-// not a plain string: the key's own check reports that).
-std::string profile_named(const YAML::Node& r) {
-  const YAML::Node p = r["profile"];
-  return p && p.IsScalar() && p.Scalar() == "reference" ? "reference" : "physical";
+// The world a pacml.conf map names with `world:` or the older `profile:`
+// (physical = gpu, reference = paper); gpu when neither is given. A value of
+// the wrong type or choice is left to the key's own typed read, which names it.
+World world_named(const YAML::Node& r) {
+  const YAML::Node w = r["world"], p = r["profile"];
+  if (w && w.IsScalar()) return w.Scalar() == "paper" ? World::kPaper : World::kGpu;
+  return p && p.IsScalar() && p.Scalar() == "reference" ? World::kPaper : World::kGpu;
+}
+
+// `world:` and `profile:` are one setting under two names; both given must agree.
+void read_world(const YAML::Node& r, const std::string& source, PluginConfig& cfg) {
+  const SettingsTable& keys = plugin_config_settings();
+  if (r["world"])
+    cfg.world = parse_world(keys.choice(r, source, "world"), yaml_where(source, r["world"]));
+  if (!r["profile"]) return;
+  const World named =
+      keys.choice(r, source, "profile") == "reference" ? World::kPaper : World::kGpu;
+  if (r["world"] && named != cfg.world)
+    throw InputError(yaml_where(source, r["profile"]),
+                     "profile: " + r["profile"].Scalar() + " is world: " + world_name(named) +
+                         ", but this file also says world: " + world_name(cfg.world) +
+                         "; keep only world:");
+  cfg.world = named;
 }
 
 // The keys of pacml.conf in table order; each read as the table declares it.
@@ -136,7 +153,7 @@ void read_keys(const YAML::Node& r, const std::string& source, PluginConfig& cfg
   if (r["on_block"])
     cfg.on_block = parse_on_block(keys.choice(r, source, "on_block"), where("on_block"));
   if (r["margin"]) cfg.margin = parse_margin(keys.text(r, source, "margin"), where("margin"));
-  if (r["profile"]) cfg.profile = keys.choice(r, source, "profile");
+  read_world(r, source, cfg);
   if (r["nodes"]) cfg.nodes = parse_nodes(r["nodes"], cfg.ramp, source);
   if (r["partitions"]) {
     cfg.partitions.clear();
@@ -175,11 +192,11 @@ PluginConfig parse_plugin_config(std::istream& in, const std::string& source) {
   if (root.IsNull()) return cfg;  // an empty file: all defaults
   if (!root.IsMap()) throw InputError(source, "pacml.conf must be a YAML map of key: value");
   return convert_yaml(root, source, [&](const YAML::Node& r) {
-    // Keys of the physical profile only (cluster, throughput_table) are
+    // Keys of the GPU world only (cluster, throughput_table, correction) are
     // refused with the paper's simulator.
-    plugin_config_settings().check_known(r, source, "profile: " + profile_named(r));
+    plugin_config_settings().check_known(r, source,
+                                         std::string("world: ") + world_name(world_named(r)));
     read_keys(r, source, cfg);
-    if (r["profile"]) Profile::by_name(cfg.profile, yaml_where(source, r["profile"]));
     check_policy_for(cfg, cfg.policy, r["policy"] ? yaml_where(source, r["policy"]) : source);
     return cfg;
   });
@@ -187,7 +204,7 @@ PluginConfig parse_plugin_config(std::istream& in, const std::string& source) {
 
 void check_policy_for(const PluginConfig& cfg, const std::string& policy,
                       const std::string& where) {
-  if (cfg.decides_gpus())
+  if (cfg.world == World::kGpu)
     GpuPolicy::parse(policy, where, installed_model_dirs());
   else
     check_policy_name(policy, where, installed_model_dirs());

@@ -20,6 +20,7 @@
 #include "core/cluster/ramp_topology.h"
 #include "core/config/plugin_config_keys.h"
 #include "core/parallel/throughput_table.h"
+#include "core/world.h"
 #include "plugin/step_correction_source.h"
 
 namespace pacml::plugin {
@@ -29,11 +30,12 @@ enum class OnBlock { kReject, kQueue };
 struct PluginConfig {
   std::string source;                   // file it came from (for messages)
   std::string policy = "min_feasible";  // baseline name or pacml:WEIGHTS
-  // physical: jobs get k GPUs chosen by a GPU policy (core/policy/gpu_policy.h)
-  // with the physical model (doc/PHYSICAL.md) on `cluster`, else on the
-  // paper's cluster of shape `ramp`; reference: the paper's simulator
-  // (degrees on RAMP blocks, its time units), for parity with the paper.
-  std::string profile = "physical";
+  // gpu: jobs get k GPUs chosen by a GPU policy with the physical model
+  // (doc/PHYSICAL.md) on `cluster`, else on the paper's cluster of shape
+  // `ramp`; paper: the paper's simulator (degrees on RAMP blocks, its time
+  // units, the reference profile), for parity with the paper. pacml.conf's
+  // `world:`, or the older `profile:` (physical = gpu, reference = paper).
+  World world = World::kGpu;
   RampParams ramp;  // RAMP shape (default 4x4x2)
   // A GPU cluster (plugin/README.md, "GPU cluster"): a preset name or a
   // cluster file (core/cluster/cluster_spec.h). Set: `topology` and `nodes`
@@ -73,9 +75,6 @@ struct PluginConfig {
   bool resolve_job_ids = true;             // look up Slurm job ids for the decision log
 
   int num_servers() const { return ramp.groups * ramp.racks * ramp.servers_per_rack; }
-  // Whether jobs get GPU counts from the physical model (plugin/README.md,
-  // "GPU cluster"), not degrees from the paper's simulator (profile reference).
-  bool decides_gpus() const { return !cluster.empty() || profile != "reference"; }
 };
 
 // The cluster a GPU-deciding configuration plans on: `cluster`, else the
@@ -89,8 +88,8 @@ ClusterSpec gpu_cluster_of(const PluginConfig& cfg);
 // environment variable.
 const std::vector<std::string>& installed_model_dirs();
 
-// Checks a policy name: a GPU policy when the configuration decides GPUs
-// (decides_gpus()), the paper simulator's policy otherwise; throws InputError(where, ...).
+// Checks a policy name: a GPU policy in the GPU world, the paper simulator's
+// policy in the paper world; throws InputError(where, ...).
 void check_policy_for(const PluginConfig& cfg, const std::string& policy, const std::string& where);
 
 // Parses pacml.conf text; throws InputError("source:line", ...) naming the

@@ -125,7 +125,7 @@ bool Engine::refresh_config() {
     log(LogLevel::kInfo,
         "pacml: loaded " + path +
             (sched_.empty() ? std::string() : " with SchedulerParameters " + sched_.text()) +
-            ": policy " + c.policy + ", profile " + c.profile + ", " +
+            ": policy " + c.policy + ", world " + world_name(c.world) + ", " +
             (active_->cluster ? "GPU cluster " + active_->cluster->summary()
                               : "RAMP " + active_->topology.shape()) +
             ", nodes " +
@@ -160,7 +160,7 @@ bool Engine::holds_reservations(double now) {
 
 bool Engine::decides_gpus() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return active_ && active_->cluster.has_value();
+  return active_ && active_->cfg.world == World::kGpu;
 }
 
 bool Engine::annotates_comment() const {

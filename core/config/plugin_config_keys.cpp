@@ -13,26 +13,26 @@ using T = SettingType;
 // What pacml decides with and for: the policy, the cluster and its nodes.
 std::vector<SettingKey> decision_keys() {
   return {SettingKey("policy", T::kText,
-                     "profile physical: requested, min_feasible, para_max, fixed:K, random, "
-                     "capped:X or pacml:default (the learned GPU policy); reference: the "
+                     "world gpu: requested, min_feasible, para_max, fixed:K, random, "
+                     "capped:X or pacml:default (the learned GPU policy); paper: the "
                      "paper's baselines or pacml:WEIGHTS. SchedulerParameters: pacml_policy=")
               .defaults_to("min_feasible"),
           SettingKey("cluster", T::kText,
                      "a GPU cluster (preset or file) pacml decides k GPUs on with the physical "
                      "model (plugin/README.md, GPU cluster); unset: the paper's cluster of "
                      "topology")
-              .only_with("profile: physical"),
+              .only_with("world: gpu"),
           SettingKey("throughput_table", T::kText,
                      "absolute directory of measured iterations/s, one MODEL.csv each "
                      "(ElasticFlow's format); where it has the (model, batch, GPUs) it overrides "
                      "the physical model's step time")
-              .only_with("profile: physical"),
+              .only_with("world: gpu"),
           SettingKey(
               "correction", T::kText,
               "absolute path of the site's correction of predicted step times (`pacml "
               "calibrate --history`, doc/SLURM.md section 11); the decision and the time limit use "
               "the corrected step time, re-read when the file changes")
-              .only_with("profile: physical"),
+              .only_with("world: gpu"),
           SettingKey("on_block", T::kChoice,
                      "a job no GPU count serves now: refused, or left to wait in Slurm's queue. "
                      "SchedulerParameters: pacml_on_block=")
@@ -43,11 +43,16 @@ std::vector<SettingKey> decision_keys() {
                      "SchedulerParameters: pacml_margin=")
               .range(0, 10)
               .defaults_to("0"),
+          SettingKey("world", T::kChoice,
+                     "gpu: k GPUs chosen with the physical model (doc/PHYSICAL.md); paper: "
+                     "degrees on RAMP blocks by the paper's simulator, in its units "
+                     "(doc/ARCHITECTURE.md section 2)")
+              .one_of({"gpu", "paper"})
+              .defaults_to("gpu"),
           SettingKey("profile", T::kChoice,
-                     "physical: k GPUs chosen with the physical model (doc/PHYSICAL.md); "
-                     "reference: degrees on RAMP blocks by the paper's simulator, in its units")
-              .one_of({"physical", "reference"})
-              .defaults_to("physical"),
+                     "the name `world` had before: physical = world: gpu, reference = world: "
+                     "paper; still read, so older files load")
+              .one_of({"physical", "reference"}),
           SettingKey("topology", T::kText,
                      "the RAMP cluster without `cluster`: CxRxS or a mapping "
                      "(`pacml config keys topology`)")

@@ -232,7 +232,7 @@ int bench_gpu_policy_command(const std::vector<std::string>& argv) {
   const sim::ExperimentSpec spec = args.positionals().empty()
                                        ? sim::default_experiment()
                                        : sim::load_experiment_file(args.positionals()[0], false);
-  if (!spec.is_fitted())
+  if (spec.world != World::kGpu)
     throw InputError(spec.source,
                      "pacml bench-gpu-policy times fitted-workload experiments "
                      "(workload: {kind: fitted, ...}); this one is paper-style");

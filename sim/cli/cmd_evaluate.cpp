@@ -285,7 +285,7 @@ int run_evaluate(const std::vector<std::string>& argv) {
                                  ? sim::default_experiment()
                                  : sim::load_experiment_file(args.positionals()[0]);
   if (args.has("seeds")) spec.seeds = sim::parse_seed_list(args.get("seeds"), "--seeds");
-  if (spec.is_fitted()) return run_fitted_evaluation(args, spec);
+  if (spec.world == World::kGpu) return run_fitted_evaluation(args, spec);
   return run_paper_evaluation(args, std::move(spec));
 }
 

@@ -12,6 +12,7 @@ const std::string& default_experiment_yaml() {
 # cluster preset and the fitted workload are compiled into pacml, and the
 # learned GPU policy is contrib/models/default.pacw (installed with pacml).
 pacml_experiment: 1
+world: gpu   # jobs get GPU counts on a GPU cluster (doc/ARCHITECTURE.md section 2)
 name: default
 description: >-
   Jobs drawn from a workload fitted to ElasticFlow's traces (cluster01-05:
@@ -44,6 +45,7 @@ const std::string& paper_zoo_experiment_yaml() {
 # model-zoo graphs costed on an A100 (physical profile, times in seconds), on
 # the paper's 32-server RAMP cluster, 50 steps per job, β deadlines.
 pacml_experiment: 1
+world: paper   # the paper's RAMP episodes (doc/ARCHITECTURE.md section 2)
 name: paper-zoo
 description: >-
   Five zoo models (CNN, transformer, RNN) arriving every 2 s for 2000 s on

@@ -113,9 +113,29 @@ void parse_threads(const YAML::Node& root, const std::string& source, Experiment
     spec.threads = static_cast<int>(yaml_integer(root["threads"], source, "threads", 0, 1024));
 }
 
-bool is_fitted_workload(const YAML::Node& root) {
+bool has_fitted_workload(const YAML::Node& root) {
   const YAML::Node w = root["workload"];
   return w && w.IsMap() && w["kind"];
+}
+
+// The experiment's world: `world:` when given, else the workload's (`kind:
+// fitted` runs on a GPU cluster; `type: synthetic|trace` is the paper's).
+// The two must agree, so a file says one thing.
+World experiment_world(const YAML::Node& root, const std::string& source) {
+  const World by_workload = has_fitted_workload(root) ? World::kGpu : World::kPaper;
+  if (!root["world"]) return by_workload;
+  const World world =
+      parse_world(yaml_scalar(root["world"], source, "world"), yaml_where(source, root["world"]));
+  if (world == World::kGpu && by_workload == World::kPaper)
+    throw InputError(yaml_where(source, root["world"]),
+                     "world: gpu replays jobs on a GPU cluster and needs 'workload: {kind: "
+                     "fitted, ...}'; the paper's workloads (type: synthetic or trace) are "
+                     "world: paper");
+  if (world == World::kPaper && by_workload == World::kGpu)
+    throw InputError(yaml_where(source, root["world"]),
+                     "world: paper runs the paper's RAMP episodes; a 'kind: fitted' workload is "
+                     "world: gpu");
+  return world;
 }
 
 // A preset name stays as it is; anything else is a path from the experiment's directory.
@@ -246,7 +266,8 @@ ExperimentSpec parse_experiment(const std::string& yaml_text, const std::string&
   spec.source = source;
   spec.base_dir = base_dir;
   try {
-    if (!is_fitted_workload(root))
+    spec.world = experiment_world(root, source);
+    if (spec.world == World::kPaper)
       experiment_settings().check_known(root, source, kPaperStyleExperiment);
     if (!root["pacml_experiment"])
       throw InputError(source, "not a pacml experiment (missing 'pacml_experiment: 1')");
@@ -256,7 +277,7 @@ ExperimentSpec parse_experiment(const std::string& yaml_text, const std::string&
     if (root["name"]) spec.name = yaml_scalar(root["name"], source, "name");
     if (root["description"])
       spec.description = yaml_scalar(root["description"], source, "description");
-    if (is_fitted_workload(root)) {
+    if (spec.world == World::kGpu) {
       parse_fitted_experiment(root, source, spec);
       parse_seeds(root, source, spec);
       return spec;
@@ -303,7 +324,7 @@ ExperimentSpec parse_experiment(const std::string& yaml_text, const std::string&
 }
 
 void require_paper_style(const ExperimentSpec& spec) {
-  if (spec.is_fitted())
+  if (spec.world == World::kGpu)
     throw InputError(spec.source,
                      "a fitted-workload experiment replays jobs on a GPU cluster: run it with "
                      "`pacml evaluate` (it has no paper-style episodes to simulate or train on)");

@@ -42,6 +42,7 @@
 #include "core/cluster/ramp_topology.h"
 #include "core/correction/step_correction.h"
 #include "core/jct/estimator.h"
+#include "core/world.h"
 #include "sim/engine/beta_distribution.h"
 #include "sim/engine/episode.h"
 #include "sim/gpu/gpu_replay.h"
@@ -73,7 +74,11 @@ struct ExperimentSpec {
   std::string name = "experiment", description;
   std::string source = "<experiment>";  // file the spec came from
   std::string base_dir = ".";           // relative paths are resolved from here
-  std::string profile = "physical";
+  // `world:` (core/world.h), or the workload's when absent: paper for
+  // `type: synthetic|trace`, gpu for `kind: fitted` (jobs on a GPU cluster,
+  // sim/gpu) rather than the paper's RAMP episodes.
+  World world = World::kPaper;
+  std::string profile = "physical";  // the paper world's JCT model
   RampParams topology;
   int steps = 50;
   double horizon = 1e6;
@@ -93,9 +98,6 @@ struct ExperimentSpec {
   std::vector<std::string> policies;
   std::vector<std::uint64_t> seeds;
   int threads = 0;  // 0 = all cores
-
-  // Jobs on a GPU cluster (sim/gpu) rather than the paper's RAMP episodes.
-  bool is_fitted() const { return workload_type == "fitted"; }
 };
 
 // Parses an experiment; `source` names it in messages, `base_dir` anchors paths.

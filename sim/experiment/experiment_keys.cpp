@@ -25,6 +25,11 @@ const SettingsTable& experiment_settings() {
       {SettingKey("pacml_experiment", T::kInteger, "format version: 1 (required)").range(1, 1000),
        SettingKey("name", T::kText, "shown in tables and plots").defaults_to("experiment"),
        SettingKey("description", T::kText, "free text"),
+       SettingKey("world", T::kChoice,
+                  "paper: the paper's RAMP episodes (type: synthetic or trace); gpu: jobs on a "
+                  "GPU cluster (kind: fitted). Must agree with the workload")
+           .one_of({"paper", "gpu"})
+           .defaults_to("the workload's"),
        SettingKey("workload", T::kMapping,
                   "the jobs: type: synthetic, type: trace or kind: fitted (tables below; "
                   "required)"),

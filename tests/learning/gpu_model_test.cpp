@@ -292,8 +292,8 @@ TEST(GpuTrainer, ConfigErrorsNameFileAndLine) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("cfg.yaml:2"), std::string::npos) << e.what();
   }
-  EXPECT_EQ(model::train_config_world(head, "cfg.yaml"), "gpu");
-  EXPECT_EQ(model::train_config_world("pacml_train: 1\n", "cfg.yaml"), "paper");
+  EXPECT_EQ(model::train_config_world(head, "cfg.yaml"), World::kGpu);
+  EXPECT_EQ(model::train_config_world("pacml_train: 1\n", "cfg.yaml"), World::kPaper);
   // The teacher: a choice; the rollout search labels greedy rollouts only.
   EXPECT_EQ(model::parse_gpu_train_config(head, "cfg.yaml").teacher, "cap");
   EXPECT_EQ(model::parse_gpu_train_config(head + "teacher: rollout\n", "cfg.yaml").teacher,

@@ -25,7 +25,7 @@ struct Fixture {
 
   explicit Fixture(const std::string& extra = "") {
     dir.write("pacml.conf",
-              "profile: reference\ntopology: 4x4x2\nnodes: n[1-32]\nresolve_job_ids: false\n"
+              "world: paper\ntopology: 4x4x2\nnodes: n[1-32]\nresolve_job_ids: false\n"
               "decision_log: " +
                   dir.file("decisions.jsonl") + "\n" + extra);
     engine = std::make_unique<Engine>(
@@ -320,7 +320,7 @@ TEST(Engine, UnmanagedPartitionsAreRefused) {
 
 TEST(Engine, DefaultMappingIsThePartitionsNodeOrder) {
   TempDir dir;
-  dir.write("pacml.conf", "profile: reference\ntopology: 2x2x2\nresolve_job_ids: false\n");
+  dir.write("pacml.conf", "world: paper\ntopology: 2x2x2\nresolve_job_ids: false\n");
   Engine engine(dir.file("pacml.conf"), nullptr);
   FakeView view;
   view.default_part = "main";
@@ -341,8 +341,8 @@ TEST(Engine, DefaultMappingIsThePartitionsNodeOrder) {
 // whose nodes are UNKNOWN until they register again: the engine must pass
 // the job through, saying why, not refuse it because "nothing is free".
 TEST(Engine, NodesStillRegisteringPassTheJobThrough) {
-  for (const char* conf : {"profile: reference\ntopology: 2x2x2\nresolve_job_ids: false\n",
-                           "resolve_job_ids: false\n"}) {
+  for (const char* conf :
+       {"world: paper\ntopology: 2x2x2\nresolve_job_ids: false\n", "resolve_job_ids: false\n"}) {
     TempDir dir;
     dir.write("pacml.conf", conf);
     Engine engine(dir.file("pacml.conf"), nullptr);
@@ -373,8 +373,7 @@ TEST(Engine, BrokenConfigKeepsTheLastGoodOne) {
   EXPECT_TRUE(f.logged("not valid YAML"));
   EXPECT_TRUE(f.logged("keeping the last good configuration"));
   // a fixed file is picked up
-  f.dir.write("pacml.conf",
-              "profile: reference\ntopology: 4x4x2\nnodes: n[1-32]\npolicy: sequential\n");
+  f.dir.write("pacml.conf", "world: paper\ntopology: 4x4x2\nnodes: n[1-32]\npolicy: sequential\n");
   const SubmitResult s = f.submit({opt("model", "resnet50"), opt("beta", "1")});
   EXPECT_EQ(s.num_nodes, 1);
   EXPECT_EQ(f.engine->config().policy, "sequential");
@@ -535,7 +534,7 @@ TEST(Engine, ThePhysicalProfileDecidesGpusOnTheTopologysCluster) {
       << r.annotation;
   bool logged = false;
   for (const std::string& l : logs)
-    logged |= l.find("profile physical, GPU cluster ramp") != std::string::npos;
+    logged |= l.find("world gpu, GPU cluster ramp") != std::string::npos;
   EXPECT_TRUE(logged);
   // nodes whose GRES show 4 GPUs: the same job shares one node over NVSwitch
   for (const std::string& n : node_range(1, 32)) view.gpus[n] = {4, 0};

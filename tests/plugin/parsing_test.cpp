@@ -84,11 +84,11 @@ PluginConfig parse(const std::string& text) {
 TEST(PluginConfig, DefaultsAndAFullFile) {
   const PluginConfig d = parse("");
   EXPECT_EQ(d.policy, "min_feasible");
-  EXPECT_EQ(d.profile, "physical");
+  EXPECT_EQ(d.world, World::kGpu);
   EXPECT_EQ(d.num_servers(), 32);
   EXPECT_TRUE(d.nodes.empty());
   const PluginConfig c = parse(
-      "policy: para_min\nprofile: reference\ntopology: 2x2x3\nnodes: \"gpu[01-12]\"\n"
+      "policy: para_min\nworld: paper\ntopology: 2x2x3\nnodes: \"gpu[01-12]\"\n"
       "partitions: [ramp, ramp2]\non_block: queue\ngraph_dirs: [/srv/graphs]\n"
       "user_graph_files: false\nmax_graph_bytes: 4096\ndecision_log: /var/log/pacml.jsonl\n"
       "time_limit_factor: 1.5\ntime_limit_extra: \"2:00\"\ndefault_steps: 100\nseed: 7\n"
@@ -212,19 +212,19 @@ TEST(PluginConfig, ThroughputTableIsReadAtLoadWithTheGpuClusterOnly) {
       std::string::npos);
   // the paper's cluster of `topology` takes measured tables too; the paper's simulator does not
   EXPECT_TRUE(parse("throughput_table: " + dir.path() + "\n").throughput);
-  EXPECT_NE(error_of([&] { parse("profile: reference\nthroughput_table: " + dir.path() + "\n"); })
-                .find("pacml.conf:2: 'throughput_table' applies only with profile: physical, not "
-                      "with profile: reference"),
+  EXPECT_NE(error_of([&] { parse("world: paper\nthroughput_table: " + dir.path() + "\n"); })
+                .find("pacml.conf:2: 'throughput_table' applies only with world: gpu, not "
+                      "with world: paper"),
             std::string::npos);
   EXPECT_NE(error_of([] {
               parse("cluster: dgx-a100-4x8\nprofile: reference\n");
-            }).find("pacml.conf:1: 'cluster' applies only with profile: physical"),
+            }).find("pacml.conf:1: 'cluster' applies only with world: gpu"),
             std::string::npos);
 }
 
-TEST(PluginConfig, ThePhysicalProfileDecidesGpusOnTheClusterOrTheTopology) {
+TEST(PluginConfig, TheGpuWorldDecidesGpusOnTheClusterOrTheTopology) {
   const PluginConfig plain = parse("");
-  EXPECT_TRUE(plain.decides_gpus());
+  EXPECT_EQ(plain.world, World::kGpu);
   const ClusterSpec paper = gpu_cluster_of(plain);
   EXPECT_EQ(paper.network, NetworkKind::kRamp);
   EXPECT_EQ(paper.num_servers(), 32);
@@ -232,9 +232,28 @@ TEST(PluginConfig, ThePhysicalProfileDecidesGpusOnTheClusterOrTheTopology) {
   EXPECT_GT(paper.intra_server_bandwidth, 0);  // nodes with several GRES GPUs can be costed
   EXPECT_EQ(gpu_cluster_of(parse("topology: 2x2x2\n")).num_servers(), 8);
   const PluginConfig dgx = parse("cluster: dgx-a100-4x8\n");
-  EXPECT_TRUE(dgx.decides_gpus());
+  EXPECT_EQ(dgx.world, World::kGpu);
   EXPECT_EQ(gpu_cluster_of(dgx).gpus_per_server, 8);
-  EXPECT_FALSE(parse("profile: reference\npolicy: para_min\n").decides_gpus());
+  EXPECT_EQ(parse("world: paper\npolicy: para_min\n").world, World::kPaper);
+}
+
+// `world:` is the switch; `profile:` is its older name and still loads.
+TEST(PluginConfig, WorldIsOneKeyAndProfileItsOlderName) {
+  EXPECT_EQ(parse("world: gpu\n").world, World::kGpu);
+  EXPECT_EQ(parse("profile: reference\npolicy: para_min\n").world, World::kPaper);
+  EXPECT_EQ(parse("profile: physical\n").world, World::kGpu);
+  EXPECT_EQ(parse("world: paper\nprofile: reference\npolicy: para_min\n").world, World::kPaper);
+  EXPECT_NE(error_of([] { parse("world: gpu\nprofile: reference\n"); })
+                .find("pacml.conf:2: profile: reference is world: paper, but this file also says "
+                      "world: gpu; keep only world:"),
+            std::string::npos);
+  EXPECT_NE(error_of([] {
+              parse("world: ramp\n");
+            }).find("pacml.conf:1: world must be one of 'gpu', 'paper', got 'ramp'"),
+            std::string::npos);
+  // The paper world's policies are refused in the GPU world, and the other way round.
+  EXPECT_THROW(parse("world: gpu\npolicy: para_min\n"), InputError);
+  EXPECT_THROW(parse("world: paper\npolicy: capped:0.3\n"), InputError);
 }
 
 TEST(SchedParams, PacmlTokensAmongSlurmsOwn) {

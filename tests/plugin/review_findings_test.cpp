@@ -40,7 +40,7 @@ struct Ramp {
   std::unique_ptr<Engine> engine;
   FakeView view;
   explicit Ramp(const std::string& extra = "") {
-    dir.write("pacml.conf", "profile: reference\ntopology: 4x4x2\nnodes: n[1-32]\ndecision_log: " +
+    dir.write("pacml.conf", "world: paper\ntopology: 4x4x2\nnodes: n[1-32]\ndecision_log: " +
                                 dir.file("decisions.jsonl") + "\n" + extra);
     engine = std::make_unique<Engine>(dir.file("pacml.conf"), nullptr);
   }

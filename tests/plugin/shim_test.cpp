@@ -40,7 +40,7 @@ using pacml::plugin::host::set_sched_params;
 
 // The paper simulator's RAMP path (profile reference): degrees and node lists.
 const char* const kConf =
-    "profile: reference\ntopology: 4x4x2\nnodes: n[1-32]\nresolve_job_ids: false\n"
+    "world: paper\ntopology: 4x4x2\nnodes: n[1-32]\nresolve_job_ids: false\n"
     "reservation_ttl: 0\n";
 
 class Plugin : public ::testing::Test {

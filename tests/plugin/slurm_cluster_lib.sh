@@ -254,7 +254,7 @@ lab_write_pacml_conf() { # lab_write_pacml_conf ON_BLOCK [EXTRA]
     END { print extra }' > "$LAB/etc/.pacml.conf" <<EOF
 # pacml.conf of the $lab_name test
 policy: min_feasible
-profile: physical
+world: gpu
 topology: 4x4x2
 partitions: [main]
 on_block: $1

@@ -27,7 +27,7 @@ chmod 644 "$LAB/user/bad.txt"
 # The RAMP cluster's degrees, exact node lists and blocks are the paper
 # simulator's (profile reference); the physical profile's GPU counts on this
 # cluster are section 8a's (and the GPU integration test's).
-write_pacml_conf() { lab_write_pacml_conf "$1" "profile: reference
+write_pacml_conf() { lab_write_pacml_conf "$1" "world: paper
 ${2:-}"; }
 write_pacml_conf reject
 lab_write_slurm_conf
@@ -406,7 +406,7 @@ j=$(submit --pacml-model=resnet50 --pacml-steps=1000 --pacml-deadline=70s --wrap
 check "shipped pacml.conf: resnet50, 1000 steps within 70 s -> 2 GPUs (86 s on one)" \
   [ "$(field "$j" NumNodes | cut -d- -f1)/$(field "$j" AdminComment | cut -d, -f1)" = "2/pacml-plan:gpus=2" ]
 check "shipped pacml.conf: slurmctld logged the physical profile's cluster" \
-  grep -q "profile physical, GPU cluster ramp 4x4x2 (32 servers) x 1 GPU" "$LAB/log/slurmctld.log"
+  grep -q "world gpu, GPU cluster ramp 4x4x2 (32 servers) x 1 GPU" "$LAB/log/slurmctld.log"
 check "shipped pacml.conf: no warning about it" bash -c "! grep -q 'pacml: warning' '$LAB/log/slurmctld.log'"
 write_pacml_conf reject "nodes: \"n[1-31],gpu7\""
 sed -i 's/^partitions: \[main\]$/partitions: [ramp]/' "$LAB/etc/pacml.conf"
@@ -443,7 +443,7 @@ check "slurmctld logged the settings in force" \
   grep -q "with SchedulerParameters pacml_policy=fixed:4: policy fixed:4" "$LAB/log/slurmctld.log"
 cat > "$LAB/etc/site-pacml.conf" <<EOF
 policy: fixed:2
-profile: reference
+world: paper
 topology: 4x4x2
 partitions: [main]
 reservation_ttl: 0

@@ -49,7 +49,7 @@ const char* kSmallFitted =
 
 TEST(FittedExperiment, ParsesTheWorkloadKeyAndTheClusterKeys) {
   const ExperimentSpec s = parse_experiment(kSmallFitted, "x.yaml", ".");
-  ASSERT_TRUE(s.is_fitted());
+  ASSERT_EQ(s.world, World::kGpu);
   EXPECT_EQ(s.fitted.params, "elasticflow-01-05");
   EXPECT_EQ(s.fitted.load, 3);
   EXPECT_EQ(s.fitted.jobs, 150);
@@ -66,6 +66,33 @@ TEST(FittedExperiment, ParsesTheWorkloadKeyAndTheClusterKeys) {
   EXPECT_EQ(q.fitted.admissions, (std::vector<Admission>{Admission::kQueue}));
   EXPECT_EQ(q.fitted.load, 1);
   EXPECT_EQ(q.policies, (std::vector<std::string>{"fixed:8"}));
+}
+
+// `world:` names the world; absent, the workload's says it; the two must agree.
+TEST(FittedExperiment, WorldIsSaidOnceAndAgreesWithTheWorkload) {
+  EXPECT_EQ(parse_experiment(std::string(kSmallFitted) + "world: gpu\n", "x.yaml", ".").world,
+            World::kGpu);
+  const std::string paper =
+      "pacml_experiment: 1\nworkload: {type: synthetic, graphs: [alexnet], max_jobs: 3}\n";
+  EXPECT_EQ(parse_experiment(paper, "p.yaml", ".").world, World::kPaper);
+  EXPECT_EQ(parse_experiment(paper + "world: paper\n", "p.yaml", ".").world, World::kPaper);
+  try {
+    parse_experiment(paper + "world: gpu\n", "p.yaml", ".");
+    FAIL() << "world: gpu with a paper-style workload was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("p.yaml:3: world: gpu replays jobs on a GPU cluster"),
+              std::string::npos)
+        << e.what();
+  }
+  try {
+    parse_experiment(std::string(kSmallFitted) + "world: paper\n", "x.yaml", ".");
+    FAIL() << "world: paper with a fitted workload was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("x.yaml:9: world: paper runs the paper's RAMP episodes"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(parse_experiment(paper + "world: ramp\n", "p.yaml", "."), InputError);
 }
 
 TEST(FittedExperiment, ResolvesFilesFromTheExperimentsDirectory) {
@@ -177,7 +204,7 @@ TEST(FittedExperiment, BuiltInDefaultMatchesTheShippedFile) {
   EXPECT_EQ(file_text("contrib/experiments/default.yaml"), default_experiment_yaml());
   const ExperimentSpec s = default_experiment();
   EXPECT_EQ(s.name, "default");
-  ASSERT_TRUE(s.is_fitted());
+  ASSERT_EQ(s.world, World::kGpu);
   EXPECT_EQ(s.fitted.cluster, "ramp-a100-16x8");
   EXPECT_EQ(s.fitted.admissions.size(), 2u);
   EXPECT_EQ(s.policies.size(), 6u);

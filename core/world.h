@@ -1,0 +1,22 @@
+// The two worlds pacml decides in (doc/ARCHITECTURE.md §2), named once: every
+// file that can run in either (pacml.conf, experiment files, training
+// configs) says which with one key, `world: paper|gpu`, read by parse_world.
+//
+//  paper — the paper's RAMP cluster (doc/MODEL.md): a job gets a degree, how
+//          many RAMP servers its graph is split over, from the paper's
+//          simulator and its policies (core/policy, core/jct).
+//  gpu   — a GPU cluster (doc/PHYSICAL.md): a job gets a GPU count k, chosen
+//          by a GPU policy (core/gpu) with the physical model's step times.
+#pragma once
+
+#include <string>
+
+namespace pacml {
+
+enum class World { kPaper, kGpu };
+
+// "paper" or "gpu"; throws InputError(where, ...) naming the value otherwise.
+World parse_world(const std::string& text, const std::string& where);
+const char* world_name(World world);
+
+}  // namespace pacml
