@@ -7,6 +7,8 @@ libpacml_core_la_SOURCES += \
 	core/util/yaml_input.h core/util/yaml_input.cpp \
 	core/util/statistics.h core/util/text.h core/util/lru_cache.h \
 	core/config/settings_table.h core/config/settings_table.cpp \
+	core/config/bound_settings.h \
+	core/config/plugin_config.h core/config/plugin_config.cpp \
 	core/config/plugin_config_keys.h core/config/plugin_config_keys.cpp \
 	core/config/train_config_keys.h core/config/train_config_keys.cpp \
 	core/graph/layer_graph.h core/graph/layer_graph.cpp \

@@ -8,11 +8,9 @@
 #include <sstream>
 
 #include "core/cluster/cluster_spec.h"
-#include "core/cluster/topology_yaml.h"
 #include "core/config/plugin_config_keys.h"
 #include "core/policy/gpu_policy.h"
 #include "core/policy/policy_factory.h"
-#include "core/slurm/slurm_syntax.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
 #include "core/util/yaml_input.h"
@@ -28,91 +26,6 @@ void check_any_policy(const std::string& name, const std::string& where) {
   }
 }
 
-// A list that may be empty (`partitions:` with nothing after it).
-std::vector<std::string> list_or_empty(const YAML::Node& map, const std::string& source,
-                                       const std::string& key) {
-  return map[key].IsNull() ? std::vector<std::string>{}
-                           : plugin_config_settings().list(map, source, key);
-}
-
-// nodes: "n[1-32]" | [n1, n2, …] | {n1: [c, r, s], …}
-std::vector<std::string> parse_nodes(const YAML::Node& node, const RampParams& ramp,
-                                     const std::string& source) {
-  const std::string where = yaml_where(source, node);
-  const RampTopology topo(ramp, where);
-  std::vector<std::string> names(topo.num_servers());
-  if (node.IsMap()) {
-    for (const auto& kv : node) {
-      const std::string name = kv.first.Scalar(), w = yaml_where(source, kv.second);
-      if (!kv.second.IsSequence() || kv.second.size() != 3)
-        throw InputError(w, "node " + name + ": expected [c, r, s]");
-      const int c = static_cast<int>(parse_integer(yaml_scalar(kv.second[0], source, "c"), 0,
-                                                   ramp.groups - 1, w, name + " group c"));
-      const int r = static_cast<int>(parse_integer(yaml_scalar(kv.second[1], source, "r"), 0,
-                                                   ramp.racks - 1, w, name + " rack r"));
-      const int s =
-          static_cast<int>(parse_integer(yaml_scalar(kv.second[2], source, "s"), 0,
-                                         ramp.servers_per_rack - 1, w, name + " server s"));
-      std::string& slot = names[topo.index(c, r, s)];
-      if (!slot.empty())
-        throw InputError(w, "nodes " + slot + " and " + name + " both map to (" +
-                                std::to_string(c) + ", " + std::to_string(r) + ", " +
-                                std::to_string(s) + ")");
-      slot = name;
-    }
-  } else {
-    std::vector<std::string> list;
-    for (const std::string& item :
-         node.IsNull() ? std::vector<std::string>{} : yaml_strings(node, source, "nodes"))
-      for (std::string& n : slurm::expand_hostlist(item, where)) list.push_back(std::move(n));
-    if (static_cast<int>(list.size()) > topo.num_servers())
-      throw InputError(where, std::to_string(list.size()) + " nodes listed but the RAMP " +
-                                  topo.shape() + " cluster has " +
-                                  std::to_string(topo.num_servers()) + " servers");
-    for (size_t i = 0; i < list.size(); ++i) names[i] = list[i];
-  }
-  std::set<std::string> seen;
-  for (const std::string& n : names)
-    if (!n.empty() && !seen.insert(n).second)
-      throw InputError(where, "node " + n + " is listed twice");
-  return names;
-}
-
-std::vector<std::string> absolute_paths(std::vector<std::string> paths, const std::string& key,
-                                        const std::string& where) {
-  for (const std::string& d : paths)
-    if (d.empty() || d[0] != '/')
-      throw InputError(where, key + " entries must be absolute paths, got '" + d + "'");
-  return paths;
-}
-
-// The table is read now, not at the first job, so that a bad cell is named
-// (CSV file:line) when the admin loads pacml.conf.
-void read_throughput_table(const YAML::Node& r, const std::string& source, PluginConfig& cfg) {
-  const std::string where = yaml_where(source, r["throughput_table"]);
-  cfg.throughput_table = plugin_config_settings().text(r, source, "throughput_table");
-  absolute_paths({cfg.throughput_table}, "throughput_table", where);
-  try {
-    cfg.throughput =
-        std::make_shared<const ThroughputTable>(ThroughputTable::load_dir(cfg.throughput_table));
-  } catch (const InputError& e) {
-    throw InputError(where, std::string("throughput_table: ") + e.what());
-  }
-}
-
-// Read now, like the throughput table, so that a bad line is named
-// (correction file:line) when the admin loads pacml.conf.
-void read_correction_key(const YAML::Node& r, const std::string& source, PluginConfig& cfg) {
-  const std::string where = yaml_where(source, r["correction"]);
-  cfg.correction = plugin_config_settings().text(r, source, "correction");
-  absolute_paths({cfg.correction}, "correction", where);
-  try {
-    cfg.step_correction = load_site_correction(cfg.correction);
-  } catch (const InputError& e) {
-    throw InputError(where, std::string("correction: ") + e.what());
-  }
-}
-
 // The world a pacml.conf map names with `world:` or the older `profile:`
 // (physical = gpu, reference = paper); gpu when neither is given. A value of
 // the wrong type or choice is left to the key's own typed read, which names it.
@@ -122,65 +35,25 @@ World world_named(const YAML::Node& r) {
   return p && p.IsScalar() && p.Scalar() == "reference" ? World::kPaper : World::kGpu;
 }
 
-// `world:` and `profile:` are one setting under two names; both given must agree.
-void read_world(const YAML::Node& r, const std::string& source, PluginConfig& cfg) {
-  const SettingsTable& keys = plugin_config_settings();
-  if (r["world"])
-    cfg.world = parse_world(keys.choice(r, source, "world"), yaml_where(source, r["world"]));
-  if (!r["profile"]) return;
-  const World named =
-      keys.choice(r, source, "profile") == "reference" ? World::kPaper : World::kGpu;
-  if (r["world"] && named != cfg.world)
-    throw InputError(yaml_where(source, r["profile"]),
-                     "profile: " + r["profile"].Scalar() + " is world: " + world_name(named) +
-                         ", but this file also says world: " + world_name(cfg.world) +
-                         "; keep only world:");
-  cfg.world = named;
-}
-
-// The keys of pacml.conf in table order; each read as the table declares it.
-void read_keys(const YAML::Node& r, const std::string& source, PluginConfig& cfg) {
-  const SettingsTable& keys = plugin_config_settings();
-  auto where = [&](const char* key) { return yaml_where(source, r[key]); };
-  if (r["topology"]) cfg.ramp = parse_ramp_topology(r["topology"], source);  // nodes need it
-  if (r["policy"]) cfg.policy = keys.text(r, source, "policy");
-  if (r["cluster"]) {
-    cfg.cluster = keys.text(r, source, "cluster");
-    load_cluster(cfg.cluster, where("cluster"));  // a preset or a readable, valid file
+// The files pacml.conf names are read now, not at the first job, so that a
+// bad cell or line is named (file:line) when the admin loads pacml.conf.
+void load_named_files(const YAML::Node& r, const std::string& source, PluginConfig& cfg) {
+  if (!cfg.throughput_table.empty()) {
+    try {
+      cfg.throughput =
+          std::make_shared<const ThroughputTable>(ThroughputTable::load_dir(cfg.throughput_table));
+    } catch (const InputError& e) {
+      throw InputError(yaml_where(source, r["throughput_table"]),
+                       std::string("throughput_table: ") + e.what());
+    }
   }
-  if (r["throughput_table"]) read_throughput_table(r, source, cfg);
-  if (r["correction"]) read_correction_key(r, source, cfg);
-  if (r["on_block"])
-    cfg.on_block = parse_on_block(keys.choice(r, source, "on_block"), where("on_block"));
-  if (r["margin"]) cfg.margin = parse_margin(keys.text(r, source, "margin"), where("margin"));
-  read_world(r, source, cfg);
-  if (r["nodes"]) cfg.nodes = parse_nodes(r["nodes"], cfg.ramp, source);
-  if (r["partitions"]) {
-    cfg.partitions.clear();
-    for (const std::string& p : list_or_empty(r, source, "partitions"))
-      for (std::string& name : slurm::expand_hostlist(p, where("partitions")))
-        cfg.partitions.push_back(name);
+  if (!cfg.correction.empty()) {
+    try {
+      cfg.step_correction = load_site_correction(cfg.correction);
+    } catch (const InputError& e) {
+      throw InputError(yaml_where(source, r["correction"]), std::string("correction: ") + e.what());
+    }
   }
-  if (r["graph_dirs"])
-    cfg.graph_dirs =
-        absolute_paths(list_or_empty(r, source, "graph_dirs"), "graph_dirs", where("graph_dirs"));
-  if (r["user_graph_files"]) cfg.user_graph_files = keys.boolean(r, source, "user_graph_files");
-  if (r["max_graph_bytes"]) cfg.max_graph_bytes = keys.integer(r, source, "max_graph_bytes");
-  if (r["max_graph_ops"]) cfg.max_graph_ops = keys.integer(r, source, "max_graph_ops");
-  if (r["max_graph_edges"]) cfg.max_graph_edges = keys.integer(r, source, "max_graph_edges");
-  if (r["decision_log"] && !r["decision_log"].IsNull()) {
-    cfg.decision_log = keys.text(r, source, "decision_log");
-    absolute_paths({cfg.decision_log}, "decision_log", where("decision_log"));
-  }
-  if (r["time_limit_factor"]) cfg.time_limit_factor = keys.number(r, source, "time_limit_factor");
-  if (r["time_limit_extra"])
-    cfg.time_limit_extra = slurm::parse_duration_seconds(
-        keys.text(r, source, "time_limit_extra"), where("time_limit_extra"), "time_limit_extra");
-  if (r["default_steps"]) cfg.default_steps = keys.integer(r, source, "default_steps");
-  if (r["seed"]) cfg.seed = keys.integer(r, source, "seed");
-  if (r["annotate"]) cfg.annotate = keys.choice(r, source, "annotate");
-  if (r["reservation_ttl"]) cfg.reservation_ttl = keys.number(r, source, "reservation_ttl");
-  if (r["resolve_job_ids"]) cfg.resolve_job_ids = keys.boolean(r, source, "resolve_job_ids");
 }
 
 }  // namespace
@@ -196,7 +69,8 @@ PluginConfig parse_plugin_config(std::istream& in, const std::string& source) {
     // refused with the paper's simulator.
     plugin_config_settings().check_known(r, source,
                                          std::string("world: ") + world_name(world_named(r)));
-    read_keys(r, source, cfg);
+    plugin_config_keys().read(r, source, cfg);
+    load_named_files(r, source, cfg);
     check_policy_for(cfg, cfg.policy, r["policy"] ? yaml_where(source, r["policy"]) : source);
     return cfg;
   });
@@ -230,29 +104,12 @@ PluginConfig load_plugin_config(const std::string& path) {
   return parse_plugin_config(in, path);
 }
 
-OnBlock parse_on_block(const std::string& value, const std::string& where) {
-  if (value == "reject") return OnBlock::kReject;
-  if (value == "queue") return OnBlock::kQueue;
-  throw InputError(where, "on_block must be 'reject' or 'queue', got '" + value + "'");
-}
-
-double parse_margin(const std::string& value, const std::string& where) {
-  const double m = parse_finite_double(value, where, "margin");
-  if (!(m >= 0 && m < 10))
-    throw InputError(where,
-                     "margin must be in [0, 10) (a fraction of the predicted JCT: 0.1 = "
-                     "10%), got '" +
-                         value + "'");
-  return m;
-}
-
 std::string SchedParams::text() const {
   std::string out;
   const auto add = [&](const std::string& token) { out += (out.empty() ? "" : ",") + token; };
   if (conf) add("pacml_conf=" + *conf);
   if (policy) add("pacml_policy=" + *policy);
-  if (on_block)
-    add(std::string("pacml_on_block=") + (*on_block == OnBlock::kQueue ? "queue" : "reject"));
+  if (on_block) add(std::string("pacml_on_block=") + on_block_name(*on_block));
   if (margin) add("pacml_margin=" + exact_number_text(*margin));
   return out;
 }

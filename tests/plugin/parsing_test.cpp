@@ -237,6 +237,35 @@ TEST(PluginConfig, TheGpuWorldDecidesGpusOnTheClusterOrTheTopology) {
   EXPECT_EQ(parse("world: paper\npolicy: para_min\n").world, World::kPaper);
 }
 
+// Each key is bound to its member and documents the member's initial value as
+// its default: a file that writes every key at its documented default reads
+// back as the built-in defaults (keys whose default is said in words, like
+// "the partition's nodes", are left out).
+TEST(PluginConfig, EachKeysDocumentedDefaultIsItsMembersValue) {
+  std::string text;
+  for (const SettingKey& k : plugin_config_settings().keys())
+    if (!k.default_text.empty() && k.default_text.find(' ') == std::string::npos)
+      text += k.name + ": \"" + k.default_text + "\"\n";
+  EXPECT_NE(text.find("time_limit_extra: \"1:00\""), std::string::npos) << text;
+  const PluginConfig read = parse(text), d;
+  EXPECT_EQ(read.policy, d.policy);
+  EXPECT_EQ(read.world, d.world);
+  EXPECT_EQ(read.on_block, d.on_block);
+  EXPECT_EQ(read.margin, d.margin);
+  EXPECT_EQ(read.num_servers(), d.num_servers());
+  EXPECT_EQ(read.user_graph_files, d.user_graph_files);
+  EXPECT_EQ(read.max_graph_bytes, d.max_graph_bytes);
+  EXPECT_EQ(read.max_graph_ops, d.max_graph_ops);
+  EXPECT_EQ(read.max_graph_edges, d.max_graph_edges);
+  EXPECT_EQ(read.time_limit_factor, d.time_limit_factor);
+  EXPECT_EQ(read.time_limit_extra, d.time_limit_extra);
+  EXPECT_EQ(read.default_steps, d.default_steps);
+  EXPECT_EQ(read.seed, d.seed);
+  EXPECT_EQ(read.annotate, d.annotate);
+  EXPECT_EQ(read.reservation_ttl, d.reservation_ttl);
+  EXPECT_EQ(read.resolve_job_ids, d.resolve_job_ids);
+}
+
 // `world:` is the switch; `profile:` is its older name and still loads.
 TEST(PluginConfig, WorldIsOneKeyAndProfileItsOlderName) {
   EXPECT_EQ(parse("world: gpu\n").world, World::kGpu);
