@@ -56,6 +56,7 @@ pacml_SOURCES += \
 	sim/cli/cmd_simulate.cpp \
 	sim/cli/cmd_evaluate.cpp \
 	sim/cli/cmd_replay.cpp \
+	sim/cli/world_option.h sim/cli/world_option.cpp \
 	sim/cli/replay_gpu.h sim/cli/replay_gpu.cpp \
 	sim/cli/list_option.h \
 	sim/cli/cmd_bench_sim.cpp \

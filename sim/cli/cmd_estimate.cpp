@@ -16,6 +16,7 @@
 #include "sim/cli/estimate_physical.h"
 #include "sim/cli/graph_source.h"
 #include "sim/cli/table.h"
+#include "sim/cli/world_option.h"
 
 namespace pacml::cli {
 namespace {
@@ -51,38 +52,37 @@ nlohmann::json to_json(const Estimate& e) {
 int estimate_command(const std::vector<std::string>& argv) {
   Args args(
       "pacml estimate --model NAME|--graph FILE [--gpus K] [--strategy S] [--cluster FILE] "
-      "[--profile physical|reference] [--json]",
+      "[--world gpu|paper] [--json]",
       "Estimates one job's completion time on an empty cluster.\n"
-      "physical (default): for each GPU count k, the fastest strategy that fits in\n"
+      "world gpu (default): for each GPU count k, the fastest strategy that fits in\n"
       "memory (data, tensor, hybrid, pipeline, op), its step time, JCT, speed-up over one\n"
       "GPU, communication / computation time, memory per GPU and status.\n"
-      "reference: the paper's RAMP model; for each action a (max partitions per op)\n"
+      "world paper: the paper's RAMP model (reference profile); for each action a (max partitions "
+      "per op)\n"
       "the split histogram, servers used, JCT and speed-up.");
   add_graph_options(args);
-  args.option("profile", "NAME", "model profile: reference (paper numbers, ms) or physical (s)",
-              "physical");
+  args.option("world", "W",
+              "gpu: GPU counts with the physical model (s); paper: the paper's actions with its "
+              "reference profile (ms)",
+              "gpu");
+  args.option("profile", "NAME", "the name --world had before: physical = gpu, reference = paper");
   args.option("topology", "CxRxS",
               "the paper's RAMP cluster of this shape: groups x racks x servers (default 4x4x2)");
-  args.option("action", "A",
-              "reference: only this action (1 or even up to 16); physical: = --gpus");
+  args.option("action", "A", "world paper: only this action (1 or even up to 16); gpu: = --gpus");
   args.option("beta", "F", "JCT requirement as a fraction of the one-GPU JCT, in (0, 1]");
   args.option("steps", "N", "training steps per job", "50");
   add_physical_estimate_options(args);
   args.flag("json", "print one JSON array of objects");
   if (!args.parse(argv)) return 0;
-  if (args.get("profile") != "reference") {
-    Profile::by_name(args.get("profile"));
-    return estimate_physical(args);
-  }
+  if (world_from_options(args) == World::kGpu) return estimate_physical(args);
   for (const char* physical_only :
        {"cluster", "gpus", "strategy", "deadline", "throughput-table", "profiled-batch"})
     if (args.has(physical_only))
-      throw InputError(std::string("--") + physical_only, "applies to the physical profile only");
+      throw InputError(std::string("--") + physical_only, "applies to world gpu only");
   const JobGraphPtr job = load_job_graph(args);
   const JctEstimator estimator(
       RampTopology::parse(args.has("topology") ? args.get("topology") : "4x4x2"),
-      Profile::by_name(args.get("profile")),
-      static_cast<int>(args.get_long("steps", 1, 1'000'000'000)));
+      Profile::reference(), static_cast<int>(args.get_long("steps", 1, 1'000'000'000)));
   const double beta = args.has("beta") ? args.get_double("beta") : 1.0;
   std::vector<int> actions;
   if (args.has("action")) {

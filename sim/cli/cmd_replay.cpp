@@ -8,9 +8,11 @@
 
 #include "core/util/args.h"
 #include "core/util/error.h"
+#include "core/world.h"
 #include "sim/cli/command.h"
 #include "sim/cli/list_option.h"
 #include "sim/cli/replay_gpu.h"
+#include "sim/cli/world_option.h"
 #include "sim/engine/policy_factory.h"
 #include "sim/experiment/evaluation.h"
 #include "sim/report/csv.h"
@@ -39,11 +41,13 @@ std::vector<ReplayOption> trace_options() {
        "elasticflow, swf, sacct (--parsable2 with header, or --json), squeue-json, or pacml-log "
        "(the Slurm plugin's decision log)",
        "", kBoth},
-      {"profile", "P",
-       "physical: on GPUs with the physical model; reference: on the paper's simulator", "physical",
-       kBoth},
+      {"world", "W",
+       "gpu: on GPUs with the physical model; paper: on the paper's simulator (its reference "
+       "profile)",
+       "gpu", kBoth},
+      {"profile", "P", "the name --world had before: physical = gpu, reference = paper", "", kBoth},
       {"topology", "CxRxS",
-       "the paper's RAMP shape; profile physical: the paper's cluster of that shape, one A100 per "
+       "the paper's RAMP shape; world gpu: the paper's cluster of that shape, one A100 per "
        "server, unless --cluster",
        "4x4x2", kBoth},
       {"cluster", "FILE|NAME",
@@ -147,8 +151,8 @@ const std::vector<ReplayOption>& replay_options() {
 
 void declare_options(Args& args) {
   for (const ReplayOption& o : replay_options()) {
-    const std::string only = o.applies == kPaper ? " [--profile reference]"
-                             : o.applies == kGpu ? " [profile physical]"
+    const std::string only = o.applies == kPaper ? " [--world paper]"
+                             : o.applies == kGpu ? " [world gpu]"
                                                  : "";
     if (*o.metavar)
       args.option(o.name, o.metavar, o.help + only, o.default_value);
@@ -157,17 +161,18 @@ void declare_options(Args& args) {
   }
 }
 
-// The replay the command line asks for. An experiment file is the paper's
+// The replay the command line asks for: --world, or its older name --profile
+// (physical = gpu, reference = paper). An experiment file is the paper's
 // simulator's (its profile must be reference: see load_paper_spec).
 Applies which_replay(const Args& args) {
   if (args.has("experiment")) {
-    if (args.has("profile"))
-      throw InputError("--profile", "the experiment file gives the profile; give one or the other");
+    if (args.has("profile") || args.has("world"))
+      throw InputError(args.has("world") ? "--world" : "--profile",
+                       "the experiment file is the paper world's and gives its profile; give "
+                       "one or the other");
     return kPaper;
   }
-  const std::string profile = args.get("profile");
-  Profile::by_name(profile, "--profile");
-  return profile == "reference" ? kPaper : kGpu;
+  return world_from_options(args) == World::kPaper ? kPaper : kGpu;
 }
 
 void check_applies(const Args& args, Applies replay) {
@@ -175,10 +180,10 @@ void check_applies(const Args& args, Applies replay) {
     const bool given = *o.metavar ? args.has(o.name) : args.is_set(o.name);
     if ((o.applies & replay) || !given) continue;
     std::string why = o.applies == kGpu
-                          ? "applies to the GPU replay (profile physical, the default), not to "
-                            "the paper's simulator (--profile reference)"
-                          : "applies to the paper's simulator (--profile reference), not to the "
-                            "GPU replay (profile physical, the default)";
+                          ? "applies to the GPU replay (world gpu, the default), not to "
+                            "the paper's simulator (--world paper)"
+                          : "applies to the paper's simulator (--world paper), not to the "
+                            "GPU replay (world gpu, the default)";
     if (*o.instead) why += std::string("; this one takes ") + o.instead;
     throw InputError(std::string("--") + o.name, why);
   }
@@ -355,15 +360,15 @@ int replay_on_paper_simulator(const Args& args) {
 int run_replay(const std::vector<std::string>& argv) {
   Args args(
       "pacml replay TRACE --format elasticflow|swf|sacct|squeue-json|pacml-log [options]",
-      "Replays a job trace. Profile physical (the default): on GPUs with the physical model "
+      "Replays a job trace. World gpu (the default): on GPUs with the physical model "
       "(doc/PHYSICAL.md), on --cluster or else on the paper's cluster of --topology (one A100 "
       "per server); each job is a zoo model or graph file running its iterations by a deadline, "
-      "and a policy chooses its GPU count. --profile reference: on the paper's RAMP simulator "
+      "and a policy chooses its GPU count. --world paper: on the paper's RAMP simulator "
       "(degrees 1..16, paper units), for parity with the paper. Mapping rules per format: "
       "sim/README.md. Jobs naming a model pacml does not know are rejected with file:line, "
       "skipped and counted (--unknown-model skip) or mapped (--unknown-model MODEL). Prints the "
-      "trace and mapping report and a table per policy. Options marked [profile physical] or "
-      "[--profile reference] apply to that replay only.");
+      "trace and mapping report and a table per policy. Options marked [world gpu] or "
+      "[--world paper] apply to that replay only.");
   args.positional("TRACE", "trace file (.gz is decompressed)");
   declare_options(args);
   if (!args.parse(argv)) return 0;

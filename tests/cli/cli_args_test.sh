@@ -61,8 +61,8 @@ grep -q -- "--topology CxRxS" "$tmp/out" && grep -q "(default: auto)" "$tmp/out"
 # replay --help: the two replays, and which options apply to which (one table in cmd_replay.cpp)
 "$PACML" replay --help >"$tmp/out"
 grep -q "on GPUs with the physical model" "$tmp/out" \
-  && grep -A1 -- "--cluster FILE" "$tmp/out" | grep -q "\[profile physical\]" \
-  && grep -A1 -- "--gpu-scale X" "$tmp/out" | grep -q "\[--profile reference\]" \
+  && grep -A1 -- "--cluster FILE" "$tmp/out" | grep -q "\[world gpu\]" \
+  && grep -A1 -- "--gpu-scale X" "$tmp/out" | grep -q "\[--world paper\]" \
   || fail "replay --help lacks the two replays or the option marks: $(cat "$tmp/out")"
 
 # Stray arguments.

@@ -23,6 +23,7 @@ expect_input_error "oom" "--model: this job fits no strategy on 1 GPUs of this c
 [ "$(json_get "$tmp/out" "d[0]['status']")" = "oom" ] || fail "70B model on one GPU: $(cat "$tmp/out")"
 expect_ok "70B model fits on 32 GPUs" "$PACML" estimate --model gpt2 --layers 80 --hidden 8192 --heads 64 --seq-len 128 --batch 8 --cluster dgx-a100-4x8 --json
 expect_ok "reference unchanged" "$PACML" estimate --model resnet50 --profile reference --action 2 --json
+expect_ok "--world paper is --profile reference" "$PACML" estimate --model resnet50 --world paper --action 2 --json
 [ "$(json_get "$tmp/out" "'split_histogram' in d[0] and d[0]['action'] == 2")" = "True" ] || fail "reference estimate"
 
 # a measured table overrides the analytic step time
@@ -100,12 +101,12 @@ expect_ok "replay --map on GPUs" "$PACML" replay "$tmp/trace.csv" --format elast
 expect_input_error "--map to an unknown model names the option" "model_map.resnet50: unknown model 'llama'" "$PACML" replay "$tmp/trace.csv" --format elasticflow --map resnet50=llama
 
 # options of one replay refused by the other, naming the option and the replay
-expect_input_error "gpu option on the paper's simulator" "--admission: applies to the GPU replay (profile physical" "$PACML" replay "$tmp/trace.csv" --format elasticflow --profile reference --admission queue
+expect_input_error "gpu option on the paper's simulator" "--admission: applies to the GPU replay (world gpu" "$PACML" replay "$tmp/trace.csv" --format elasticflow --world paper --admission queue
 expect_input_error "--cluster on the paper's simulator" "--cluster: applies to the GPU replay" "$PACML" replay "$tmp/trace.csv" --format elasticflow --profile reference --cluster dgx-a100-4x8
-expect_input_error "paper option on gpus" "--gpu-scale: applies to the paper's simulator (--profile reference)" "$PACML" replay "$tmp/trace.csv" --format elasticflow --gpu-scale 2
+expect_input_error "paper option on gpus" "--gpu-scale: applies to the paper's simulator (--world paper)" "$PACML" replay "$tmp/trace.csv" --format elasticflow --gpu-scale 2
 expect_input_error "--out on gpus" "--out: applies to the paper's simulator" "$PACML" replay "$tmp/trace.csv" --format elasticflow --out "$tmp/o"
 expect_input_error "--cluster and --topology" "--topology: names the paper's cluster" "$PACML" replay "$tmp/trace.csv" --format elasticflow --cluster dgx-a100-4x8 --topology 4x4x2
-expect_input_error "--seeds on gpus names --seed" "--seeds: applies to the paper's simulator (--profile reference), not to the GPU replay (profile physical, the default); this one takes --seed" "$PACML" replay "$tmp/trace.csv" --format elasticflow --seeds 2
+expect_input_error "--seeds on gpus names --seed" "--seeds: applies to the paper's simulator (--world paper), not to the GPU replay (world gpu, the default); this one takes --seed" "$PACML" replay "$tmp/trace.csv" --format elasticflow --seeds 2
 expect_ok "--seed on gpus" "$PACML" replay "$tmp/trace.csv" --format elasticflow --seed 3 --policies random --json
 printf 'pacml_experiment: 1\nprofile: physical\nworkload: {type: trace, format: elasticflow, path: trace.csv}\n' >"$tmp/phys.yaml"
 expect_input_error "experiment with profile physical" "profile physical: pacml replay runs an experiment file on the paper's simulator" "$PACML" replay "$tmp/trace.csv" --format elasticflow --experiment "$tmp/phys.yaml"
@@ -155,7 +156,9 @@ expect_input_error "too many gpus" "--gpus" "$PACML" estimate --model resnet50 -
 expect_input_error "heads" "--heads" "$PACML" estimate --model gpt2 --hidden 768 --heads 7
 expect_input_error "layers on a cnn" "--layers" "$PACML" estimate --model resnet50 --layers 4
 expect_input_error "both" "not both" "$PACML" estimate --model resnet50 --cluster dgx-a100-4x8 --topology 4x4x2
-expect_input_error "physical only" "--cluster: applies to the physical profile only" "$PACML" estimate --model resnet50 --profile reference --cluster dgx-a100-4x8
+expect_input_error "physical only" "--cluster: applies to world gpu only" "$PACML" estimate --model resnet50 --world paper --cluster dgx-a100-4x8
+expect_input_error "--profile is --world's older name: both must agree" "--profile reference is --world paper, but --world gpu is given too" "$PACML" estimate --model resnet50 --world gpu --profile reference
+expect_input_error "an unknown world" "--world: world must be 'paper'" "$PACML" replay "$tmp/trace.csv" --format elasticflow --world ramp
 expect_input_error "extract nothing" "--out" "$PACML" throughput extract "$tmp/trace.csv"
 
 # calibrate: rows whose args reproduce their step time in `pacml estimate`
