@@ -11,24 +11,13 @@ include tests/docs/local.mk
 if HAVE_GTEST
 check_PROGRAMS += tests/unit_tests
 tests_unit_tests_SOURCES = \
-	tests/test_data.h \
-	tests/core/golden_jct_test.cpp \
-	tests/core/collective_test.cpp \
-	tests/core/placement_test.cpp \
-	tests/core/physical_profile_test.cpp \
-	tests/core/graph_input_test.cpp \
-	tests/core/policy_test.cpp \
-	tests/core/settings_table_test.cpp \
-	tests/core/lru_cache_test.cpp \
-	tests/core/text_test.cpp \
-	tests/core/estimator_cache_test.cpp \
-	tests/core/args_test.cpp
+	tests/test_data.h
 tests_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) $(GTEST_CFLAGS) -DPACML_SOURCE_DIR='"$(abs_top_srcdir)"'
 tests_unit_tests_LDADD = libpacml_sim.la libpacml_args.la libpacml_core.la $(YAML_CPP_LIBS) $(HWLOC_LIBS) $(GTEST_LIBS)
 TESTS += tests/unit_tests
 # Sub-folder fragments append to tests_unit_tests_SOURCES, so they live
 # inside the conditional that defines it.
-include tests/zoo/local.mk
+include tests/core/local.mk
 include tests/sim/local.mk
 include tests/hw/local.mk
 include tests/plugin/local.mk

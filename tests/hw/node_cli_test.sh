@@ -20,7 +20,7 @@ check "it prints a NodeName= line with CPUs and RealMemory" \
 check "--json is one JSON object with the Slurm line" \
   "python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j[\"cpus\"] >= 1 and j[\"slurm\"][\"node_line\"].startswith(\"NodeName=\")' '$tmp/local.json'"
 
-"$PACML" node describe --xml "$src/tests/hw/fixtures/gpu-node.xml" >"$tmp/gpu.txt"
+"$PACML" node describe --xml "$src/tests/fixtures/hw/gpu-node.xml" >"$tmp/gpu.txt"
 cat >"$tmp/gpu.expected" <<'OUT'
 # slurm.conf
 NodeName=gpu01 CPUs=8 Sockets=2 CoresPerSocket=2 ThreadsPerCore=2 RealMemory=131072 Gres=gpu:2
@@ -37,7 +37,7 @@ OUT
 check "--xml of a 2-GPU server gives the expected slurm.conf and gres.conf lines" \
   "diff -u '$tmp/gpu.expected' '$tmp/gpu.txt'"
 
-"$PACML" node describe --xml "$src/tests/hw/fixtures/gpu-node.xml" --node-name n7 | grep -q '^NodeName=n7 Name=gpu File=/dev/nvidia1'
+"$PACML" node describe --xml "$src/tests/fixtures/hw/gpu-node.xml" --node-name n7 | grep -q '^NodeName=n7 Name=gpu File=/dev/nvidia1'
 check "--node-name names the node" "[ $? -eq 0 ]"
 
 "$PACML" node describe --xml /nonexistent.xml >/dev/null 2>"$tmp/err"

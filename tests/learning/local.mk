@@ -1,15 +1,6 @@
-# tests/learning: the learned policy (issue 5). Included from tests/local.mk
-# inside `if HAVE_GTEST`. Features, weights files and the Eigen policy go into
-# the main unit-test binary; the LibTorch tests (Eigen/LibTorch agreement,
-# deterministic training) are a separate binary so that unit_tests never
-# links LibTorch.
-tests_unit_tests_SOURCES += \
-	tests/learning/learning_test_util.h \
-	tests/learning/features_test.cpp \
-	tests/learning/weights_test.cpp \
-	tests/learning/learned_policy_test.cpp \
-	tests/learning/gpu_policy_test.cpp
-
+# tests/learning: the learned policy's LibTorch tests (Eigen/LibTorch
+# agreement, deterministic training), a separate binary so that unit_tests
+# never links LibTorch. Included from tests/local.mk inside `if HAVE_GTEST`.
 if HAVE_TORCH
 check_PROGRAMS += tests/learning/model_tests
 tests_learning_model_tests_SOURCES = tests/learning/model_test.cpp tests/learning/gpu_model_test.cpp

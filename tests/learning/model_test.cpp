@@ -18,7 +18,7 @@
 #include "model/trainer.h"
 #include "sim/engine/environment.h"
 #include "sim/experiment/experiment.h"
-#include "tests/learning/learning_test_util.h"
+#include "tests/core/learning_test_util.h"
 
 namespace pacml {
 namespace {

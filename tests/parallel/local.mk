@@ -1,11 +1,6 @@
 # tests/parallel: the physical model (issue 14) — cluster descriptions,
 # strategies, throughput tables, calibration; and its command-line tests.
 tests_unit_tests_SOURCES += \
-	tests/parallel/cluster_spec_test.cpp \
-	tests/parallel/throughput_table_test.cpp \
-	tests/parallel/physical_model_test.cpp \
 	tests/parallel/calibration_test.cpp \
 	tests/parallel/gpu_replay_test.cpp \
-	tests/parallel/fitted_workload_test.cpp \
-	tests/parallel/memory_terms_test.cpp \
-	tests/parallel/comm_terms_test.cpp
+	tests/parallel/fitted_workload_test.cpp

@@ -10,7 +10,7 @@
 
 #include "core/cluster/cluster_spec.h"
 #include "core/util/error.h"
-#include "tests/zoo/zoo_test_util.h"
+#include "tests/core/zoo/zoo_test_util.h"
 
 namespace pacml::sim {
 namespace {

@@ -1,7 +1,7 @@
 // The model zoo: parameter counts against the published figures, the
 // structure every zoo graph must have, options and error messages.
 #include "core/zoo/model_zoo.h"
-#include "tests/zoo/zoo_test_util.h"
+#include "tests/core/zoo/zoo_test_util.h"
 
 #include <gtest/gtest.h>
 

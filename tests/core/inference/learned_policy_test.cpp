@@ -5,7 +5,7 @@
 #include "core/inference/learned_policy.h"
 #include "core/inference/network.h"
 #include "core/placement/action_mask.h"
-#include "tests/learning/learning_test_util.h"
+#include "tests/core/learning_test_util.h"
 
 namespace pacml {
 namespace {

@@ -7,7 +7,7 @@
 #include "core/cluster/cluster_state.h"
 #include "core/features/features.h"
 #include "core/placement/action_mask.h"
-#include "tests/learning/learning_test_util.h"
+#include "tests/core/learning_test_util.h"
 
 namespace pacml {
 namespace {

@@ -1,7 +1,7 @@
 // Each strategy's memory terms against values computed by hand (issue 29;
 // doc/PHYSICAL.md §3, the memory model): Llama 3.2 1B, bf16 autocast, AdamW,
 // on 8 GPUs of one DGX H100. P = 1,235,814,400 parameters (the model card's
-// count, tied embeddings; tests/zoo/current_models_test.cpp).
+// count, tied embeddings; tests/core/zoo/current_models_test.cpp).
 #include <gtest/gtest.h>
 
 #include "core/cluster/cluster_spec.h"

@@ -7,7 +7,7 @@
 
 #include "core/inference/learned_model.h"
 #include "core/inference/learned_policy.h"
-#include "tests/learning/learning_test_util.h"
+#include "tests/core/learning_test_util.h"
 
 namespace pacml {
 namespace {

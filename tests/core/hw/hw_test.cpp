@@ -16,7 +16,7 @@ namespace pacml::hw {
 namespace {
 
 std::string gpu_node_xml() {
-  return std::string(PACML_SOURCE_DIR) + "/tests/hw/fixtures/gpu-node.xml";
+  return std::string(PACML_SOURCE_DIR) + "/tests/fixtures/hw/gpu-node.xml";
 }
 
 TEST(PciClasses, GpusAreComputeDevicesNotBmcVga) {

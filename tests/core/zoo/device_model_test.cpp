@@ -12,8 +12,8 @@
 
 #include "core/cluster/cluster_presets.h"
 #include "core/util/error.h"
+#include "tests/core/zoo/zoo_test_util.h"
 #include "tests/test_data.h"
-#include "tests/zoo/zoo_test_util.h"
 
 namespace pacml {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "core/util/error.h"
 #include "core/zoo/model_zoo.h"
-#include "tests/zoo/zoo_test_util.h"
+#include "tests/core/zoo/zoo_test_util.h"
 
 namespace pacml {
 namespace {

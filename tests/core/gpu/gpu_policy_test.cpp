@@ -20,7 +20,7 @@
 #include "core/util/error.h"
 #include "sim/gpu/fitted_workload.h"
 #include "sim/gpu/gpu_replay.h"
-#include "tests/learning/learning_test_util.h"
+#include "tests/core/learning_test_util.h"
 
 namespace pacml {
 namespace {
