@@ -10,25 +10,21 @@ include tests/docs/local.mk
 
 if HAVE_GTEST
 check_PROGRAMS += tests/unit_tests
-tests_unit_tests_SOURCES = \
-	tests/test_data.h
+tests_unit_tests_SOURCES = tests/test_data.h
 tests_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) $(GTEST_CFLAGS) -DPACML_SOURCE_DIR='"$(abs_top_srcdir)"'
 tests_unit_tests_LDADD = libpacml_sim.la libpacml_args.la libpacml_core.la $(YAML_CPP_LIBS) $(HWLOC_LIBS) $(GTEST_LIBS)
 TESTS += tests/unit_tests
-# Sub-folder fragments append to tests_unit_tests_SOURCES, so they live
-# inside the conditional that defines it.
-include tests/core/local.mk
-include tests/sim/local.mk
-include tests/hw/local.mk
+# These fragments live inside the conditional that defines
+# tests_unit_tests_SOURCES.
 include tests/plugin/local.mk
 include tests/learning/local.mk
-include tests/parallel/local.mk
-include tests/history/local.mk
 endif
+# These append to tests_unit_tests_SOURCES inside their own `if HAVE_GTEST`,
+# and list command-line tests that run without GoogleTest.
+include tests/core/local.mk
+include tests/sim/local.mk
 
-TESTS += tests/cli/cli_test.sh tests/cli/cli_args_test.sh tests/parallel/cli_physical_test.sh \
-	tests/contrib/probe_test.sh tests/contrib/results_scripts_test.sh
-dist_noinst_SCRIPTS += tests/cli/cli_test.sh tests/cli/cli_args_test.sh tests/cli/cli_lib.sh \
-	tests/parallel/cli_physical_test.sh tests/contrib/probe_test.sh tests/contrib/results_scripts_test.sh
+TESTS += tests/contrib/probe_test.sh tests/contrib/results_scripts_test.sh
+dist_noinst_SCRIPTS += tests/contrib/probe_test.sh tests/contrib/results_scripts_test.sh
 EXTRA_DIST += tests/fixtures
 

@@ -1,8 +1,9 @@
-# tests/core/: the core libraries' unit tests, one folder per core/ folder
-# (tests/core/X tests core/X), all linked into tests/unit_tests. Included from
-# tests/local.mk inside its HAVE_GTEST block. The zoo tests read
-# contrib/devices/*.yaml from the source tree and the PipeDream profiles from
-# $PACML_SHARED_DATA (else ../shared/data), skipping when those are absent.
+# tests/core/: the core library's unit tests, one folder per core/ folder
+# (tests/core/X tests core/X), all linked into tests/unit_tests. The zoo
+# tests read contrib/devices/*.yaml from the source tree and the PipeDream
+# profiles from $PACML_SHARED_DATA (else ../shared/data), skipping when those
+# are absent.
+if HAVE_GTEST
 tests_unit_tests_SOURCES += \
 	tests/core/learning_test_util.h \
 	tests/core/cluster/cluster_spec_test.cpp \
@@ -34,3 +35,4 @@ tests_unit_tests_SOURCES += \
 	tests/core/zoo/layer_builder_test.cpp \
 	tests/core/zoo/model_zoo_test.cpp \
 	tests/core/zoo/op_cost_test.cpp
+endif

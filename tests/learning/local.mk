@@ -11,6 +11,3 @@ tests_learning_model_tests_LDADD = libpacml_model.la libpacml_sim.la libpacml_co
 tests_learning_model_tests_LDFLAGS = $(TORCH_LDFLAGS)
 TESTS += tests/learning/model_tests
 endif
-
-TESTS += tests/learning/cli_learning_test.sh
-dist_noinst_SCRIPTS += tests/learning/cli_learning_test.sh

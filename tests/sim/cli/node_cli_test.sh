@@ -3,7 +3,7 @@
 # Env: PACML (the binary), PACML_SOURCE_DIR (the source tree).
 set -u
 PACML=${PACML:-./pacml}
-src=${PACML_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+src=${PACML_SOURCE_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 passed=0 failed=0
 check() {
   if eval "$2"; then echo "ok - $1"; passed=$((passed + 1)); else echo "FAIL - $1"; failed=$((failed + 1)); fi

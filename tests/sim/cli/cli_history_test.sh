@@ -5,7 +5,7 @@
 # make_fixtures.py): what could not be joined and why, the correction fitted
 # from the completed jobs, its file read back, too little evidence refused,
 # bad lines named at file:line.
-. "$(dirname "$0")/../cli/cli_lib.sh"
+. "$(dirname "$0")/cli_lib.sh"
 FIX=$SRC/tests/fixtures/history
 
 expect_ok "history join" "$PACML" history join --log "$FIX/decisions.jsonl" --sacct "$FIX/sacct.txt" --out "$tmp/joined.csv"

@@ -3,7 +3,7 @@
 # fit on recorded probe output (tests/fixtures/probe/cpu-quick.csv, a CPU's
 # real measurements), the fitted file pacml reads back, the report files, and
 # bad input refused with where.
-. "$(dirname "$0")/../cli/cli_lib.sh"
+. "$(dirname "$0")/cli_lib.sh"
 PROBE=$SRC/tests/fixtures/probe/cpu-quick.csv
 
 expect_ok "device list" "$PACML" device list

@@ -3,7 +3,7 @@
 # GPU count, clusters, strategies and throughput tables, `pacml throughput
 # extract` and `pacml calibrate`; bad input gives exit 2 and names the place.
 set -u
-. "$(dirname "$0")/../cli/cli_lib.sh"
+. "$(dirname "$0")/cli_lib.sh"
 
 # estimate: one object per GPU count with the documented keys
 expect_ok "estimate dgx" "$PACML" estimate --model resnet50 --batch 256 --cluster dgx-a100-16x8 --json

@@ -1,3 +1,0 @@
-# tests/hw: `pacml node` CLI tests.
-TESTS += tests/hw/node_cli_test.sh
-dist_noinst_SCRIPTS += tests/hw/node_cli_test.sh
