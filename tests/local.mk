@@ -1,6 +1,6 @@
 # tests/: one GoogleTest binary for the libraries, plus command-line tests.
 # Sub-folders append to tests_unit_tests_SOURCES and TESTS through their own
-# local.mk fragments.
+# local.mk fragments, one per top-level test folder.
 AM_TESTS_ENVIRONMENT = \
 	PACML=$(abs_top_builddir)/pacml; export PACML; \
 	PACML_SOURCE_DIR=$(abs_top_srcdir); export PACML_SOURCE_DIR; \
@@ -14,15 +14,16 @@ tests_unit_tests_SOURCES = tests/test_data.h
 tests_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) $(GTEST_CFLAGS) -DPACML_SOURCE_DIR='"$(abs_top_srcdir)"'
 tests_unit_tests_LDADD = libpacml_sim.la libpacml_args.la libpacml_core.la $(YAML_CPP_LIBS) $(HWLOC_LIBS) $(GTEST_LIBS)
 TESTS += tests/unit_tests
-# These fragments live inside the conditional that defines
-# tests_unit_tests_SOURCES.
+# tests/plugin/ (its own binaries) lives inside this conditional.
 include tests/plugin/local.mk
-include tests/learning/local.mk
 endif
-# These append to tests_unit_tests_SOURCES inside their own `if HAVE_GTEST`,
-# and list command-line tests that run without GoogleTest.
+# tests/X/ mirrors X/ (tests/README.md). These fragments hold their own
+# `if HAVE_GTEST`: tests/core and tests/sim append to tests_unit_tests_SOURCES,
+# tests/model builds the LibTorch binary, and tests/sim lists the command-line
+# tests, which run without GoogleTest.
 include tests/core/local.mk
 include tests/sim/local.mk
+include tests/model/local.mk
 
 TESTS += tests/contrib/probe_test.sh tests/contrib/results_scripts_test.sh
 dist_noinst_SCRIPTS += tests/contrib/probe_test.sh tests/contrib/results_scripts_test.sh
