@@ -27,5 +27,5 @@ include tests/model/local.mk
 
 TESTS += tests/contrib/probe_test.sh tests/contrib/results_scripts_test.sh
 dist_noinst_SCRIPTS += tests/contrib/probe_test.sh tests/contrib/results_scripts_test.sh
-EXTRA_DIST += tests/fixtures
+EXTRA_DIST += tests/README.md tests/fixtures
 
