@@ -1,6 +1,6 @@
 # tests/: one GoogleTest binary for the libraries, plus command-line tests.
 # Sub-folders append to tests_unit_tests_SOURCES and TESTS through their own
-# local.mk fragments.
+# local.mk fragments, one per top-level test folder.
 AM_TESTS_ENVIRONMENT = \
 	PACML=$(abs_top_builddir)/pacml; export PACML; \
 	PACML_SOURCE_DIR=$(abs_top_srcdir); export PACML_SOURCE_DIR; \
@@ -10,36 +10,22 @@ include tests/docs/local.mk
 
 if HAVE_GTEST
 check_PROGRAMS += tests/unit_tests
-tests_unit_tests_SOURCES = \
-	tests/test_data.h \
-	tests/core/golden_jct_test.cpp \
-	tests/core/collective_test.cpp \
-	tests/core/placement_test.cpp \
-	tests/core/physical_profile_test.cpp \
-	tests/core/graph_input_test.cpp \
-	tests/core/policy_test.cpp \
-	tests/core/settings_table_test.cpp \
-	tests/core/lru_cache_test.cpp \
-	tests/core/text_test.cpp \
-	tests/core/estimator_cache_test.cpp \
-	tests/core/args_test.cpp
+tests_unit_tests_SOURCES = tests/test_data.h
 tests_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) $(GTEST_CFLAGS) -DPACML_SOURCE_DIR='"$(abs_top_srcdir)"'
 tests_unit_tests_LDADD = libpacml_sim.la libpacml_args.la libpacml_core.la $(YAML_CPP_LIBS) $(HWLOC_LIBS) $(GTEST_LIBS)
 TESTS += tests/unit_tests
-# Sub-folder fragments append to tests_unit_tests_SOURCES, so they live
-# inside the conditional that defines it.
-include tests/zoo/local.mk
-include tests/sim/local.mk
-include tests/hw/local.mk
+# tests/plugin/ (its own binaries) lives inside this conditional.
 include tests/plugin/local.mk
-include tests/learning/local.mk
-include tests/parallel/local.mk
-include tests/history/local.mk
 endif
+# tests/X/ mirrors X/ (tests/README.md). These fragments hold their own
+# `if HAVE_GTEST`: tests/core and tests/sim append to tests_unit_tests_SOURCES,
+# tests/model builds the LibTorch binary, and tests/sim lists the command-line
+# tests, which run without GoogleTest.
+include tests/core/local.mk
+include tests/sim/local.mk
+include tests/model/local.mk
 
-TESTS += tests/cli/cli_test.sh tests/cli/cli_args_test.sh tests/parallel/cli_physical_test.sh \
-	tests/contrib/probe_test.sh tests/contrib/results_scripts_test.sh
-dist_noinst_SCRIPTS += tests/cli/cli_test.sh tests/cli/cli_args_test.sh tests/cli/cli_lib.sh \
-	tests/parallel/cli_physical_test.sh tests/contrib/probe_test.sh tests/contrib/results_scripts_test.sh
-EXTRA_DIST += tests/fixtures
+TESTS += tests/contrib/probe_test.sh tests/contrib/results_scripts_test.sh
+dist_noinst_SCRIPTS += tests/contrib/probe_test.sh tests/contrib/results_scripts_test.sh
+EXTRA_DIST += tests/README.md tests/fixtures
 

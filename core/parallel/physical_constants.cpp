@@ -6,7 +6,7 @@ PhysicalConstants PhysicalConstants::calibrated() {
   PhysicalConstants c;
   // Fitted once against the points of `pacml calibrate` (doc/PHYSICAL.md
   // §6-§7) by a coordinate search over these values; change them only with
-  // the calibration test (tests/parallel/calibration_test.cpp) passing.
+  // the calibration test (tests/sim/calibration/calibration_test.cpp) passing.
   // The host's time per op and per step was fitted in the same search; it
   // describes ElasticFlow's harness, so it lives in that testbed's device
   // files (HostCost::elasticflow_2021, contrib/devices/a100.yaml).

@@ -201,7 +201,7 @@ HostCost HostCost::elasticflow_2021() {
   // Fitted once against the points of `pacml calibrate` (doc/PHYSICAL.md
   // §6-§7) by a coordinate search; they describe ElasticFlow's 2021 harness
   // (PyTorch 1.x, its own data loading), not a GPU. Keep them with the
-  // calibration test (tests/parallel/calibration_test.cpp) passing. A CNN op
+  // calibration test (tests/sim/calibration/calibration_test.cpp) passing. A CNN op
   // took ~60 us, a Hugging Face transformer op twice that, an RNN layer (one
   // cuDNN call per sequence) 30 us; "other" (profiled graphs) takes the CNN value.
   HostCost cost;

@@ -3,7 +3,7 @@
 # python3-torch is installed: it writes a probe file pacml reads, its models
 # have the parameter counts of pacml's zoo, and bad options are refused.
 # Skips (exit 77) with a message where no Python has torch.
-. "$(dirname "$0")/../cli/cli_lib.sh"
+. "$(dirname "$0")/../sim/cli/cli_lib.sh"
 PROBE=$SRC/contrib/probe/pacml-probe
 
 python=""

@@ -3,7 +3,7 @@
 # and picks the best baseline, cap teacher and rollout search from the runs'
 # JSON alone (here, made-up runs whose answers are known), and replace_block.py
 # rewrites only the named block and refuses a document without it.
-. "$(dirname "$0")/../cli/cli_lib.sh"
+. "$(dirname "$0")/../sim/cli/cli_lib.sh"
 EXP=$SRC/contrib/experiments
 
 # Two rows (cluster06 on 32 GPUs, immediate and queue): the learned policy
