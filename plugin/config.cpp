@@ -10,7 +10,7 @@
 #include "core/cluster/cluster_spec.h"
 #include "core/cluster/topology_yaml.h"
 #include "core/config/plugin_config_keys.h"
-#include "core/policy/gpu_policy.h"
+#include "core/gpu/policy.h"
 #include "core/policy/policy_factory.h"
 #include "core/profile.h"
 #include "core/slurm/slurm_syntax.h"
@@ -23,7 +23,7 @@ namespace {
 
 void check_any_policy(const std::string& name, const std::string& where) {
   try {
-    GpuPolicy::parse(name, where, installed_model_dirs());
+    gpu::Policy::parse(name, where, installed_model_dirs());
   } catch (const InputError&) {
     check_policy_name(name, where, installed_model_dirs());
   }
@@ -188,7 +188,7 @@ PluginConfig parse_plugin_config(std::istream& in, const std::string& source) {
 void check_policy_for(const PluginConfig& cfg, const std::string& policy,
                       const std::string& where) {
   if (cfg.decides_gpus())
-    GpuPolicy::parse(policy, where, installed_model_dirs());
+    gpu::Policy::parse(policy, where, installed_model_dirs());
   else
     check_policy_name(policy, where, installed_model_dirs());
 }

@@ -29,7 +29,7 @@ enum class OnBlock { kReject, kQueue };
 struct PluginConfig {
   std::string source;                   // file it came from (for messages)
   std::string policy = "min_feasible";  // baseline name or pacml:WEIGHTS
-  // physical: jobs get k GPUs chosen by a GPU policy (core/policy/gpu_policy.h)
+  // physical: jobs get k GPUs chosen by a GPU policy (core/gpu/policy.h)
   // with the physical model (doc/PHYSICAL.md) on `cluster`, else on the
   // paper's cluster of shape `ramp`; reference: the paper's simulator
   // (degrees on RAMP blocks, its time units), for parity with the paper.
