@@ -51,6 +51,10 @@ include core/zoo/local.mk
 include core/features/local.mk
 include core/inference/local.mk
 
+# The GPU world (doc/ARCHITECTURE.md §2): GPU policies, placement, the learned
+# GPU policy's features, network and policy, namespace pacml::gpu.
+include core/gpu/local.mk
+
 # hwloc machine description (issue 7): `pacml node describe`.
 include core/hw/local.mk
 
@@ -74,9 +78,7 @@ libpacml_core_la_SOURCES += \
 	core/parallel/op_strategy.cpp \
 	core/parallel/throughput_table.h core/parallel/throughput_table.cpp \
 	core/parallel/physical_estimator.h core/parallel/physical_estimator.cpp \
-	core/parallel/duration_model.h core/parallel/duration_model.cpp \
-	core/placement/gpu_placement.h core/placement/gpu_placement.cpp \
-	core/policy/gpu_policy.h core/policy/gpu_policy.cpp
+	core/parallel/duration_model.h core/parallel/duration_model.cpp
 nodist_libpacml_core_la_SOURCES = core/cluster/cluster_presets_data.cpp core/cluster/device_files_data.cpp
 BUILT_SOURCES = core/cluster/cluster_presets_data.cpp core/cluster/device_files_data.cpp
 CLEANFILES += core/cluster/cluster_presets_data.cpp core/cluster/device_files_data.cpp

@@ -29,9 +29,9 @@ libpacml_model_la_SOURCES = \
 	model/torch_network.h model/torch_network.cpp \
 	model/trainer.h model/trainer.cpp model/trainer_config.cpp \
 	model/trainer_rollout.h model/trainer_rollout.cpp \
-	model/gpu_torch_network.h model/gpu_torch_network.cpp \
-	model/gpu_trainer.h model/gpu_trainer.cpp model/gpu_trainer_config.cpp \
-	model/gpu_trainer_episodes.h model/gpu_trainer_episodes.cpp
+	model/gpu/torch_network.h model/gpu/torch_network.cpp \
+	model/gpu/trainer.h model/gpu/trainer.cpp model/gpu/trainer_config.cpp \
+	model/gpu/trainer_episodes.h model/gpu/trainer_episodes.cpp
 libpacml_model_la_CPPFLAGS = $(AM_CPPFLAGS) $(TORCH_CPPFLAGS)
 libpacml_model_la_LIBADD = libpacml_sim.la libpacml_core.la
 

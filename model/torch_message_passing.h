@@ -1,6 +1,6 @@
 // The message-passing half of both LibTorch networks (core/inference/
 // message_passing.h computes the same function with Eigen): the paper-world
-// network (torch_network.cpp) and the GPU network (gpu_torch_network.cpp)
+// network (torch_network.cpp) and the GPU network (gpu/torch_network.cpp)
 // register it under "mp", so their tensors are named mp.L.* as the weights
 // file expects. Includes LibTorch: for those two translation units only.
 #pragma once

@@ -1,5 +1,5 @@
 // One of the two translation units of pacml that include LibTorch (compile
-// cost ~15 s, 1.5 GB; gpu_torch_network.cpp is the other): the paper-world
+// cost ~15 s, 1.5 GB; gpu/torch_network.cpp is the other): the paper-world
 // network, its batched forward pass and the PPO update.
 #include "model/torch_network.h"
 

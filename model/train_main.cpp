@@ -5,28 +5,28 @@
 #include "core/util/args.h"
 #include "core/util/error.h"
 #include "core/util/yaml_input.h"
-#include "model/gpu_trainer.h"
+#include "model/gpu/trainer.h"
 #include "model/trainer.h"
 
 namespace {
 
 using namespace pacml;
 
-// `world: gpu`: the GPU policy's imitation trainer (model/gpu_trainer.h).
+// `world: gpu`: the GPU policy's imitation trainer (model/gpu/trainer.h).
 int train_gpu_policy(const Args& a, const std::string& path, const std::string& text) {
   if (a.is_set("resume"))
     throw InputError("--resume",
                      "the GPU trainer has no checkpoints; rerun it (it is "
                      "deterministic)");
-  const model::GpuTrainConfig config = model::parse_gpu_train_config(text, path);
-  model::GpuTrainOptions opt;
+  const gpu::TrainConfig config = gpu::parse_train_config(text, path);
+  gpu::TrainOptions opt;
   opt.out_dir = a.get("out");
   if (a.has("max-updates")) opt.iterations = a.get_long("max-updates", 0, 1L << 40);
   if (a.has("time-limit")) opt.time_limit_minutes = a.get_double("time-limit");
   if (a.has("workers")) opt.workers = static_cast<int>(a.get_long("workers", 1, 256));
   opt.progress = a.is_set("progress") ? 1 : a.is_set("no-progress") ? 0 : -1;
   opt.verbose = !a.is_set("quiet");
-  const model::GpuTrainSummary s = model::train_gpu(config, opt);
+  const gpu::TrainSummary s = gpu::train(config, opt);
   std::cout << "iterations " << s.iterations << "\ndecisions " << s.decisions << "\nwall_seconds "
             << s.wall_seconds << "\nbest_validation_met " << s.best_validation
             << "\nvalidation_min_feasible_met " << s.validation_min_feasible
@@ -67,8 +67,7 @@ int main(int argc, char** argv) {
     if (!a.has("out")) throw InputError("pacml train", "--out DIR is required");
     const std::string path = a.get("config");
     const std::string text = read_input_file(path);
-    if (model::train_config_world(text, path) == World::kGpu)
-      return train_gpu_policy(a, path, text);
+    if (gpu::train_config_world(text, path) == World::kGpu) return train_gpu_policy(a, path, text);
     const model::TrainConfig config = model::parse_train_config(text, path);
     model::TrainOptions opt;
     opt.out_dir = a.get("out");

@@ -71,7 +71,7 @@ void check_version(const YAML::Node& r, const std::string& source) {
   if (r["world"] && yaml_scalar(r["world"], source, "world") != "paper")
     throw InputError(yaml_where(source, r["world"]),
                      "this is the PAC-ML (paper-world) trainer's config; 'world: gpu' configs "
-                     "are read by the GPU trainer (model/gpu_trainer.h)");
+                     "are read by the GPU trainer (model/gpu/trainer.h)");
 }
 
 // The experiment and its overrides.

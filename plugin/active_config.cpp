@@ -19,7 +19,7 @@ ActiveConfig::ActiveConfig(PluginConfig c)
       graph_jobs(kGraphJobCacheBytes) {
   if (cfg.world != World::kGpu) return;
   cluster = gpu_cluster_of(cfg);
-  gpu_policy = GpuPolicy::parse(cfg.policy, cfg.source + ": policy", installed_model_dirs());
+  gpu_policy = gpu::Policy::parse(cfg.policy, cfg.source + ": policy", installed_model_dirs());
 }
 
 DurationModel& ActiveConfig::durations_for(int nodes, int gpus_per_node) {

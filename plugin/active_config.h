@@ -14,10 +14,10 @@
 
 #include "core/cluster/cluster_spec.h"
 #include "core/cluster/ramp_topology.h"
+#include "core/gpu/policy.h"
 #include "core/jct/lookahead_cache.h"
 #include "core/parallel/duration_model.h"
 #include "core/parallel/parallel_job.h"
-#include "core/policy/gpu_policy.h"
 #include "core/policy/policy.h"
 #include "core/profile.h"
 #include "core/util/lru_cache.h"
@@ -50,7 +50,7 @@ struct ActiveConfig {
   // shows the partition, which may differ from the description's; measured
   // step times (cfg.throughput) override the analytic ones where they exist.
   std::optional<ClusterSpec> cluster;
-  std::optional<GpuPolicy> gpu_policy;
+  std::optional<gpu::Policy> gpu_policy;
   std::map<std::string, std::shared_ptr<const ParallelJob>> jobs;
   // Users' graph files as jobs, by the graph's serial fingerprint (one per
   // distinct text, GraphSource): bounded in bytes, since every user's file

@@ -9,7 +9,7 @@
 
 #include "core/cluster/cluster_spec.h"
 #include "core/config/plugin_config_keys.h"
-#include "core/policy/gpu_policy.h"
+#include "core/gpu/policy.h"
 #include "core/policy/policy_factory.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
@@ -20,7 +20,7 @@ namespace {
 
 void check_any_policy(const std::string& name, const std::string& where) {
   try {
-    GpuPolicy::parse(name, where, installed_model_dirs());
+    gpu::Policy::parse(name, where, installed_model_dirs());
   } catch (const InputError&) {
     check_policy_name(name, where, installed_model_dirs());
   }
@@ -79,7 +79,7 @@ PluginConfig parse_plugin_config(std::istream& in, const std::string& source) {
 void check_policy_for(const PluginConfig& cfg, const std::string& policy,
                       const std::string& where) {
   if (cfg.world == World::kGpu)
-    GpuPolicy::parse(policy, where, installed_model_dirs());
+    gpu::Policy::parse(policy, where, installed_model_dirs());
   else
     check_policy_name(policy, where, installed_model_dirs());
 }

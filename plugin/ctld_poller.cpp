@@ -89,7 +89,7 @@ void CtldPoller::run() {
       const double now = now_seconds();
       if (now >= next_partitions_) poll_partitions(now);
       poll_node_registration(now);
-      if (now >= next_gpus_ && engine_.decides_gpus()) {  // GRES: only a GPU cluster asks
+      if (now >= next_gpus_ && engine_.in_gpu_world()) {  // GRES: only a GPU cluster asks
         poll_node_gpus();
         next_gpus_ = now + 1;
       }

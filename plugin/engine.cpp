@@ -158,7 +158,7 @@ bool Engine::holds_reservations(double now) {
   return !reservations_.empty();
 }
 
-bool Engine::decides_gpus() const {
+bool Engine::in_gpu_world() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return active_ && active_->cfg.world == World::kGpu;
 }

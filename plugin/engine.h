@@ -198,7 +198,7 @@ class Engine {
   bool holds_reservations(double now);
   // Whether the configuration in force decides GPU counts (a cluster file)
   // and whether it annotates jobs' Comment rather than AdminComment.
-  bool decides_gpus() const;
+  bool in_gpu_world() const;
   bool annotates_comment() const;
 
   DecisionLog& decision_log() { return log_file_; }

@@ -33,7 +33,7 @@ struct Reservation {
 using Reservations = std::map<std::string, Reservation>;  // by decision id
 
 // (submission time, GPU-seconds at the requested count) over the last day:
-// the offered load a learned GPU policy reads (GpuDecisionInput::recent_load).
+// the offered load a learned GPU policy reads (gpu::DecisionInput::recent_load).
 class OfferedLoad {
  public:
   // Adds a submission at `now` asking `gpus` GPUs for `seconds` (nothing when

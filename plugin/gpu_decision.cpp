@@ -6,8 +6,8 @@
 #include <set>
 
 #include "core/correction/step_correction.h"
-#include "core/placement/gpu_placement.h"
-#include "core/policy/gpu_policy.h"
+#include "core/gpu/placement.h"
+#include "core/gpu/policy.h"
 #include "core/util/hash.h"
 #include "core/zoo/model_zoo.h"
 #include "plugin/gpu_plan.h"
@@ -19,14 +19,14 @@ namespace {
 
 // A decision on a GPU cluster: the shared state, and the job, its durations,
 // the GPUs free now and on the idle cluster, and the choice.
-struct GpuDecision : Decision {
-  explicit GpuDecision(Decision&& shared) : Decision(std::move(shared)) {}
+struct GpuClusterDecision : Decision {
+  explicit GpuClusterDecision(Decision&& shared) : Decision(std::move(shared)) {}
   std::shared_ptr<const ParallelJob> gpu_job;
   DurationModel* durations = nullptr;
   int gpus_per_node = 0;
   bool gres_gpus = false;  // the nodes' GRES show GPUs (else the description's G)
-  std::optional<GpuClusterState> gpus_now, gpus_idle;
-  // What a learned GPU policy also reads (GpuDecisionInput): this plugin's
+  std::optional<gpu::ClusterState> gpus_now, gpus_idle;
+  // What a learned GPU policy also reads (gpu::DecisionInput): this plugin's
   // decisions queued and not started, and the offered load of the last day.
   int queued_jobs = 0;
   double queued_gpus = 0, recent_load = 0;
@@ -37,7 +37,7 @@ struct GpuDecision : Decision {
 
 // G: the fewest GPUs any node of the partition reports in its GRES (so that
 // ⌈k/G⌉ nodes always hold k GPUs), else the cluster description's.
-int gpus_per_node(const GpuDecision& d, int described) {
+int gpus_per_node(const GpuClusterDecision& d, int described) {
   int fewest = 0;
   for (const std::string& node : d.names) {
     const int g = node.empty() ? 0 : d.view.node_gpus(node);
@@ -51,15 +51,15 @@ int nodes_for(int gpus, int per_node) {
 }
 
 // Whether k GPUs fit the node count the user asked for with -N and -w.
-bool fits_user_nodes(const GpuDecision& d, int gpus) {
+bool fits_user_nodes(const GpuClusterDecision& d, int gpus) {
   const int nodes = nodes_for(gpus, d.gpus_per_node);
   if (d.in.min_nodes > 0 && nodes < d.in.min_nodes) return false;
   if (d.in.max_nodes > 0 && nodes > d.in.max_nodes) return false;
   return nodes >= static_cast<int>(d.in.required_nodes.size());
 }
 
-GpuDecisionInput gpu_input(GpuDecision& d, const GpuClusterState& state) {
-  GpuDecisionInput in;
+gpu::DecisionInput gpu_input(GpuClusterDecision& d, const gpu::ClusterState& state) {
+  gpu::DecisionInput in;
   in.deadline = d.bound_s ? *d.bound_s : d.beta * d.seq_s;
   in.requested = d.in.requested_gpus > 0 ? d.in.requested_gpus : 1;
   in.free_gpus = state.free_gpus();
@@ -78,19 +78,19 @@ GpuDecisionInput gpu_input(GpuDecision& d, const GpuClusterState& state) {
 }
 
 // The policy's GPU count on `state` if it meets the requirement, else 0, or
-// kTurnAway when the policy will not run the job at all.
-int gpus_meeting(GpuDecision& d, const GpuClusterState& state) {
-  const GpuDecisionInput in = gpu_input(d, state);
-  const int k = choose_gpus(*d.a.gpu_policy, in, d.a.rng);
-  if (k == kTurnAway) return kTurnAway;
+// gpu::kTurnAway when the policy will not run the job at all.
+int gpus_meeting(GpuClusterDecision& d, const gpu::ClusterState& state) {
+  const gpu::DecisionInput in = gpu_input(d, state);
+  const int k = gpu::choose_gpus(*d.a.gpu_policy, in, d.a.rng);
+  if (k == gpu::kTurnAway) return gpu::kTurnAway;
   return k > 0 && in.seconds(k) <= in.deadline ? k : 0;
 }
 
 // Why a policy that could start the job (capped:X, the learned policy)
 // declined it: what its cheapest start would have cost.
-std::string gpu_turned_away_reason(GpuDecision& d) {
-  const GpuClusterState& now = *d.gpus_now;
-  const GpuDecisionInput in = gpu_input(d, now);
+std::string gpu_turned_away_reason(GpuClusterDecision& d) {
+  const gpu::ClusterState& now = *d.gpus_now;
+  const gpu::DecisionInput in = gpu_input(d, now);
   std::string reason = "model " + d.model_name() + ", " + std::to_string(d.steps) +
                        " steps, must " + messages::need(d.need()) + "; policy " + d.cfg.policy +
                        " turned it away";
@@ -106,9 +106,9 @@ std::string gpu_turned_away_reason(GpuDecision& d) {
   return reason;
 }
 
-std::string gpu_blocked_reason(GpuDecision& d) {
-  const GpuClusterState& now = *d.gpus_now;
-  const GpuDecisionInput in = gpu_input(d, now);
+std::string gpu_blocked_reason(GpuClusterDecision& d) {
+  const gpu::ClusterState& now = *d.gpus_now;
+  const gpu::DecisionInput in = gpu_input(d, now);
   int fastest = 0;
   for (int k = 1; k <= now.free_gpus(); ++k)
     if (in.startable(k) && (fastest == 0 || in.seconds(k) < in.seconds(fastest))) fastest = k;
@@ -126,7 +126,7 @@ std::string gpu_blocked_reason(GpuDecision& d) {
 }
 
 // A zoo model as the physical model costs it on the cluster's device.
-std::optional<SubmitResult> zoo_gpu_job(GpuDecision& d) {
+std::optional<SubmitResult> zoo_gpu_job(GpuClusterDecision& d) {
   std::shared_ptr<const ParallelJob>& job = d.a.jobs[d.req.model];
   if (!job) {
     try {
@@ -145,7 +145,7 @@ std::optional<SubmitResult> zoo_gpu_job(GpuDecision& d) {
 // A graph file (PipeDream or native), read as on a RAMP cluster, costed as
 // `pacml estimate --cluster --graph` does: its op times were measured at
 // kDefaultProfiledBatch samples per step and the job runs at that batch.
-std::optional<SubmitResult> graph_gpu_job(GpuDecision& d, EngineState& engine) {
+std::optional<SubmitResult> graph_gpu_job(GpuClusterDecision& d, EngineState& engine) {
   if (auto done = read_graph(d, engine)) return *done;
   const std::string key = "graph#" + std::to_string(d.graph->fingerprint());
   if (const auto* job = d.a.graph_jobs.find(key)) {
@@ -166,7 +166,7 @@ std::optional<SubmitResult> graph_gpu_job(GpuDecision& d, EngineState& engine) {
 
 // The job as the physical model costs it, its durations on the partition's
 // nodes, and the job alone on one GPU.
-std::optional<SubmitResult> load_gpu_job(GpuDecision& d, EngineState& engine) {
+std::optional<SubmitResult> load_gpu_job(GpuClusterDecision& d, EngineState& engine) {
   if (d.req.model.empty() && d.req.graph.empty())
     return rejection(RejectKind::kBadRequest, messages::missing_graph());
   if (d.names.empty())
@@ -186,7 +186,7 @@ std::optional<SubmitResult> load_gpu_job(GpuDecision& d, EngineState& engine) {
 
 // Adds this submission to the last day's offered GPU-seconds (at the count
 // it asked for) and returns that load per GPU-second of the cluster.
-double count_offered(const GpuDecision& d, OfferedLoad& offered) {
+double count_offered(const GpuClusterDecision& d, OfferedLoad& offered) {
   const int cluster_gpus = d.gpus_idle->num_gpus();
   const int k = std::clamp(d.in.requested_gpus, 1, std::max(1, cluster_gpus));
   return offered.add(static_cast<double>(d.in.now), k, d.times.seconds(d.steps, k), cluster_gpus);
@@ -194,7 +194,7 @@ double count_offered(const GpuDecision& d, OfferedLoad& offered) {
 
 // GPUs free now (Slurm's idle and allocated GRES, less recent decisions not
 // yet started) and on the idle cluster (down, drained, excluded nodes only).
-void read_gpu_cluster(GpuDecision& d, EngineState& engine) {
+void read_gpu_cluster(GpuClusterDecision& d, EngineState& engine) {
   const int g = d.gpus_per_node;
   d.gpus_now.emplace(d.durations->cluster());
   d.gpus_idle.emplace(d.durations->cluster());
@@ -229,9 +229,9 @@ void read_gpu_cluster(GpuDecision& d, EngineState& engine) {
 
 // The policy's GPU count now; a blocked job is rejected, or queued (on_block:
 // queue) at the count the policy picks on the idle cluster.
-std::optional<SubmitResult> choose_gpu_count(GpuDecision& d, EngineState& engine) {
+std::optional<SubmitResult> choose_gpu_count(GpuClusterDecision& d, EngineState& engine) {
   d.gpus = gpus_meeting(d, *d.gpus_now);
-  if (d.gpus == kTurnAway) {
+  if (d.gpus == gpu::kTurnAway) {
     d.blocked_reason = gpu_turned_away_reason(d);
     return reject_blocked(d, engine);
   }
@@ -251,7 +251,7 @@ std::optional<SubmitResult> choose_gpu_count(GpuDecision& d, EngineState& engine
 }
 
 // The plan the job's PACML_* variables and annotation carry.
-GpuPlan plan_of(const GpuDecision& d, const SubmitResult& r) {
+GpuPlan plan_of(const GpuClusterDecision& d, const SubmitResult& r) {
   GpuPlan plan;
   plan.gpus = d.gpus;
   plan.nodes = r.shape.nodes;
@@ -269,7 +269,8 @@ GpuPlan plan_of(const GpuDecision& d, const SubmitResult& r) {
 // An accepted (or queued) job's log record: the count, its plan and what
 // `pacml history join` lines up with accounting to fit a correction
 // (doc/PHYSICAL.md §11): the job's timing inputs and its predicted step.
-nlohmann::json counted_record(const GpuDecision& d, const SubmitResult& r, const GpuPlan& plan) {
+nlohmann::json counted_record(const GpuClusterDecision& d, const SubmitResult& r,
+                              const GpuPlan& plan) {
   nlohmann::json rec = log_record(d, r.decision_id, d.outcome);
   rec["degree"] = d.gpus;  // the replay readers' name for the parallelism
   rec["gpus"] = d.gpus;
@@ -294,7 +295,7 @@ nlohmann::json counted_record(const GpuDecision& d, const SubmitResult& r, const
 }
 
 // Accepted (or queued): counts for Slurm, the plan for the job, the log line.
-SubmitResult accept_gpus(GpuDecision& d, EngineState& engine) {
+SubmitResult accept_gpus(GpuClusterDecision& d, EngineState& engine) {
   SubmitResult r = accepted_result(d, engine);
   r.shape = request_shape(d.gpus, d.gpus_per_node);
   r.gres_gpus = d.gres_gpus;
@@ -328,7 +329,7 @@ SubmitResult accept_gpus(GpuDecision& d, EngineState& engine) {
 }  // namespace
 
 SubmitResult decide_gpus(Decision&& shared, EngineState& engine) {
-  GpuDecision d(std::move(shared));
+  GpuClusterDecision d(std::move(shared));
   if (auto done = load_gpu_job(d, engine)) return *done;
   if (auto done = set_requirement(d)) return *done;
   read_gpu_cluster(d, engine);

@@ -1,6 +1,6 @@
 // A GPU cluster's pipeline (plugin/README.md, "GPU cluster"): k GPUs chosen
 // with the physical model by the GPU policies the trace replay uses
-// (core/policy/gpu_policy.h), asked of Slurm as counts so that Slurm picks the
+// (core/gpu/policy.h), asked of Slurm as counts so that Slurm picks the
 // nodes (a drained node never strands a queued job) and users' -N, -w and
 // --exclude keep their meaning.
 #pragma once

@@ -21,7 +21,6 @@ libpacml_sim_la_SOURCES += \
 	sim/experiment/summary.h sim/experiment/summary.cpp \
 	sim/experiment/evaluation.h sim/experiment/evaluation.cpp \
 	sim/experiment/blocking_bound.h sim/experiment/blocking_bound.cpp \
-	sim/experiment/gpu_evaluation.h sim/experiment/gpu_evaluation.cpp \
 	sim/report/csv.h sim/report/csv.cpp \
 	sim/report/text_table.h sim/report/text_table.cpp \
 	sim/report/plots.h sim/report/plots.cpp \
@@ -31,11 +30,12 @@ libpacml_sim_la_SOURCES += \
 	sim/calibration/elasticflow_archive.h sim/calibration/elasticflow_archive.cpp \
 	sim/calibration/probe_file.h sim/calibration/probe_file.cpp \
 	sim/calibration/device_fit.h sim/calibration/device_fit.cpp \
-	sim/gpu/gpu_replay.h sim/gpu/gpu_replay.cpp \
+	sim/gpu/replay.h sim/gpu/replay.cpp \
 	sim/gpu/met_bound.h sim/gpu/met_bound.cpp \
 	sim/gpu/hindsight_search.h sim/gpu/hindsight_search.cpp \
-	sim/gpu/gpu_trace.h sim/gpu/gpu_trace.cpp \
+	sim/gpu/trace.h sim/gpu/trace.cpp \
 	sim/gpu/fitted_workload.h sim/gpu/fitted_workload.cpp \
+	sim/gpu/evaluation.h sim/gpu/evaluation.cpp \
 	sim/history/history_records.h sim/history/decision_log_reader.cpp \
 	sim/history/accounting_reader.cpp sim/history/joined_csv.cpp \
 	sim/history/sacct_json_reader.cpp \
@@ -48,9 +48,9 @@ BUILT_SOURCES += sim/gpu/builtin_workloads_data.cpp
 CLEANFILES += sim/gpu/builtin_workloads_data.cpp
 # The fitted workloads compiled in (`params: elasticflow-01-05` works anywhere).
 WORKLOAD_FILES = $(top_srcdir)/contrib/workloads/elasticflow-01-05.yaml
-sim/gpu/builtin_workloads_data.cpp: $(top_srcdir)/core/util/embed-files.sh $(WORKLOAD_FILES)
+sim/gpu/builtin_workloads_data.cpp: $(top_srcdir)/core/util/embed-files.sh $(top_srcdir)/sim/sim.mk $(WORKLOAD_FILES)
 	$(AM_V_GEN)$(MKDIR_P) sim/gpu && \
-	  $(EMBED_FILES) sim/gpu/fitted_workload.h pacml::sim builtin_workload_files $(WORKLOAD_FILES) > $@.tmp && mv $@.tmp $@
+	  $(EMBED_FILES) sim/gpu/fitted_workload.h pacml::gpu builtin_workload_files $(WORKLOAD_FILES) > $@.tmp && mv $@.tmp $@
 
 pacml_SOURCES += \
 	sim/cli/cmd_simulate.cpp \

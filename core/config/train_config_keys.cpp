@@ -12,7 +12,7 @@ using T = SettingType;
 SettingKey version_key() {
   return SettingKey("pacml_train", T::kInteger, "format version: 1 (required)").range(1, 1000);
 }
-// `world` picks the trainer (model/gpu_trainer.h train_config_world).
+// `world` picks the trainer (model/gpu/trainer.h train_config_world).
 SettingKey paper_world_key() {
   return SettingKey("world", T::kChoice, "this trainer; `gpu` files are read by the GPU trainer")
       .one_of({"paper"})

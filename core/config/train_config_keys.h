@@ -1,6 +1,6 @@
 // The keys of the two trainers' config files (`pacml train --config FILE`),
 // declared once (core/config/settings_table.h): the parsers in
-// model/trainer_config.cpp and model/gpu_trainer_config.cpp read them through
+// model/trainer_config.cpp and model/gpu/trainer_config.cpp read them through
 // these tables, `pacml config keys train…` prints them and
 // contrib/train/README.md's tables are generated from them. They live in
 // core, below both sim and model, so that the pacml command lists them

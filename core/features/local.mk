@@ -1,4 +1,3 @@
 # core/features: observation encoding of the learned policy (no LibTorch).
 libpacml_core_la_SOURCES += \
-	core/features/features.h core/features/features.cpp \
-	core/features/gpu_features.h core/features/gpu_features.cpp
+	core/features/features.h core/features/features.cpp

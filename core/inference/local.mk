@@ -6,6 +6,4 @@ libpacml_core_la_SOURCES += \
 	core/inference/architecture.h core/inference/architecture.cpp \
 	core/inference/network.h core/inference/network.cpp \
 	core/inference/learned_model.h core/inference/learned_model.cpp \
-	core/inference/learned_policy.h core/inference/learned_policy.cpp \
-	core/inference/gpu_network.h core/inference/gpu_network.cpp \
-	core/inference/gpu_learned_policy.h core/inference/gpu_learned_policy.cpp
+	core/inference/learned_policy.h core/inference/learned_policy.cpp

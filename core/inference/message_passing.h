@@ -1,6 +1,6 @@
 // The graph half of both learned networks (doc/LEARNING.md §4): message
 // passing over a job's step graph, then the mean over nodes. The paper-world
-// network (network.h) and the GPU network (gpu_network.h) share it, with the
+// network (network.h) and the GPU network (core/gpu/network.h) share it, with the
 // same tensor names (mp.L.*), so one trainer module serves both.
 //
 // Message-passing layer l (d_in → d_out):

@@ -18,9 +18,9 @@ enum class Strategy {
   kZero1,       // DDP with the optimizer state sharded
   kFsdpTensor,  // tensor parallel inside a server, fsdp across
 };
-// The strategies the learned GPU policy one-hot encodes (core/features/
-// gpu_features.cpp sizes its action vector by this list, and trained models
-// were saved with that size): the original five. Plans of a later strategy
+// The strategies the learned GPU policy one-hot encodes (core/gpu/features.cpp
+// sizes its action vector by this list, and trained models were saved with
+// that size): the original five. Plans of a later strategy
 // read as none of them there.
 constexpr Strategy kConcreteStrategies[] = {Strategy::kData, Strategy::kTensor, Strategy::kHybrid,
                                             Strategy::kPipeline, Strategy::kOp};
@@ -36,7 +36,7 @@ const char* strategy_name(Strategy strategy);
 Strategy parse_strategy(const std::string& text, const std::string& where = "--strategy");
 
 // What a plan says besides its time, for a policy that compares GPU counts
-// (core/features/gpu_features.h): how full its fullest GPU's memory is and
+// (core/gpu/features.h): how full its fullest GPU's memory is and
 // which strategy it splits the job with. kAuto: not planned, or the job
 // cannot run that way.
 struct PlanTraits {

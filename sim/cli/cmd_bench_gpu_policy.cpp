@@ -12,8 +12,8 @@
 #include <memory>
 #include <stdexcept>
 
-#include "core/features/gpu_features.h"
-#include "core/inference/gpu_learned_policy.h"
+#include "core/gpu/features.h"
+#include "core/gpu/learned_policy.h"
 #include "core/inference/learned_policy.h"
 #include "core/parallel/duration_model.h"
 #include "core/util/args.h"
@@ -23,7 +23,7 @@
 #include "sim/cli/cpu_timer.h"
 #include "sim/cli/table.h"
 #include "sim/experiment/experiment.h"
-#include "sim/experiment/gpu_evaluation.h"
+#include "sim/gpu/evaluation.h"
 #include "sim/gpu/fitted_workload.h"
 #include "sim/workload/paths.h"
 
@@ -53,8 +53,8 @@ double median_ms_per_call(int repeats, int calls, F&& work) {
 constexpr int kCallsPerSample = 1000;
 
 // A decision for `job` on an empty cluster.
-GpuDecisionInput bench_input(DurationModel& durations, const ParallelJobPtr& job) {
-  GpuDecisionInput in;
+gpu::DecisionInput bench_input(DurationModel& durations, const ParallelJobPtr& job) {
+  gpu::DecisionInput in;
   const ClusterSpec& cluster = durations.cluster();
   in.cluster_gpus = in.free_gpus = cluster.num_gpus();
   in.gpus_per_server = cluster.gpus_per_server;
@@ -70,7 +70,7 @@ GpuDecisionInput bench_input(DurationModel& durations, const ParallelJobPtr& job
   return in;
 }
 
-Table decision_table(const std::shared_ptr<const inference::GpuLearnedModel>& model,
+Table decision_table(const std::shared_ptr<const gpu::LearnedModel>& model,
                      DurationModel& durations, int repeats) {
   Table t({"model", "step ops", "network cold ms", "network warm ms", "candidates ms", "actions",
            "chosen GPUs"});
@@ -79,21 +79,20 @@ Table decision_table(const std::shared_ptr<const inference::GpuLearnedModel>& mo
     ZooOptions options;
     options.batch = m.batch;
     const ParallelJobPtr job = ParallelJob::from_zoo(m.model, options);
-    const GpuDecisionInput in = bench_input(durations, job);
-    const features::GpuDecisionFeatures f = features::gpu_decision_features(in);  // warms the model
+    const gpu::DecisionInput in = bench_input(durations, job);
+    const gpu::DecisionFeatures f = gpu::decision_features(in);  // warms the model
     std::vector<float> logits;
     float value = 0;
     const double cold = median_ms(repeats, [&] {
-      inference::GpuLearnedPolicy fresh(model);
+      gpu::LearnedPolicy fresh(model);
       model->network().score(fresh.embedding(job.get()), f, logits, &value);
     });
-    inference::GpuLearnedPolicy policy(model);
-    const inference::GpuJobEmbedding embedded =
-        model->network().with_prefix(policy.embedding(job.get()));
+    gpu::LearnedPolicy policy(model);
+    const gpu::JobEmbedding embedded = model->network().with_prefix(policy.embedding(job.get()));
     const double warm = median_ms_per_call(
         repeats, kCallsPerSample, [&] { model->network().score(embedded, f, logits, &value); });
-    const double candidates = median_ms_per_call(
-        repeats, kCallsPerSample, [&] { (void)features::gpu_decision_features(in); });
+    const double candidates =
+        median_ms_per_call(repeats, kCallsPerSample, [&] { (void)gpu::decision_features(in); });
     const auto g = make_job_graph(*job->at_batch(job->global_batch()));
     t.add({m.model, std::to_string(g->step().num_ops()), significant_number_text(cold, 3),
            significant_number_text(warm, 3), significant_number_text(candidates, 3),
@@ -112,9 +111,9 @@ struct RecordedAnswers {
   bool recording = true;
 };
 
-GpuPolicy replaying(const GpuPolicy& learned, const std::shared_ptr<RecordedAnswers>& r) {
-  return GpuPolicy::of_chooser(
-      learned.name + " answers", [learned, r](const GpuDecisionInput& in, Rng& rng) {
+gpu::Policy replaying(const gpu::Policy& learned, const std::shared_ptr<RecordedAnswers>& r) {
+  return gpu::Policy::of_chooser(
+      learned.name + " answers", [learned, r](const gpu::DecisionInput& in, Rng& rng) {
         if (r->recording) return r->answers.emplace_back(choose_gpus(learned, in, rng));
         if (r->next >= r->answers.size())
           throw std::logic_error("bench-gpu-policy: the replay asked more than was recorded");
@@ -135,7 +134,7 @@ constexpr double kEpisodeTarget = 3;
 // its answers replayed), and what they could take for the episode to last at
 // most three times the slowest baseline's (issue 30's target).
 struct DecisionShare {
-  sim::Admission admission;
+  gpu::Admission admission;
   double deciding, episode, allowed, jobs;
 };
 
@@ -144,52 +143,52 @@ struct DecisionShare {
 // duration model and policy, so step times are planned and graphs embedded
 // inside it) and the fastest of warm ones; the learned policy's warm time
 // against min_feasible's and against the slowest baseline's.
-Table episode_table(const sim::ExperimentSpec& spec, const sim::FittedWorkload& workload,
+Table episode_table(const sim::ExperimentSpec& spec, const gpu::FittedWorkload& workload,
                     const std::string& weights, std::vector<DecisionShare>& decisions) {
   const sim::FittedExperimentSpec& f = spec.fitted;
-  const auto estimator = sim::fitted_estimator(spec);
+  const auto estimator = gpu::fitted_estimator(spec);
   DurationModel durations(estimator);
   const std::uint64_t seed = spec.seeds.empty() ? 0 : spec.seeds.front();
-  const std::vector<sim::GpuJob> jobs =
-      sim::generate_jobs(workload, f.load, f.jobs, seed, durations, f.beta_deadline);
+  const std::vector<gpu::Job> jobs =
+      gpu::generate_jobs(workload, f.load, f.jobs, seed, durations, f.beta_deadline);
   Table t({"admission", "policy", "first episode s", "warm episode s", "deadlines met",
            "× min_feasible", "× slowest baseline"});
   const std::vector<std::string> names = {"requested", "min_feasible", "para_max",
                                           "fixed:8",   "random",       weights};
   const size_t learned = names.size() - 1, answers = names.size();
-  for (sim::Admission admission : f.admissions) {
-    std::vector<sim::GpuReplayConfig> configs(names.size() + 1);
+  for (gpu::Admission admission : f.admissions) {
+    std::vector<gpu::ReplayConfig> configs(names.size() + 1);
     std::vector<double> cold;
     for (size_t p = 0; p < names.size(); ++p) {
-      sim::GpuReplayConfig& config = configs[p];
+      gpu::ReplayConfig& config = configs[p];
       config.admission = admission;
       config.order = f.order;
       config.seed = seed;
       cold.push_back(fastest_ms(1,
                                 [&] {
                                   DurationModel fresh(estimator);
-                                  config.policy = GpuPolicy::parse(names[p], "--weights",
-                                                                   sim::model_search_dirs());
-                                  sim::replay_on_gpus(jobs, fresh, config);
+                                  config.policy = gpu::Policy::parse(names[p], "--weights",
+                                                                     sim::model_search_dirs());
+                                  gpu::replay_on_gpus(jobs, fresh, config);
                                 }) /
                      1e3);
-      sim::replay_on_gpus(jobs, durations, config);  // warm the duration cache
+      gpu::replay_on_gpus(jobs, durations, config);  // warm the duration cache
     }
     // The learned policy's answers, recorded warm.
     const auto recorded = std::make_shared<RecordedAnswers>();
     configs[answers] = configs[learned];
     configs[answers].policy = replaying(configs[learned].policy, recorded);
     const double recorded_met =
-        sim::replay_on_gpus(jobs, durations, configs[answers]).stats.deadline_met_rate;
+        gpu::replay_on_gpus(jobs, durations, configs[answers]).stats.deadline_met_rate;
     recorded->recording = false;
     std::vector<double> warm(configs.size(), INFINITY);
-    std::vector<sim::GpuReplayStats> stats(configs.size());
+    std::vector<gpu::ReplayStats> stats(configs.size());
     for (int round = 0; round < kEpisodeRounds; ++round)
       for (size_t p = 0; p < configs.size(); ++p) {
         recorded->next = 0;
         warm[p] = std::min(warm[p], fastest_ms(1, [&] {
                                       stats[p] =
-                                          sim::replay_on_gpus(jobs, durations, configs[p]).stats;
+                                          gpu::replay_on_gpus(jobs, durations, configs[p]).stats;
                                     }) / 1e3);
       }
     if (stats[answers].deadline_met_rate != recorded_met)
@@ -197,7 +196,7 @@ Table episode_table(const sim::ExperimentSpec& spec, const sim::FittedWorkload& 
     const double min_feasible = warm[1];
     const double slowest = *std::max_element(warm.begin(), warm.begin() + learned);
     for (size_t p = 0; p < configs.size(); ++p)
-      t.add({sim::admission_name(admission), stats[p].policy,
+      t.add({gpu::admission_name(admission), stats[p].policy,
              p == answers ? "-" : significant_number_text(cold[p], 3),
              significant_number_text(warm[p], 3),
              significant_number_text(stats[p].deadline_met_rate, 4),
@@ -237,13 +236,13 @@ int bench_gpu_policy_command(const std::vector<std::string>& argv) {
                      "pacml bench-gpu-policy times fitted-workload experiments "
                      "(workload: {kind: fitted, ...}); this one is paper-style");
   // Read before any timing, so that a missing model file stops it at once.
-  const sim::FittedWorkload workload = sim::load_workload_named(spec.fitted.params);
+  const gpu::FittedWorkload workload = gpu::load_workload_named(spec.fitted.params);
   const int repeats = static_cast<int>(args.get_long("repeats", 1, 100000));
   const std::string weights = args.get("weights");
   const std::string path =
       inference::resolve_model_path(weights, "--weights", sim::model_search_dirs());
-  const auto model = inference::GpuLearnedModel::load(path);
-  DurationModel durations(sim::fitted_estimator(sim::default_experiment()));
+  const auto model = gpu::LearnedModel::load(path);
+  DurationModel durations(gpu::fitted_estimator(sim::default_experiment()));
   std::cout << "learned GPU policy " << path << ", 1 thread, median of " << repeats << "\n";
   decision_table(model, durations, repeats).print(std::cout);
   std::cout << "\n"
@@ -258,7 +257,7 @@ int bench_gpu_policy_command(const std::vector<std::string>& argv) {
   std::cout << "\n'answers': the learned policy's answers recorded and given back, its episode "
                "without deciding.\n";
   for (const DecisionShare& d : decisions)
-    std::cout << sim::admission_name(d.admission) << ": deciding takes "
+    std::cout << gpu::admission_name(d.admission) << ": deciding takes "
               << significant_number_text(d.deciding * 1e3, 3) << " ms of the learned episode's "
               << significant_number_text(d.episode * 1e3, 3) << " ms ("
               << significant_number_text(d.deciding / d.jobs * 1e6, 3) << " µs per job); within "

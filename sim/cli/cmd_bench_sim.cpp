@@ -19,7 +19,7 @@
 #include "sim/engine/episode.h"
 #include "sim/engine/policy_factory.h"
 #include "sim/gpu/fitted_workload.h"
-#include "sim/gpu/gpu_trace.h"
+#include "sim/gpu/trace.h"
 #include "sim/trace/trace_workload.h"
 #include "sim/workload/graph_catalog.h"
 #include "sim/workload/paths.h"
@@ -172,15 +172,15 @@ struct Timing {
   }
 };
 
-sim::GpuReplayConfig gpu_config(const Args& args) {
-  sim::GpuReplayConfig config;
+gpu::ReplayConfig gpu_config(const Args& args) {
+  gpu::ReplayConfig config;
   config.policy =
-      GpuPolicy::parse(args.get("gpu-policy"), "--gpu-policy", sim::model_search_dirs());
-  config.admission = sim::parse_admission(args.get("admission"), "--admission");
+      gpu::Policy::parse(args.get("gpu-policy"), "--gpu-policy", sim::model_search_dirs());
+  config.admission = gpu::parse_admission(args.get("admission"), "--admission");
   return config;
 }
 
-void print_gpu_stats(const sim::GpuReplayStats& s) {
+void print_gpu_stats(const gpu::ReplayStats& s) {
   std::printf(
       "  deadlines met %.4f, unservable %.4f, utilisation %.3f, mean queueing delay %.0f s, "
       "%.2f GPUs/job\n",
@@ -195,20 +195,20 @@ void bench_gpu_traces(const Args& args) {
     return;
   }
   const Timing timing;
-  sim::GpuTraceReport report;
+  gpu::MappingReport report;
   auto estimator = std::make_shared<const PhysicalEstimator>(load_cluster("ramp-a100-16x8"));
-  sim::GpuTraceMapping mapping;
+  gpu::TraceMapping mapping;
   mapping.unknown_model = "skip";  // counted in the report
-  const std::vector<sim::GpuJob> jobs =
-      sim::gpu_jobs_from_trace(traces.records, mapping, *estimator, report);
+  const std::vector<gpu::Job> jobs =
+      gpu::jobs_from_trace(traces.records, mapping, *estimator, report);
   DurationModel durations(estimator);
-  const sim::GpuReplayConfig config = gpu_config(args);
+  const gpu::ReplayConfig config = gpu_config(args);
   std::printf(
       "ElasticFlow traces: %ld jobs (%ld skipped) from %s on %s, %s, %s admission, 1 "
       "thread\n",
       report.jobs, report.skipped, traces.path.c_str(), estimator->cluster().summary().c_str(),
-      config.policy.name.c_str(), sim::admission_name(config.admission));
-  const sim::GpuReplayStats stats = sim::replay_on_gpus(jobs, durations, config).stats;
+      config.policy.name.c_str(), gpu::admission_name(config.admission));
+  const gpu::ReplayStats stats = gpu::replay_on_gpus(jobs, durations, config).stats;
   timing.print("read, map and replay");
   print_gpu_stats(stats);
 }
@@ -226,20 +226,20 @@ ClusterSpec thousand_gpu_cluster() {
 void bench_gpu_generated(const Args& args) {
   const long jobs = args.get_long("jobs", 1, 1'000'000'000);
   const double load = args.get_double("load");
-  const sim::FittedWorkload workload = sim::load_workload_named("elasticflow-01-05");
+  const gpu::FittedWorkload workload = gpu::load_workload_named("elasticflow-01-05");
   auto estimator = std::make_shared<const PhysicalEstimator>(thousand_gpu_cluster());
   DurationModel durations(estimator);
-  const sim::GpuReplayConfig config = gpu_config(args);
+  const gpu::ReplayConfig config = gpu_config(args);
   std::printf(
       "generated: %ld jobs from elasticflow-01-05 at load %g on %s, %s, %s admission, 1 "
       "thread\n",
       jobs, load, estimator->cluster().summary().c_str(), config.policy.name.c_str(),
-      sim::admission_name(config.admission));
+      gpu::admission_name(config.admission));
   const Timing timing;
-  sim::FittedJobGenerator generator(workload, load, 1, durations);
+  gpu::FittedJobGenerator generator(workload, load, 1, durations);
   long drawn = 0;
   double last_submit = 0;
-  const sim::GpuJobSource source = [&](sim::GpuJob& job) {
+  const gpu::JobSource source = [&](gpu::Job& job) {
     if (drawn == jobs) return false;
     // The peak RSS a tenth of the way in: equal to the end's when memory is flat.
     if (jobs >= 10 && ++drawn == jobs / 10) timing.print("first 10% of the jobs");
@@ -248,7 +248,7 @@ void bench_gpu_generated(const Args& args) {
     last_submit = job.submit;
     return true;
   };
-  const sim::GpuReplayStats stats = sim::replay_stream(source, durations, config);
+  const gpu::ReplayStats stats = gpu::replay_stream(source, durations, config);
   timing.print("draw and replay");
   std::printf("  %.1f simulated days, %.0f jobs per CPU second\n", last_submit / 86400,
               jobs / std::max(1e-9, cpu_seconds() - timing.cpu));

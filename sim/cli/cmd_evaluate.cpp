@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/policy/gpu_policy.h"
+#include "core/gpu/policy.h"
 #include "core/util/args.h"
 #include "core/util/error.h"
 #include "sim/cli/command.h"
@@ -14,7 +14,7 @@
 #include "sim/engine/policy_factory.h"
 #include "sim/experiment/blocking_bound.h"
 #include "sim/experiment/evaluation.h"
-#include "sim/experiment/gpu_evaluation.h"
+#include "sim/gpu/evaluation.h"
 #include "sim/report/csv.h"
 #include "sim/report/text_table.h"
 #include "sim/workload/paths.h"
@@ -63,7 +63,7 @@ int run_merge(const Args& args) {
 }
 
 // A fitted-workload experiment: GPU policies × admission modes × seeds on a
-// GPU cluster (sim/experiment/gpu_evaluation.h). The paper's grid options
+// GPU cluster (sim/gpu/evaluation.h). The paper's grid options
 // have no meaning there and are refused rather than ignored.
 int run_fitted_evaluation(const Args& args, sim::ExperimentSpec spec) {
   auto refuse = [](const std::string& option) {
@@ -78,29 +78,26 @@ int run_fitted_evaluation(const Args& args, sim::ExperimentSpec spec) {
   if (args.has("policies")) {
     spec.policies = split_list(args.get("policies"));
     for (const std::string& p : spec.policies)
-      GpuPolicy::parse(p, "--policies", sim::model_search_dirs());
+      gpu::Policy::parse(p, "--policies", sim::model_search_dirs());
   }
-  const auto estimator = sim::fitted_estimator(spec);
+  const auto estimator = gpu::fitted_estimator(spec);
   const bool json = args.is_set("json");
-  if (!json)
-    std::cerr << sim::describe_gpu_experiment(spec, estimator->cluster().summary()) << "\n";
-  const sim::GpuEvaluation evaluation = sim::run_gpu_experiment(spec, estimator);
+  if (!json) std::cerr << gpu::describe_experiment(spec, estimator->cluster().summary()) << "\n";
+  const gpu::Evaluation evaluation = gpu::run_experiment(spec, estimator);
   if (args.has("out"))
-    std::cerr << sim::write_gpu_outputs(args.get("out"), evaluation, !args.is_set("no-plots"))
-              << "\n";
+    std::cerr << gpu::write_outputs(args.get("out"), evaluation, !args.is_set("no-plots")) << "\n";
   if (json) {
     nlohmann::json j = nlohmann::json::array();
-    for (const sim::GpuGroupSummary& g : evaluation.groups)
-      j.push_back(sim::gpu_summary_to_json(g));
+    for (const gpu::GroupSummary& g : evaluation.groups) j.push_back(gpu::summary_to_json(g));
     std::cout << j.dump(2) << "\n";
     return 0;
   }
   std::cerr << "finished in " << evaluation.wall_seconds << " s\n\n";
   std::cout << "mean ± 95% CI over " << spec.seeds.size() << " seeds\n"
-            << sim::format_gpu_table(evaluation.groups);
+            << gpu::format_table(evaluation.groups);
   if (args.is_set("decision-mix"))
     std::cout << "\ndecision mix: per job kind, what each policy did (all seeds)\n"
-              << sim::format_decision_mix(evaluation.mix);
+              << gpu::format_decision_mix(evaluation.mix);
   return 0;
 }
 

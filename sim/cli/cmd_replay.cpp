@@ -201,10 +201,10 @@ std::map<std::string, std::string> parse_map_option(const Args& args) {
   return out;
 }
 
-// The GPU replay's record mapping (sim/gpu/gpu_trace.h) from the options the
+// The GPU replay's record mapping (sim/gpu/trace.h) from the options the
 // two replays share.
-sim::GpuTraceMapping gpu_mapping(const Args& args) {
-  sim::GpuTraceMapping m;
+gpu::TraceMapping gpu_mapping(const Args& args) {
+  gpu::TraceMapping m;
   m.model_map = parse_map_option(args);
   m.unknown_model = args.get("unknown-model");
   if (m.unknown_model.empty())

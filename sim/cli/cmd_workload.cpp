@@ -8,14 +8,14 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "core/policy/gpu_policy.h"
+#include "core/gpu/policy.h"
 #include "core/util/args.h"
 #include "core/util/error.h"
 #include "sim/calibration/elasticflow_archive.h"
 #include "sim/cli/command.h"
 #include "sim/cli/list_option.h"
 #include "sim/cli/parallel_source.h"
-#include "sim/experiment/gpu_evaluation.h"
+#include "sim/gpu/evaluation.h"
 #include "sim/gpu/fitted_workload.h"
 #include "sim/workload/paths.h"
 
@@ -39,10 +39,10 @@ int fit(const std::vector<std::string>& argv) {
     const size_t slash = path.rfind('/');
     source += (source.empty() ? "" : " ") + path.substr(slash == std::string::npos ? 0 : slash + 1);
   }
-  const sim::FittedWorkload workload = sim::fit_workload(records, source);
+  const gpu::FittedWorkload workload = gpu::fit_workload(records, source);
   std::ofstream out(args.get("out"));
   if (!out) throw InputError(args.get("out"), "cannot write the workload file");
-  sim::write_workload(out, workload);
+  gpu::write_workload(out, workload);
   std::cout << args.get("out") << ": fitted on " << workload.jobs_fitted << " jobs, "
             << workload.models.size() << " (model, batch) pairs\n";
   return 0;
@@ -63,11 +63,11 @@ sim::ExperimentSpec run_spec(const Args& args) {
   const long seeds = args.get_long("seeds", 1, 1000);
   for (long s = 1; s <= seeds; ++s) spec.seeds.push_back(static_cast<std::uint64_t>(s));
   if (args.get("admission") != "both")
-    f.admissions = {sim::parse_admission(args.get("admission"), "--admission")};
-  f.order = sim::parse_queue_order(args.get("order"), "--order");
+    f.admissions = {gpu::parse_admission(args.get("admission"), "--admission")};
+  f.order = gpu::parse_queue_order(args.get("order"), "--order");
   spec.policies = split_list(args.get("policies"));
   for (const std::string& p : spec.policies)
-    GpuPolicy::parse(p, "--policies", sim::model_search_dirs());
+    gpu::Policy::parse(p, "--policies", sim::model_search_dirs());
   return spec;
 }
 
@@ -93,11 +93,11 @@ int run(const std::vector<std::string>& argv) {
   const sim::ExperimentSpec spec = run_spec(args);
   auto estimator =
       std::make_shared<const PhysicalEstimator>(load_physical_estimator(cluster_choice(args)));
-  const sim::GpuEvaluation evaluation = sim::run_gpu_experiment(spec, estimator);
+  const gpu::Evaluation evaluation = gpu::run_experiment(spec, estimator);
   if (args.is_set("json")) {
     nlohmann::json out = nlohmann::json::array();
-    for (const sim::GpuGroupSummary& g : evaluation.groups) {
-      nlohmann::json row = sim::gpu_summary_to_json(g);
+    for (const gpu::GroupSummary& g : evaluation.groups) {
+      nlohmann::json row = gpu::summary_to_json(g);
       row["cluster"] = estimator->cluster().name;
       row["load"] = spec.fitted.load;
       row["jobs"] = spec.fitted.jobs;
@@ -109,7 +109,7 @@ int run(const std::vector<std::string>& argv) {
   std::cout << args.positionals()[0] << " at load " << spec.fitted.load << ": " << spec.fitted.jobs
             << " jobs x " << spec.seeds.size() << " seeds on " << estimator->cluster().summary()
             << " (mean ± 95% CI)\n"
-            << sim::format_gpu_table(evaluation.groups);
+            << gpu::format_table(evaluation.groups);
   return 0;
 }
 

@@ -36,7 +36,7 @@ SimCli parse_options(Args& args) {
   c.sim.jobs = args.get_long("jobs", 1, 10000000);
   c.sim.seed = static_cast<std::uint64_t>(args.get_long("seed", 0, 1L << 62));
   c.sim.policy = args.get("policy");
-  c.sim.admission = sim::parse_admission(args.get("admission"), "--admission");
+  c.sim.admission = gpu::parse_admission(args.get("admission"), "--admission");
   c.sim.bias = parse_finite_double(args.get("bias"), "--bias", "--bias");
   c.sim.spread_lo = parse_finite_double(args.get("spread-low"), "--spread-low", "--spread-low");
   c.sim.spread_hi = parse_finite_double(args.get("spread-high"), "--spread-high", "--spread-high");

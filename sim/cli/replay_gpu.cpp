@@ -12,9 +12,9 @@
 #include "sim/cli/list_option.h"
 #include "sim/cli/table.h"
 #include "sim/experiment/summary.h"
-#include "sim/gpu/gpu_trace.h"
 #include "sim/gpu/hindsight_search.h"
 #include "sim/gpu/met_bound.h"
+#include "sim/gpu/trace.h"
 #include "sim/report/csv.h"
 #include "sim/workload/paths.h"
 
@@ -26,7 +26,7 @@ namespace {
 // batches, whose met rates are nearly independent samples (a trace has one
 // run, so there are no seeds to average over).
 constexpr int kBatches = 10;
-sim::Stat met_rate_batch_means(const std::vector<sim::GpuJobOutcome>& jobs) {
+sim::Stat met_rate_batch_means(const std::vector<gpu::JobOutcome>& jobs) {
   std::vector<double> rates;
   const size_t n = jobs.size();
   if (n < static_cast<size_t>(kBatches)) return {};
@@ -39,7 +39,7 @@ sim::Stat met_rate_batch_means(const std::vector<sim::GpuJobOutcome>& jobs) {
   return sim::summarize_values(rates);
 }
 
-nlohmann::json stats_json(const sim::GpuReplayStats& s, const sim::Stat& met,
+nlohmann::json stats_json(const gpu::ReplayStats& s, const sim::Stat& met,
                           const std::string& cluster) {
   return {{"policy", s.policy},
           {"admission", s.admission},
@@ -62,10 +62,10 @@ nlohmann::json stats_json(const sim::GpuReplayStats& s, const sim::Stat& met,
           {"mean_gpus", s.mean_gpus}};
 }
 
-nlohmann::json bounds_json(const std::vector<std::pair<sim::Admission, sim::MetBound>>& bounds) {
+nlohmann::json bounds_json(const std::vector<std::pair<gpu::Admission, gpu::MetBound>>& bounds) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& [mode, b] : bounds)
-    out.push_back({{"admission", sim::admission_name(mode)},
+    out.push_back({{"admission", gpu::admission_name(mode)},
                    {"jobs", b.jobs},
                    {"unservable", b.unservable},
                    {"met_at_most", b.met_at_most},
@@ -73,7 +73,7 @@ nlohmann::json bounds_json(const std::vector<std::pair<sim::Admission, sim::MetB
   return out;
 }
 
-void add_row(Table& table, const sim::GpuReplayStats& s, const sim::Stat& met) {
+void add_row(Table& table, const gpu::ReplayStats& s, const sim::Stat& met) {
   table.add(
       {s.policy, s.admission, significant_number_text(s.deadline_met_rate, 4),
        "± " + significant_number_text(met.ci95, 2), significant_number_text(s.unservable_rate, 4),
@@ -96,7 +96,7 @@ nlohmann::json trace_json(const sim::TraceReport& read, sim::TraceFormat format)
           {"skipped", read.skipped}, {"skipped_by_reason", count_json(read.skipped_by_reason)}};
 }
 
-nlohmann::json mapping_json(const sim::GpuTraceReport& mapped) {
+nlohmann::json mapping_json(const gpu::MappingReport& mapped) {
   return {{"jobs", mapped.jobs},
           {"skipped", mapped.skipped},
           {"skipped_by_reason", count_json(mapped.skipped_by_reason)},
@@ -106,7 +106,7 @@ nlohmann::json mapping_json(const sim::GpuTraceReport& mapped) {
 }
 
 void print_report(const sim::TraceReport& read, sim::TraceFormat format,
-                  const sim::GpuTraceReport& mapped, const sim::GpuTraceMapping& mapping) {
+                  const gpu::MappingReport& mapped, const gpu::TraceMapping& mapping) {
   std::cerr << "trace " << read.path << " (" << sim::trace_format_name(format)
             << "): " << read.lines << " data lines, " << read.records << " records, "
             << read.skipped << " lines skipped\n";
@@ -152,30 +152,30 @@ std::shared_ptr<const PhysicalEstimator> replay_estimator(const Args& args) {
 
 // The GPU policies and admission modes to replay, checked before the trace is read.
 struct Runs {
-  std::vector<GpuPolicy> policies;
-  std::vector<sim::Admission> modes;
-  sim::GpuReplayConfig config;
+  std::vector<gpu::Policy> policies;
+  std::vector<gpu::Admission> modes;
+  gpu::ReplayConfig config;
 };
 
 Runs runs_of(const Args& args, std::uint64_t seed) {
   Runs runs;
   for (const std::string& name :
        split_list(args.has("policies") ? args.get("policies") : "requested,min_feasible,para_max"))
-    runs.policies.push_back(GpuPolicy::parse(name, "--policies", sim::model_search_dirs()));
+    runs.policies.push_back(gpu::Policy::parse(name, "--policies", sim::model_search_dirs()));
   const std::string admission = args.get("admission");
   if (admission == "both")
-    runs.modes = {sim::Admission::kImmediate, sim::Admission::kQueue};
+    runs.modes = {gpu::Admission::kImmediate, gpu::Admission::kQueue};
   else
-    runs.modes = {sim::parse_admission(admission, "--admission")};
-  runs.config.order = sim::parse_queue_order(args.get("order"), "--order");
-  runs.config.decide = sim::parse_gpu_decision(args.get("decide"), "--decide");
+    runs.modes = {gpu::parse_admission(admission, "--admission")};
+  runs.config.order = gpu::parse_queue_order(args.get("order"), "--order");
+  runs.config.decide = gpu::parse_decision_time(args.get("decide"), "--decide");
   runs.config.seed = seed;
   return runs;
 }
 
-std::vector<sim::GpuJob> read_jobs(const Args& args, const sim::GpuTraceMapping& mapping,
-                                   const PhysicalEstimator& estimator, sim::TraceFormat format,
-                                   sim::TraceReport& read, sim::GpuTraceReport& mapped) {
+std::vector<gpu::Job> read_jobs(const Args& args, const gpu::TraceMapping& mapping,
+                                const PhysicalEstimator& estimator, sim::TraceFormat format,
+                                sim::TraceReport& read, gpu::MappingReport& mapped) {
   sim::TraceReadOptions read_options;
   read_options.skip_bad = args.is_set("skip-bad-lines");
   std::vector<sim::TraceRecord> records =
@@ -184,44 +184,44 @@ std::vector<sim::GpuJob> read_jobs(const Args& args, const sim::GpuTraceMapping&
     const long max = args.get_long("max-jobs", 0, 1L << 40);
     if (static_cast<long>(records.size()) > max) records.resize(max);
   }
-  return sim::gpu_jobs_from_trace(records, mapping, estimator, mapped);
+  return gpu::jobs_from_trace(records, mapping, estimator, mapped);
 }
 
 // The admission modes --hindsight searches in (--hindsight-admission), each
 // one --admission replays.
-std::vector<sim::Admission> hindsight_modes(const Args& args, const Runs& runs) {
-  const bool queue_only = runs.modes == std::vector<sim::Admission>{sim::Admission::kQueue};
+std::vector<gpu::Admission> hindsight_modes(const Args& args, const Runs& runs) {
+  const bool queue_only = runs.modes == std::vector<gpu::Admission>{gpu::Admission::kQueue};
   const std::string text = args.has("hindsight-admission") ? args.get("hindsight-admission")
                            : queue_only                    ? "queue"
                                                            : "immediate";
-  std::vector<sim::Admission> modes;
+  std::vector<gpu::Admission> modes;
   if (text == "both")
-    modes = {sim::Admission::kImmediate, sim::Admission::kQueue};
+    modes = {gpu::Admission::kImmediate, gpu::Admission::kQueue};
   else
-    modes = {sim::parse_admission(text, "--hindsight-admission")};
-  for (sim::Admission mode : modes)
+    modes = {gpu::parse_admission(text, "--hindsight-admission")};
+  for (gpu::Admission mode : modes)
     if (!std::count(runs.modes.begin(), runs.modes.end(), mode))
       throw InputError("--hindsight-admission",
                        "'" + text + "' is not replayed: --admission " + args.get("admission"));
-  if (runs.config.decide != sim::GpuDecision::kAtStart &&
-      std::count(modes.begin(), modes.end(), sim::Admission::kQueue))
+  if (runs.config.decide != gpu::DecisionTime::kAtStart &&
+      std::count(modes.begin(), modes.end(), gpu::Admission::kQueue))
     throw InputError("--hindsight",
                      "with a queue the search decides each job when it is tried (--decide start)");
   return modes;
 }
 
 // --hindsight N: the search teacher's options, checked before any replay.
-std::optional<sim::HindsightSearchOptions> hindsight_of(const Args& args, const Runs& runs) {
+std::optional<gpu::HindsightSearchOptions> hindsight_of(const Args& args, const Runs& runs) {
   if (!args.has("hindsight")) {
     for (const char* option : {"hindsight-admission", "hindsight-base"})
       if (args.has(option)) throw InputError(std::string("--") + option, "only with --hindsight N");
     return std::nullopt;
   }
-  sim::HindsightSearchOptions search;
+  gpu::HindsightSearchOptions search;
   search.order = runs.config.order;
   search.base =
-      GpuPolicy::parse(args.has("hindsight-base") ? args.get("hindsight-base") : "min_feasible",
-                       "--hindsight-base", sim::model_search_dirs());
+      gpu::Policy::parse(args.has("hindsight-base") ? args.get("hindsight-base") : "min_feasible",
+                         "--hindsight-base", sim::model_search_dirs());
   search.lookahead = args.get_long("hindsight", 1, 1L << 30);
   search.seed = runs.config.seed;
   return search;
@@ -230,11 +230,11 @@ std::optional<sim::HindsightSearchOptions> hindsight_of(const Args& args, const 
 // --jobs-csv: each job's outcome under one policy, with the GPU count the
 // trace asked for beside the one it ran on, so a replay can be checked job by
 // job against what Slurm decided (tests/plugin/slurm_gpu_integration.sh).
-void write_job_rows(std::ostream& out, const sim::GpuReplayStats& stats,
-                    const std::vector<sim::GpuJob>& jobs,
-                    const std::vector<sim::GpuJobOutcome>& outcomes) {
+void write_job_rows(std::ostream& out, const gpu::ReplayStats& stats,
+                    const std::vector<gpu::Job>& jobs,
+                    const std::vector<gpu::JobOutcome>& outcomes) {
   for (size_t i = 0; i < jobs.size() && i < outcomes.size(); ++i) {
-    const sim::GpuJobOutcome& o = outcomes[i];
+    const gpu::JobOutcome& o = outcomes[i];
     out << sim::csv_field(stats.policy) << ',' << sim::csv_field(stats.admission) << ','
         << sim::csv_field(jobs[i].id) << ',' << jobs[i].requested << ',' << o.gpus << ','
         << (o.gpus > 0 ? sim::csv_number(o.start) : "") << ','
@@ -244,16 +244,16 @@ void write_job_rows(std::ostream& out, const sim::GpuReplayStats& stats,
 
 }  // namespace
 
-int replay_on_gpus(const Args& args, const sim::GpuTraceMapping& mapping) {
+int replay_on_gpus(const Args& args, const gpu::TraceMapping& mapping) {
   const sim::TraceFormat format = sim::parse_trace_format(args.get("format"), "--format");
   Runs runs = runs_of(args, mapping.seed);
-  std::optional<sim::HindsightSearchOptions> search = hindsight_of(args, runs);
-  const std::vector<sim::Admission> search_modes =
-      search ? hindsight_modes(args, runs) : std::vector<sim::Admission>{};
+  std::optional<gpu::HindsightSearchOptions> search = hindsight_of(args, runs);
+  const std::vector<gpu::Admission> search_modes =
+      search ? hindsight_modes(args, runs) : std::vector<gpu::Admission>{};
   const auto estimator = replay_estimator(args);
   sim::TraceReport read;
-  sim::GpuTraceReport mapped;
-  const std::vector<sim::GpuJob> jobs = read_jobs(args, mapping, *estimator, format, read, mapped);
+  gpu::MappingReport mapped;
+  const std::vector<gpu::Job> jobs = read_jobs(args, mapping, *estimator, format, read, mapped);
   const bool json = args.is_set("json");
   if (!json) print_report(read, format, mapped, mapping);
   DurationModel durations(estimator);
@@ -267,19 +267,19 @@ int replay_on_gpus(const Args& args, const sim::GpuTraceMapping& mapping) {
   Table table({"policy", "admission", "deadlines met", "95% CI", "unservable", "blocked",
                "turned away", "GPU-hours", "GPU-h/met", "utilisation", "queue delay s",
                "GPUs/job"});
-  for (sim::Admission mode : runs.modes)
-    for (const GpuPolicy& policy : runs.policies) {
+  for (gpu::Admission mode : runs.modes)
+    for (const gpu::Policy& policy : runs.policies) {
       runs.config.policy = policy;
       runs.config.admission = mode;
-      const sim::GpuReplayResult result = sim::replay_on_gpus(jobs, durations, runs.config);
+      const gpu::ReplayResult result = gpu::replay_on_gpus(jobs, durations, runs.config);
       const sim::Stat met = met_rate_batch_means(result.jobs);
       summary.push_back(stats_json(result.stats, met, estimator->cluster().name));
       add_row(table, result.stats, met);
       if (job_rows.is_open()) write_job_rows(job_rows, result.stats, jobs, result.jobs);
     }
-  for (sim::Admission mode : search_modes) {
+  for (gpu::Admission mode : search_modes) {
     search->admission = mode;
-    const sim::GpuReplayResult result = sim::hindsight_search(jobs, durations, *search);
+    const gpu::ReplayResult result = gpu::hindsight_search(jobs, durations, *search);
     const sim::Stat met = met_rate_batch_means(result.jobs);
     summary.push_back(stats_json(result.stats, met, estimator->cluster().name));
     add_row(table, result.stats, met);
@@ -287,10 +287,10 @@ int replay_on_gpus(const Args& args, const sim::GpuTraceMapping& mapping) {
   }
   if (job_rows.is_open() && !job_rows.flush())
     throw InputError(args.get("jobs-csv"), "writing the --jobs-csv file failed");
-  std::vector<std::pair<sim::Admission, sim::MetBound>> bounds;
+  std::vector<std::pair<gpu::Admission, gpu::MetBound>> bounds;
   if (args.is_set("bound"))
-    for (sim::Admission mode : runs.modes)
-      bounds.emplace_back(mode, sim::met_upper_bound(jobs, durations, mode));
+    for (gpu::Admission mode : runs.modes)
+      bounds.emplace_back(mode, gpu::met_upper_bound(jobs, durations, mode));
   const std::string cluster = estimator->cluster().summary();
   if (json) {
     nlohmann::json out = {{"replay", "gpu"},
@@ -310,7 +310,7 @@ int replay_on_gpus(const Args& args, const sim::GpuTraceMapping& mapping) {
             << " consecutive batches of the trace's jobs (sim/README.md)\n";
   for (const auto& [mode, b] : bounds)
     std::cout << "no policy meets more than " << significant_number_text(b.rate, 4) << " ("
-              << b.met_at_most << " of " << b.jobs << ") with " << sim::admission_name(mode)
+              << b.met_at_most << " of " << b.jobs << ") with " << gpu::admission_name(mode)
               << " admission: capacity bound, sim/README.md\n";
   return 0;
 }

@@ -9,7 +9,7 @@
 #include "core/cluster/cluster_spec.h"
 #include "core/cluster/topology_yaml.h"
 #include "core/correction/correction_file.h"
-#include "core/policy/gpu_policy.h"
+#include "core/gpu/policy.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
 #include "core/util/yaml_input.h"
@@ -177,16 +177,16 @@ void parse_fitted_workload(const YAML::Node& w, const std::string& source,
     throw InputError(yaml_where(source, w),
                      "a fitted workload needs 'params' (a file of `pacml workload fit`)");
   fitted.params = preset_or_path(w["params"], source, "workload.params", base_dir,
-                                 [](const std::string& v) { return is_builtin_workload(v); });
+                                 [](const std::string& v) { return gpu::is_builtin_workload(v); });
   if (w["load"]) fitted.load = yaml_number(w["load"], source, "workload.load", 1e-6, 1e6);
   if (w["jobs"]) fitted.jobs = yaml_integer(w["jobs"], source, "workload.jobs", 1, 100'000'000);
   parse_deadline_rule(w, source, fitted);
 }
 
-std::vector<Admission> parse_admissions(const YAML::Node& node, const std::string& source) {
+std::vector<gpu::Admission> parse_admissions(const YAML::Node& node, const std::string& source) {
   const std::string text = yaml_scalar(node, source, "admission");
-  if (text == "both") return {Admission::kImmediate, Admission::kQueue};
-  return {parse_admission(text, yaml_where(source, node))};
+  if (text == "both") return {gpu::Admission::kImmediate, gpu::Admission::kQueue};
+  return {gpu::parse_admission(text, yaml_where(source, node))};
 }
 
 // workload: {kind: fitted, ...}: the GPU-cluster keys; the paper's
@@ -211,13 +211,13 @@ void parse_fitted_experiment(const YAML::Node& root, const std::string& source,
                                           spec.base_dir, yaml_where(source, root["correction"])));
   if (root["admission"]) fitted.admissions = parse_admissions(root["admission"], source);
   if (root["order"])
-    fitted.order = parse_queue_order(yaml_scalar(root["order"], source, "order"),
-                                     yaml_where(source, root["order"]));
+    fitted.order = gpu::parse_queue_order(yaml_scalar(root["order"], source, "order"),
+                                          yaml_where(source, root["order"]));
   spec.policies = {"requested", "min_feasible", "para_max"};
   if (root["policies"]) {
     spec.policies = yaml_strings(root["policies"], source, "policies");
     for (const std::string& p : spec.policies)
-      GpuPolicy::parse(p, yaml_where(source, root["policies"]), model_search_dirs());
+      gpu::Policy::parse(p, yaml_where(source, root["policies"]), model_search_dirs());
   }
   if (spec.policies.empty())
     throw InputError(yaml_where(source, root["policies"]), "policies is empty");

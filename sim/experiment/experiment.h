@@ -18,7 +18,7 @@
 //
 // A fitted-workload experiment replays jobs drawn from a fitted workload
 // (sim/gpu/fitted_workload.h) on a GPU cluster with the physical model
-// (sim/gpu/gpu_replay.h); it has no profile, topology, steps, horizon or β:
+// (sim/gpu/replay.h); it has no profile, topology, steps, horizon or β:
 //
 //   pacml_experiment: 1
 //   cluster: ramp-a100-16x8       # a preset name or a cluster file
@@ -45,7 +45,7 @@
 #include "core/world.h"
 #include "sim/engine/beta_distribution.h"
 #include "sim/engine/episode.h"
-#include "sim/gpu/gpu_replay.h"
+#include "sim/gpu/replay.h"
 #include "sim/trace/trace_workload.h"
 #include "sim/workload/graph_catalog.h"
 
@@ -63,8 +63,8 @@ struct FittedExperimentSpec {
   // Measured step times (core/parallel/throughput_table.h) that override the
   // analytic ones where they have the point: a directory (resolved); "" = none.
   std::string throughput_table;
-  std::vector<Admission> admissions = {Admission::kImmediate, Admission::kQueue};
-  QueueOrder order = QueueOrder::kEarliestDeadline;
+  std::vector<gpu::Admission> admissions = {gpu::Admission::kImmediate, gpu::Admission::kQueue};
+  gpu::QueueOrder order = gpu::QueueOrder::kEarliestDeadline;
   // A site correction (core/correction/correction_file.h): the corrected step
   // times are the simulated world's and what the policies are told.
   std::optional<StepCorrection> correction;

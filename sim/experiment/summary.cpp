@@ -125,7 +125,7 @@ nlohmann::json summary_to_json(const GroupSummary& g) {
   put("blocked_no_placement_rate", g.no_placement);
   put("blocked_deadline_rate", g.deadline);
   put("blocked_running_at_horizon_rate", g.running_at_horizon);
-  // The GPU experiments' keys (gpu_evaluation.h), as they read in the paper's
+  // The GPU experiments' keys (sim/gpu/evaluation.h), as they read in the paper's
   // world: an accepted job always meets its deadline, and nothing waits.
   put("deadline_met_rate",
       Stat{1 - g.blocking_rate.mean, g.blocking_rate.ci95, g.blocking_rate.sd});

@@ -14,20 +14,20 @@
 #include "core/util/numbers.h"
 #include "core/util/statistics.h"
 #include "core/util/yaml_input.h"
-#include "sim/gpu/gpu_trace.h"
+#include "sim/gpu/trace.h"
 #include "sim/workload/paths.h"
 
-namespace pacml::sim {
+namespace pacml::gpu {
 namespace {
 
 constexpr int kFormatVersion = 1;
 constexpr long kMaxIterations = 1'000'000'000'000;
 constexpr double kHour = 3600, kDay = 86400;
 
-void fit_arrivals(const std::vector<const TraceRecord*>& jobs, FittedWorkload& w) {
+void fit_arrivals(const std::vector<const sim::TraceRecord*>& jobs, FittedWorkload& w) {
   double first = INFINITY, last = -INFINITY;
   std::vector<double> counts(24, 0);
-  for (const TraceRecord* r : jobs) {
+  for (const sim::TraceRecord* r : jobs) {
     first = std::min(first, r->submit);
     last = std::max(last, r->submit);
     counts[static_cast<long>(std::floor(r->submit / kHour)) % 24] += 1;
@@ -38,10 +38,10 @@ void fit_arrivals(const std::vector<const TraceRecord*>& jobs, FittedWorkload& w
   for (double c : counts) w.arrivals_per_hour.push_back(c / days);
 }
 
-void fit_shares(const std::vector<const TraceRecord*>& jobs, FittedWorkload& w) {
+void fit_shares(const std::vector<const sim::TraceRecord*>& jobs, FittedWorkload& w) {
   std::map<std::pair<std::string, int>, long> models;
   std::map<int, long> gpus;
-  for (const TraceRecord* r : jobs) ++models[{r->model, r->batch}], ++gpus[r->gpus];
+  for (const sim::TraceRecord* r : jobs) ++models[{r->model, r->batch}], ++gpus[r->gpus];
   const double n = static_cast<double>(jobs.size());
   for (const auto& [key, count] : models) {
     ModelShare share;
@@ -51,10 +51,10 @@ void fit_shares(const std::vector<const TraceRecord*>& jobs, FittedWorkload& w) 
   for (const auto& [g, count] : gpus) w.gpus[g] = count / n;
 }
 
-void fit_iterations(const std::vector<const TraceRecord*>& jobs, FittedWorkload& w) {
+void fit_iterations(const std::vector<const sim::TraceRecord*>& jobs, FittedWorkload& w) {
   double sum = 0, squares = 0;
   w.min_iterations = jobs.front()->iterations, w.max_iterations = jobs.front()->iterations;
-  for (const TraceRecord* r : jobs) {
+  for (const sim::TraceRecord* r : jobs) {
     const double x = std::log(static_cast<double>(r->iterations));
     sum += x, squares += x * x;
     w.min_iterations = std::min(w.min_iterations, r->iterations);
@@ -66,9 +66,9 @@ void fit_iterations(const std::vector<const TraceRecord*>& jobs, FittedWorkload&
       std::sqrt(std::max(0.0, squares / n - w.log_iterations_mean * w.log_iterations_mean));
 }
 
-void fit_slack(const std::vector<const TraceRecord*>& jobs, FittedWorkload& w) {
+void fit_slack(const std::vector<const sim::TraceRecord*>& jobs, FittedWorkload& w) {
   std::vector<double> slack;
-  for (const TraceRecord* r : jobs)
+  for (const sim::TraceRecord* r : jobs)
     if (r->duration > 0 && r->deadline > r->submit)
       slack.push_back((r->deadline - r->submit) / r->duration);
   if (slack.empty()) return;  // keep ElasticFlow's [0.5, 1.5]
@@ -103,8 +103,8 @@ void read_graph(const YAML::Node& m, const std::string& source, ModelShare& shar
   if (m["layers"] || m["hidden"] || m["heads"])
     throw InputError(yaml_where(source, m), "layers/hidden/heads resize zoo models, not graphs");
   const std::string where = yaml_where(source, m["graph"]);
-  std::string path = expand_variables(keys.text(m, source, "graph"), where);
-  if (!path.empty() && path[0] != '/') path = directory_of(source) + "/" + path;
+  std::string path = sim::expand_variables(keys.text(m, source, "graph"), where);
+  if (!path.empty() && path[0] != '/') path = sim::directory_of(source) + "/" + path;
   share.graph = path;
   share.model = m["model"] ? keys.text(m, source, "model") : path;
   if (m["profiled_batch"])
@@ -301,9 +301,10 @@ size_t pick(Rng& rng, const Items& items, Weight weight) {
 
 }  // namespace
 
-FittedWorkload fit_workload(const std::vector<TraceRecord>& records, const std::string& source) {
-  std::vector<const TraceRecord*> jobs;
-  for (const TraceRecord& r : records)
+FittedWorkload fit_workload(const std::vector<sim::TraceRecord>& records,
+                            const std::string& source) {
+  std::vector<const sim::TraceRecord*> jobs;
+  for (const sim::TraceRecord& r : records)
     if (is_known_trace_model(r.model) && r.batch > 0 && r.iterations > 0) jobs.push_back(&r);
   if (jobs.empty())
     throw InputError(source, "no job with a known model, a batch and iterations to fit");
@@ -365,7 +366,7 @@ FittedWorkload load_workload_named(const std::string& name_or_path) {
 
 FittedJobGenerator::FittedJobGenerator(const FittedWorkload& workload, double load,
                                        std::uint64_t seed, DurationModel& durations,
-                                       const std::optional<BetaSpec>& beta)
+                                       const std::optional<sim::BetaSpec>& beta)
     : workload_(workload), load_(load), rng_(seed), durations_(durations) {
   if (!(load > 0)) throw InputError("--load", "load must be positive");
   peak_ = *std::max_element(workload.arrivals_per_hour.begin(), workload.arrivals_per_hour.end()) *
@@ -375,7 +376,7 @@ FittedJobGenerator::FittedJobGenerator(const FittedWorkload& workload, double lo
 
 // Seconds from submission to the deadline: slack × the run time on the
 // requested GPUs (ElasticFlow), or β × the sequential run time (the paper).
-double FittedJobGenerator::deadline_allowance(const GpuJob& job) {
+double FittedJobGenerator::deadline_allowance(const Job& job) {
   const FittedWorkload& w = workload_;
   if (beta_) {
     const double beta = beta_->sample(rng_);
@@ -391,7 +392,7 @@ double FittedJobGenerator::deadline_allowance(const GpuJob& job) {
   return slack * duration;
 }
 
-GpuJob FittedJobGenerator::next() {
+Job FittedJobGenerator::next() {
   const FittedWorkload& w = workload_;
   for (;;) {
     // Thinning: candidates at the peak rate, kept in proportion to the hour's.
@@ -400,7 +401,7 @@ GpuJob FittedJobGenerator::next() {
     if (uniform(rng_) * peak_ <= w.arrivals_per_hour[hour] * load_ / kHour) break;
   }
   const ModelShare& m = w.models[pick(rng_, w.models, [](const ModelShare& s) { return s.share; })];
-  GpuJob job;
+  Job job;
   job.id = std::to_string(drawn_++);
   job.source = "generated job " + job.id;
   job.submit = time_;
@@ -417,13 +418,12 @@ GpuJob FittedJobGenerator::next() {
   return job;
 }
 
-std::vector<GpuJob> generate_jobs(const FittedWorkload& w, double load, long count,
-                                  std::uint64_t seed, DurationModel& durations,
-                                  const std::optional<BetaSpec>& beta) {
+std::vector<Job> generate_jobs(const FittedWorkload& w, double load, long count, std::uint64_t seed,
+                               DurationModel& durations, const std::optional<sim::BetaSpec>& beta) {
   FittedJobGenerator generator(w, load, seed, durations, beta);
-  std::vector<GpuJob> jobs;
+  std::vector<Job> jobs;
   while (static_cast<long>(jobs.size()) < count) jobs.push_back(generator.next());
   return jobs;
 }
 
-}  // namespace pacml::sim
+}  // namespace pacml::gpu

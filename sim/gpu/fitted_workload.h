@@ -1,6 +1,6 @@
 // A workload generator fitted to real traces (sim/README.md, "Fitted
 // workloads"): the numbers a person can read in a small YAML file, and jobs
-// drawn from them for the GPU replay (sim/gpu/gpu_replay.h).
+// drawn from them for the GPU replay (sim/gpu/replay.h).
 //
 //   pacml_workload: 1
 //   source: cluster01.csv cluster02.csv      # what it was fitted on
@@ -29,11 +29,11 @@
 #include "core/parallel/parallel_job.h"
 #include "core/util/embedded_files.h"
 #include "sim/engine/beta_distribution.h"
-#include "sim/gpu/gpu_replay.h"
-#include "sim/gpu/gpu_trace.h"
+#include "sim/gpu/replay.h"
+#include "sim/gpu/trace.h"
 #include "sim/trace/trace.h"
 
-namespace pacml::sim {
+namespace pacml::gpu {
 
 struct ModelShare {
   std::string model;  // as the trace names it (ElasticFlow names or zoo names)
@@ -62,7 +62,8 @@ struct FittedWorkload {
 // Fits the parameters to ElasticFlow-style records (model, batch,
 // iterations, requested GPUs, submission, deadline, duration). Throws
 // InputError if no record has what the fit needs.
-FittedWorkload fit_workload(const std::vector<TraceRecord>& records, const std::string& source);
+FittedWorkload fit_workload(const std::vector<sim::TraceRecord>& records,
+                            const std::string& source);
 
 void write_workload(std::ostream& out, const FittedWorkload& workload);
 // Every error names file:line: unknown keys, shares that are not
@@ -95,17 +96,17 @@ FittedWorkload load_workload_named(const std::string& name_or_path);
 // cluster's GPUs) — or, given `beta`, the paper's rule: deadline = submit +
 // β × the job's sequential run time (on the fewest GPUs it fits on, one for
 // most jobs), β drawn from that distribution. Deterministic for a seed. As a
-// GpuJobSource it feeds a replay without holding the jobs (`pacml
+// JobSource it feeds a replay without holding the jobs (`pacml
 // bench-sim`'s million jobs).
 class FittedJobGenerator {
  public:
   // Throws InputError unless load > 0.
   FittedJobGenerator(const FittedWorkload& workload, double load, std::uint64_t seed,
-                     DurationModel& durations, const std::optional<BetaSpec>& beta = {});
-  GpuJob next();
+                     DurationModel& durations, const std::optional<sim::BetaSpec>& beta = {});
+  Job next();
 
  private:
-  double deadline_allowance(const GpuJob& job);
+  double deadline_allowance(const Job& job);
 
   const FittedWorkload& workload_;
   double load_, peak_;  // peak_: jobs per second at the busiest hour
@@ -114,12 +115,12 @@ class FittedJobGenerator {
   DurationModel& durations_;
   double time_ = 0;
   long drawn_ = 0;
-  std::optional<BetaSampler> beta_;
+  std::optional<sim::BetaSampler> beta_;
 };
 
 // The generator's first `jobs` jobs.
-std::vector<GpuJob> generate_jobs(const FittedWorkload& workload, double load, long jobs,
-                                  std::uint64_t seed, DurationModel& durations,
-                                  const std::optional<BetaSpec>& beta = {});
+std::vector<Job> generate_jobs(const FittedWorkload& workload, double load, long jobs,
+                               std::uint64_t seed, DurationModel& durations,
+                               const std::optional<sim::BetaSpec>& beta = {});
 
-}  // namespace pacml::sim
+}  // namespace pacml::gpu

@@ -6,14 +6,14 @@
 //
 // Rollout search (one step of policy iteration): at each arrival in turn,
 // every action the learned GPU policy could take (turn the job away, or one
-// of its candidate counts: features::gpu_decision_features) is tried by
+// of its candidate counts: decision_features) is tried by
 // going on from the trace so far, replayed with the choices already made,
 // with that action and then `base` for the next `lookahead` arrivals; the
 // action whose rollout meets the most deadlines among the job and those
 // arrivals is kept (ties: the base's own action, else the earliest
 // candidate). With the base's action among those tried, it never does worse
 // than the base over the lookahead. The replay of the choices made is kept
-// (a GpuReplayCursor, stepped as choices are made) and forked for each
+// (a ReplayCursor, stepped as choices are made) and forked for each
 // rollout, so a decision costs its rollouts, not a replay of the trace so
 // far: linear in the trace's length (a 13,000-job trace: seconds).
 //
@@ -30,14 +30,14 @@
 
 #include <vector>
 
+#include "core/gpu/policy.h"
 #include "core/parallel/duration_model.h"
-#include "core/policy/gpu_policy.h"
-#include "sim/gpu/gpu_replay.h"
+#include "sim/gpu/replay.h"
 
-namespace pacml::sim {
+namespace pacml::gpu {
 
 struct HindsightSearchOptions {
-  GpuPolicy base;        // followed after the action tried
+  Policy base;           // followed after the action tried
   long lookahead = 200;  // arrivals followed by the base
   std::uint64_t seed = 1;
   int progress = -1;  // -1 auto (a terminal), 0 off, 1 on
@@ -47,16 +47,16 @@ struct HindsightSearchOptions {
 
 // The searched choices replayed once more, with the options' admission, as
 // one replay result (stats.policy "hindsight(BASE, N)").
-GpuReplayResult hindsight_search(const std::vector<GpuJob>& jobs, DurationModel& durations,
-                                 const HindsightSearchOptions& options);
+ReplayResult hindsight_search(const std::vector<Job>& jobs, DurationModel& durations,
+                              const HindsightSearchOptions& options);
 
 // The search's best action at every decision of a replay that takes
 // `follow`'s decisions instead of the search's own (null: its own), in the
 // order they are made: DAgger's labels for the learned policy's rollouts
-// when it learns from the search (model/gpu_trainer.h, `teacher: rollout`).
+// when it learns from the search (model/gpu/trainer.h, `teacher: rollout`).
 // A replay of the same jobs with the same options and a policy deciding as
 // `follow` does (or as the labels say) makes these decisions in this order.
-std::vector<int> hindsight_labels(const std::vector<GpuJob>& jobs, DurationModel& durations,
-                                  const HindsightSearchOptions& options, const GpuPolicy* follow);
+std::vector<int> hindsight_labels(const std::vector<Job>& jobs, DurationModel& durations,
+                                  const HindsightSearchOptions& options, const Policy* follow);
 
-}  // namespace pacml::sim
+}  // namespace pacml::gpu

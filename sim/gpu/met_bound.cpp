@@ -6,7 +6,7 @@
 
 #include "core/util/error.h"
 
-namespace pacml::sim {
+namespace pacml::gpu {
 namespace {
 
 // A GPU count that meets the job's deadline on an empty cluster, and its run.
@@ -18,7 +18,7 @@ struct Run {
 // The job's runs that meet its deadline, fewest GPUs first, each strictly
 // shorter than the ones before: a count with more GPUs and no shorter run
 // never holds fewer GPU-seconds in a window, so it cannot lower a cost.
-std::vector<Run> useful_runs(const GpuJob& job, DurationModel& durations, int cluster_gpus) {
+std::vector<Run> useful_runs(const Job& job, DurationModel& durations, int cluster_gpus) {
   std::vector<Run> runs;
   for (int k = 1; k <= cluster_gpus; ++k) {
     const double d = run_seconds(durations, job, k);
@@ -29,8 +29,7 @@ std::vector<Run> useful_runs(const GpuJob& job, DurationModel& durations, int cl
 }
 
 // The least GPU-seconds the job holds before `end` if it is met.
-double least_cost(const GpuJob& job, const std::vector<Run>& runs, Admission admission,
-                  double end) {
+double least_cost(const Job& job, const std::vector<Run>& runs, Admission admission, double end) {
   double best = std::numeric_limits<double>::infinity();
   for (const Run& r : runs) {
     const double start = admission == Admission::kImmediate ? job.submit : job.deadline - r.seconds;
@@ -43,8 +42,7 @@ double least_cost(const GpuJob& job, const std::vector<Run>& runs, Admission adm
 // The fewest GPUs the job holds at `end` if it is met: a count's run is
 // under way then whatever its start (it cannot have ended, and it must have
 // begun), else 0.
-double least_held(const GpuJob& job, const std::vector<Run>& runs, Admission admission,
-                  double end) {
+double least_held(const Job& job, const std::vector<Run>& runs, Admission admission, double end) {
   double best = std::numeric_limits<double>::infinity();
   for (const Run& r : runs) {
     const double latest_start =
@@ -82,7 +80,7 @@ long cheapest_that_fit(const std::vector<double>& costs, double budget) {
 // which projected subgradient steps lower; every iterate is a valid bound
 // (weak duality), and the least is kept. In a queue a job with room to
 // start late enough to end before it could begin holds nothing here.
-double under_way_bound(const std::vector<GpuJob>& jobs, const std::vector<std::vector<Run>>& runs,
+double under_way_bound(const std::vector<Job>& jobs, const std::vector<std::vector<Run>>& runs,
                        Admission admission, int cluster_gpus, int iterations) {
   // Run r of job j is under way during [from, until) whatever its start:
   // it starts at its submission a (immediate) or by its deadline D less the
@@ -150,7 +148,7 @@ double under_way_bound(const std::vector<GpuJob>& jobs, const std::vector<std::v
 
 }  // namespace
 
-MetBound met_upper_bound(const std::vector<GpuJob>& jobs, DurationModel& durations,
+MetBound met_upper_bound(const std::vector<Job>& jobs, DurationModel& durations,
                          Admission admission, const MetBoundOptions& options) {
   if (!(options.step > 0) || !(options.max_window >= options.step))
     throw InputError("met bound", "window step must be > 0 and at most the longest window");
@@ -191,7 +189,7 @@ MetBound met_upper_bound(const std::vector<GpuJob>& jobs, DurationModel& duratio
     for (size_t width = 1; width <= std::min(longest, i); ++width) {
       const size_t first = i - width;
       for (long j : bins[first]) {
-        const GpuJob& job = jobs[static_cast<size_t>(j)];
+        const Job& job = jobs[static_cast<size_t>(j)];
         const std::vector<Run>& r = runs[static_cast<size_t>(j)];
         insert_sorted(costs, least_cost(job, r, admission, end));
         insert_sorted(held, least_held(job, r, admission, end));
@@ -212,4 +210,4 @@ MetBound met_upper_bound(const std::vector<GpuJob>& jobs, DurationModel& duratio
   return bound;
 }
 
-}  // namespace pacml::sim
+}  // namespace pacml::gpu

@@ -35,9 +35,9 @@
 #include <vector>
 
 #include "core/parallel/duration_model.h"
-#include "sim/gpu/gpu_replay.h"
+#include "sim/gpu/replay.h"
 
-namespace pacml::sim {
+namespace pacml::gpu {
 
 struct MetBoundOptions {
   double step = 1800;             // window boundaries, seconds
@@ -51,7 +51,7 @@ struct MetBound {
   double rate = 0;       // met_at_most / jobs
 };
 
-MetBound met_upper_bound(const std::vector<GpuJob>& jobs, DurationModel& durations,
+MetBound met_upper_bound(const std::vector<Job>& jobs, DurationModel& durations,
                          Admission admission, const MetBoundOptions& options = {});
 
-}  // namespace pacml::sim
+}  // namespace pacml::gpu

@@ -7,7 +7,7 @@ namespace pacml::sim {
 
 CorrectedPredictions::CorrectedPredictions(DurationModel& durations) : durations_(durations) {}
 
-double CorrectedPredictions::share(const GpuJob& job, int gpus) {
+double CorrectedPredictions::share(const gpu::Job& job, int gpus) {
   const auto key = std::make_pair(job.work->key(), gpus);
   const auto it = shares_.find(key);
   if (it != shares_.end()) return it->second;
@@ -17,7 +17,7 @@ double CorrectedPredictions::share(const GpuJob& job, int gpus) {
   return s;
 }
 
-double CorrectedPredictions::seconds(const GpuJob& job, int gpus,
+double CorrectedPredictions::seconds(const gpu::Job& job, int gpus,
                                      const StepCorrection& correction) {
   const double step = step_time(job, gpus);
   const CorrectionFactor* f = correction.find(job.work->name(), device());
@@ -25,9 +25,9 @@ double CorrectedPredictions::seconds(const GpuJob& job, int gpus,
   return static_cast<double>(job.iterations) * corrected_step_time(*f, step, share(job, gpus));
 }
 
-void rescale_deadlines(std::vector<GpuJob>& jobs, CorrectedPredictions& predictions,
+void rescale_deadlines(std::vector<gpu::Job>& jobs, CorrectedPredictions& predictions,
                        const StepCorrection& correction, int cluster_gpus) {
-  for (GpuJob& job : jobs) {
+  for (gpu::Job& job : jobs) {
     const int k = std::clamp(job.requested, 1, cluster_gpus);
     const double model = static_cast<double>(job.iterations) * predictions.step_time(job, k);
     const double ratio = predictions.seconds(job, k, correction) / model;
@@ -36,8 +36,9 @@ void rescale_deadlines(std::vector<GpuJob>& jobs, CorrectedPredictions& predicti
   }
 }
 
-GpuRunSeconds corrected_world(CorrectedPredictions& predictions, const StepCorrection& correction) {
-  return [&predictions, &correction](const GpuJob& job, int gpus) {
+gpu::RunSeconds corrected_world(CorrectedPredictions& predictions,
+                                const StepCorrection& correction) {
+  return [&predictions, &correction](const gpu::Job& job, int gpus) {
     return predictions.seconds(job, gpus, correction);
   };
 }

@@ -33,10 +33,10 @@ double standard_normal(Rng& rng) {
 }
 
 // The true factors of every model the jobs name, drawn in name order.
-StepCorrection draw_truth(const std::vector<GpuJob>& jobs, const std::string& device,
+StepCorrection draw_truth(const std::vector<gpu::Job>& jobs, const std::string& device,
                           const HistorySimOptions& o) {
   std::set<std::string> models;
-  for (const GpuJob& job : jobs) models.insert(job.work->name());
+  for (const gpu::Job& job : jobs) models.insert(job.work->name());
   Rng rng(o.seed ^ kTruthStream);
   StepCorrection truth;
   truth.version = "truth";
@@ -50,7 +50,7 @@ StepCorrection draw_truth(const std::vector<GpuJob>& jobs, const std::string& de
 }
 
 // A job's own noise: the same in every replay of it.
-double job_noise(const GpuJob& job, const HistorySimOptions& o) {
+double job_noise(const gpu::Job& job, const HistorySimOptions& o) {
   if (o.noise <= 0) return 1;
   Rng rng(fnv1a64(job.id) ^ o.seed ^ kNoiseStream);
   return std::exp(o.noise * standard_normal(rng));
@@ -61,7 +61,7 @@ enum class Mode { kNever, kLearns, kTruth };
 // One replay of `jobs` predicting as `mode` says.
 class SimRun {
  public:
-  SimRun(Mode mode, const std::vector<GpuJob>& jobs, DurationModel& durations,
+  SimRun(Mode mode, const std::vector<gpu::Job>& jobs, DurationModel& durations,
          CorrectedPredictions& predictions, const StepCorrection& truth, const HistorySimOptions& o)
       : mode_(mode),
         jobs_(jobs),
@@ -78,15 +78,15 @@ class SimRun {
     double model_step = 0, share = 1;
     bool settled = false;
   };
-  double predict(const GpuJob& job, int k) {
+  double predict(const gpu::Job& job, int k) {
     if (mode_ == Mode::kNever) return run_seconds(durations_, job, k);
     return predictions_.seconds(job, k, mode_ == Mode::kTruth ? truth_ : current_);
   }
-  double start(const GpuJob& job, int k);
-  void settle(long index, const GpuJobOutcome& outcome);
+  double start(const gpu::Job& job, int k);
+  void settle(long index, const gpu::JobOutcome& outcome);
 
   Mode mode_;
-  const std::vector<GpuJob>& jobs_;
+  const std::vector<gpu::Job>& jobs_;
   DurationModel& durations_;
   CorrectedPredictions& predictions_;
   const StepCorrection& truth_;
@@ -98,7 +98,7 @@ class SimRun {
   SimReplay out_;
 };
 
-double SimRun::start(const GpuJob& job, int k) {
+double SimRun::start(const gpu::Job& job, int k) {
   Started s;
   s.predicted = predict(job, k);
   s.actual = predictions_.seconds(job, k, truth_) * job_noise(job, o_);
@@ -111,8 +111,8 @@ double SimRun::start(const GpuJob& job, int k) {
 
 // A final outcome: recorded, and for a completed job the accounting a refit
 // reads (the model's own prediction and the measured step).
-void SimRun::settle(long index, const GpuJobOutcome& outcome) {
-  const GpuJob& job = jobs_[static_cast<size_t>(index)];
+void SimRun::settle(long index, const gpu::JobOutcome& outcome) {
+  const gpu::Job& job = jobs_[static_cast<size_t>(index)];
   SimOutcome so;
   so.model = job.work->name();
   so.met = outcome.met;
@@ -144,20 +144,20 @@ void SimRun::settle(long index, const GpuJobOutcome& outcome) {
 
 SimReplay SimRun::run(const std::string& name) {
   out_.name = name;
-  GpuReplayConfig config;
-  config.policy = GpuPolicy::parse(o_.policy, "--policy", model_search_dirs());
+  gpu::ReplayConfig config;
+  config.policy = gpu::Policy::parse(o_.policy, "--policy", model_search_dirs());
   config.admission = o_.admission;
   config.seed = o_.seed;
-  config.predicted = [this](const GpuJob& job, int k) { return predict(job, k); };
-  config.actual = [this](const GpuJob& job, int k) { return start(job, k); };
+  config.predicted = [this](const gpu::Job& job, int k) { return predict(job, k); };
+  config.actual = [this](const gpu::Job& job, int k) { return start(job, k); };
   size_t next = 0;
-  const GpuJobSource source = [&](GpuJob& job) {
+  const gpu::JobSource source = [&](gpu::Job& job) {
     if (next >= jobs_.size()) return false;
     job = jobs_[next++];
     return true;
   };
   out_.stats = replay_stream(source, durations_, config,
-                             [this](long j, const GpuJobOutcome& o) { settle(j, o); });
+                             [this](long j, const gpu::JobOutcome& o) { settle(j, o); });
   std::vector<double> all, settled;
   long settled_met = 0;
   for (const SimOutcome& so : out_.outcomes) {
@@ -178,10 +178,10 @@ SimReplay SimRun::run(const std::string& name) {
 
 // The fitted workload's jobs with deadlines from the true run time: the
 // slack × (true / predicted) on the requested GPUs.
-std::vector<GpuJob> draw_jobs(const HistorySimOptions& o, DurationModel& durations,
-                              CorrectedPredictions& predictions, StepCorrection& truth) {
-  const FittedWorkload workload = load_workload_named(o.workload);
-  std::vector<GpuJob> jobs = generate_jobs(workload, o.load, o.jobs, o.seed, durations);
+std::vector<gpu::Job> draw_jobs(const HistorySimOptions& o, DurationModel& durations,
+                                CorrectedPredictions& predictions, StepCorrection& truth) {
+  const gpu::FittedWorkload workload = gpu::load_workload_named(o.workload);
+  std::vector<gpu::Job> jobs = gpu::generate_jobs(workload, o.load, o.jobs, o.seed, durations);
   truth = draw_truth(jobs, predictions.device(), o);
   rescale_deadlines(jobs, predictions, truth, durations.cluster_gpus());
   return jobs;
@@ -201,7 +201,7 @@ HistorySimResult simulate_history(const HistorySimOptions& options) {
   CorrectedPredictions predictions(durations);
   HistorySimResult result;
   StepCorrection truth;
-  const std::vector<GpuJob> jobs = draw_jobs(o, durations, predictions, truth);
+  const std::vector<gpu::Job> jobs = draw_jobs(o, durations, predictions, truth);
   result.device = predictions.device();
   for (const auto& [key, f] : truth.factors) result.truth[key.first] = f;
   const std::pair<Mode, const char*> modes[] = {

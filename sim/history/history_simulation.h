@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "core/correction/step_correction.h"
-#include "sim/gpu/gpu_replay.h"
+#include "sim/gpu/replay.h"
 #include "sim/history/correction_fit.h"
 
 namespace pacml::sim {
@@ -33,7 +33,7 @@ struct HistorySimOptions {
   long jobs = 5000;
   std::uint64_t seed = 0;
   std::string policy = "min_feasible";
-  Admission admission = Admission::kQueue;
+  gpu::Admission admission = gpu::Admission::kQueue;
   double bias = 1.7;
   double spread_lo = 0.5, spread_hi = 2;
   double noise = 0.05;       // log-sd of a job's step time around its model's
@@ -54,7 +54,7 @@ struct SimOutcome {
 
 struct SimReplay {
   std::string name;  // never, learns, truth
-  GpuReplayStats stats;
+  gpu::ReplayStats stats;
   std::vector<SimOutcome> outcomes;
   long refits = 0;
   StepCorrection last_correction;  // learns: the last fit

@@ -65,7 +65,7 @@ struct MappingReport {
 
 // The model a record without one takes: models[FNV-1a(executable, else job
 // id) mod |models|], so that one program always runs the same model. Both
-// replays (this one and sim/gpu/gpu_trace.h) choose by it. `models` must not
+// replays (this one and sim/gpu/trace.h) choose by it. `models` must not
 // be empty.
 const std::string& model_for_record(const std::vector<std::string>& models,
                                     const TraceRecord& record);

@@ -9,11 +9,11 @@
 
 static void fuzz_workload(const std::string& input) {
   std::istringstream in(input);
-  const pacml::sim::FittedWorkload w = pacml::sim::load_workload(in, "fuzz-workload.yaml");
+  const pacml::gpu::FittedWorkload w = pacml::gpu::load_workload(in, "fuzz-workload.yaml");
   static auto estimator =
       std::make_shared<const pacml::PhysicalEstimator>(pacml::load_cluster("dgx-a100-4x8"));
   pacml::DurationModel durations(estimator);
-  for (const pacml::sim::GpuJob& job : pacml::sim::generate_jobs(w, 1.0, 3, 1, durations))
+  for (const pacml::gpu::Job& job : pacml::gpu::generate_jobs(w, 1.0, 3, 1, durations))
     if (!(job.deadline >= job.submit) || job.iterations < 1 || !std::isfinite(job.submit))
       throw std::logic_error("a drawn job is malformed");
 }

@@ -1,5 +1,5 @@
-// The learned GPU policy's inputs and its Eigen policy (core/features/gpu_features.h,
-// core/inference/gpu_learned_policy.h): what a decision offers, that the
+// The learned GPU policy's inputs and its Eigen policy (core/gpu/features.h,
+// core/gpu/learned_policy.h): what a decision offers, that the
 // inputs tell jobs apart, that weights load, decide and are refused when
 // they are not a GPU model, and that a replay with one is deterministic.
 #include <gtest/gtest.h>
@@ -13,20 +13,18 @@
 
 #include <Eigen/Dense>
 
-#include "core/features/gpu_features.h"
-#include "core/inference/gpu_learned_policy.h"
+#include "core/gpu/features.h"
+#include "core/gpu/learned_policy.h"
+#include "core/gpu/placement.h"
 #include "core/parallel/duration_model.h"
-#include "core/placement/gpu_placement.h"
 #include "core/util/error.h"
 #include "sim/gpu/fitted_workload.h"
-#include "sim/gpu/gpu_replay.h"
+#include "sim/gpu/replay.h"
 #include "tests/core/learning_test_util.h"
 
 namespace pacml {
 namespace {
 
-using features::GpuDecisionFeatures;
-using inference::GpuArchitecture;
 using inference::WeightsFile;
 
 std::shared_ptr<const PhysicalEstimator> estimator(int servers) {
@@ -44,9 +42,9 @@ ParallelJobPtr zoo_job(const std::string& model, int batch) {
 }
 
 // A decision for `job` at time 0 on an empty cluster of `durations`.
-GpuDecisionInput empty_cluster_input(DurationModel& durations, const ParallelJobPtr& job,
-                                     long iterations, double deadline) {
-  GpuDecisionInput in;
+gpu::DecisionInput empty_cluster_input(DurationModel& durations, const ParallelJobPtr& job,
+                                       long iterations, double deadline) {
+  gpu::DecisionInput in;
   in.deadline = deadline;
   in.cluster_gpus = in.free_gpus = durations.cluster().num_gpus();
   in.gpus_per_server = durations.cluster().gpus_per_server;
@@ -63,9 +61,9 @@ GpuDecisionInput empty_cluster_input(DurationModel& durations, const ParallelJob
 // Weights whose every action logit is the action's "start" scalar: every GPU
 // count ties above "do not start", and ties go to the lowest index, the fewest
 // GPUs that meet the deadline: min_feasible, written as a network.
-WeightsFile start_fewest_weights(const GpuArchitecture& arch = {}) {
+WeightsFile start_fewest_weights(const gpu::Architecture& arch = {}) {
   WeightsFile w;
-  w.metadata = inference::make_gpu_metadata(arch, {{"test", "start the fewest"}}, "test");
+  w.metadata = gpu::make_metadata(arch, {{"test", "start the fewest"}}, "test");
   for (const auto& [name, shape] : arch.tensor_shapes()) {
     inference::NamedTensor t{name, shape, {}};
     t.data.assign(static_cast<size_t>(t.numel()), 0.f);
@@ -82,10 +80,10 @@ WeightsFile start_fewest_weights(const GpuArchitecture& arch = {}) {
   return w;
 }
 
-WeightsFile random_gpu_weights(std::uint64_t seed, const GpuArchitecture& arch = {}) {
+WeightsFile random_gpu_weights(std::uint64_t seed, const gpu::Architecture& arch = {}) {
   Rng rng(seed);
   WeightsFile w;
-  w.metadata = inference::make_gpu_metadata(arch, {{"test", "random"}}, "test");
+  w.metadata = gpu::make_metadata(arch, {{"test", "random"}}, "test");
   for (const auto& [name, shape] : arch.tensor_shapes()) {
     inference::NamedTensor t{name, shape, {}};
     t.data.resize(static_cast<size_t>(t.numel()));
@@ -110,8 +108,8 @@ TEST(GpuFeatures, OffersNotStartingThenTheFewestGpusThatMeetTheDeadline) {
   // A deadline the job meets on 3 GPUs or more, not on 2.
   const double deadline =
       0.5 * (durations.seconds(*job, 2000, 2) + durations.seconds(*job, 2000, 3));
-  GpuDecisionInput in = empty_cluster_input(durations, job, 2000, deadline);
-  const GpuDecisionFeatures f = features::gpu_decision_features(in);
+  gpu::DecisionInput in = empty_cluster_input(durations, job, 2000, deadline);
+  const gpu::DecisionFeatures f = gpu::decision_features(in);
   ASSERT_GT(one, deadline);
   EXPECT_EQ(f.fewest, 3);
   ASSERT_GE(f.gpus.size(), 3u);
@@ -120,13 +118,13 @@ TEST(GpuFeatures, OffersNotStartingThenTheFewestGpusThatMeetTheDeadline) {
   EXPECT_EQ(f.gpus[2], 4);  // the next power of two
   for (size_t a = 1; a < f.gpus.size(); ++a)
     EXPECT_LE(in.seconds(f.gpus[a]), deadline) << f.gpus[a] << " GPUs";
-  EXPECT_EQ(f.actions.size(), f.gpus.size() * features::kGpuActionScalars);
+  EXPECT_EQ(f.actions.size(), f.gpus.size() * gpu::kActionScalars);
   for (float x : f.job) EXPECT_TRUE(x >= 0 && x <= 1);
   for (float x : f.context) EXPECT_TRUE(x >= 0 && x <= 1);
   for (float x : f.actions) EXPECT_TRUE(x >= 0 && x <= 1);
   // No count meets an impossible deadline: only "do not start".
   in.deadline = 1e-3;
-  EXPECT_EQ(features::gpu_decision_features(in).gpus, std::vector<int>{0});
+  EXPECT_EQ(gpu::decision_features(in).gpus, std::vector<int>{0});
 }
 
 // Each candidate carries what the physical model planned for it: the memory
@@ -136,19 +134,19 @@ TEST(GpuFeatures, OffersNotStartingThenTheFewestGpusThatMeetTheDeadline) {
 TEST(GpuFeatures, CandidatesCarryTheirPlansMemoryAndStrategy) {
   DurationModel durations(estimator(4));
   const ParallelJobPtr job = zoo_job("gpt2", 256);
-  const GpuDecisionFeatures f =
-      features::gpu_decision_features(empty_cluster_input(durations, job, 1000, INFINITY));
-  const auto& names = features::gpu_action_scalar_names();
+  const gpu::DecisionFeatures f =
+      gpu::decision_features(empty_cluster_input(durations, job, 1000, INFINITY));
+  const auto& names = gpu::action_scalar_names();
   ASSERT_EQ(names[8], "memory_share");
   ASSERT_EQ(names[9], "strategy_data");
   ASSERT_EQ(names[12], "strategy_pipeline");
   std::set<Strategy> seen;
   std::set<float> memories;
   for (size_t a = 0; a < f.gpus.size(); ++a) {
-    const float* x = f.actions.data() + a * features::kGpuActionScalars;
+    const float* x = f.actions.data() + a * gpu::kActionScalars;
     const PlanTraits plan = durations.traits(*job, f.gpus[a]);
     if (a == 0) {
-      for (int i = 8; i < features::kGpuActionScalars; ++i) EXPECT_EQ(x[i], 0.f);
+      for (int i = 8; i < gpu::kActionScalars; ++i) EXPECT_EQ(x[i], 0.f);
       continue;
     }
     EXPECT_EQ(x[8], std::min(plan.memory_share, 1.f)) << f.gpus[a] << " GPUs";
@@ -169,17 +167,17 @@ TEST(GpuFeatures, TellModelsWithDifferentScalingApart) {
     const double deadline = 0.6 * durations.seconds(*job, 1000, 1);
     return empty_cluster_input(durations, job, 1000, deadline);
   };
-  const GpuDecisionInput bert_in = inputs(bert), vgg_in = inputs(vgg);
-  const GpuDecisionFeatures fb = features::gpu_decision_features(bert_in);
-  const GpuDecisionFeatures fv = features::gpu_decision_features(vgg_in);
-  const int doubling = 2;  // gpu_job_scalar_names()[2]
-  ASSERT_EQ(features::gpu_job_scalar_names()[doubling], "doubling_efficiency");
+  const gpu::DecisionInput bert_in = inputs(bert), vgg_in = inputs(vgg);
+  const gpu::DecisionFeatures fb = gpu::decision_features(bert_in);
+  const gpu::DecisionFeatures fv = gpu::decision_features(vgg_in);
+  const int doubling = 2;  // gpu::job_scalar_names()[2]
+  ASSERT_EQ(gpu::job_scalar_names()[doubling], "doubling_efficiency");
   EXPECT_GT(std::abs(fb.job[doubling] - fv.job[doubling]), 0.05)
       << "bert " << fb.job[doubling] << " vgg " << fv.job[doubling];
   EXPECT_NE(fb.job[7], fv.job[7]);  // transformer or not
   // And the graphs embed differently.
-  const auto model = std::make_shared<const inference::GpuLearnedModel>(random_gpu_weights(3), "t");
-  inference::GpuLearnedPolicy policy(model);
+  const auto model = std::make_shared<const gpu::LearnedModel>(random_gpu_weights(3), "t");
+  gpu::LearnedPolicy policy(model);
   const std::vector<float> eb = policy.embedding(bert.get());
   const std::vector<float> ev = policy.embedding(vgg.get());
   double distance = 0;
@@ -190,15 +188,15 @@ TEST(GpuFeatures, TellModelsWithDifferentScalingApart) {
 TEST(GpuLearnedPolicy, ANetworkThatStartsTheFewestIsMinFeasible) {
   const std::string path = write_temp(start_fewest_weights(), "fewest");
   DurationModel durations(estimator(2));
-  const auto workload = sim::load_workload_named("elasticflow-01-05");
-  const auto jobs = sim::generate_jobs(workload, 1.0, 300, 7, durations);
-  for (sim::Admission admission : {sim::Admission::kImmediate, sim::Admission::kQueue}) {
-    sim::GpuReplayConfig config;
+  const auto workload = gpu::load_workload_named("elasticflow-01-05");
+  const auto jobs = gpu::generate_jobs(workload, 1.0, 300, 7, durations);
+  for (gpu::Admission admission : {gpu::Admission::kImmediate, gpu::Admission::kQueue}) {
+    gpu::ReplayConfig config;
     config.admission = admission;
-    config.policy = GpuPolicy::parse("min_feasible", "test");
-    const sim::GpuReplayResult rule = sim::replay_on_gpus(jobs, durations, config);
-    config.policy = GpuPolicy::parse("pacml:" + path, "test");
-    const sim::GpuReplayResult learned = sim::replay_on_gpus(jobs, durations, config);
+    config.policy = gpu::Policy::parse("min_feasible", "test");
+    const gpu::ReplayResult rule = gpu::replay_on_gpus(jobs, durations, config);
+    config.policy = gpu::Policy::parse("pacml:" + path, "test");
+    const gpu::ReplayResult learned = gpu::replay_on_gpus(jobs, durations, config);
     ASSERT_EQ(rule.jobs.size(), learned.jobs.size());
     for (size_t j = 0; j < rule.jobs.size(); ++j)
       ASSERT_EQ(rule.jobs[j].gpus, learned.jobs[j].gpus) << "job " << j;
@@ -210,14 +208,14 @@ TEST(GpuLearnedPolicy, ANetworkThatStartsTheFewestIsMinFeasible) {
 TEST(GpuLearnedPolicy, ReplaysAreDeterministicAndEveryStartMeetsTheDeadlineItWasGiven) {
   const std::string path = write_temp(random_gpu_weights(11), "random");
   DurationModel durations(estimator(2));
-  const auto workload = sim::load_workload_named("elasticflow-01-05");
-  const auto jobs = sim::generate_jobs(workload, 1.5, 300, 3, durations);
-  sim::GpuReplayConfig config;
-  config.admission = sim::Admission::kQueue;
-  config.policy = GpuPolicy::parse("pacml:" + path, "test");
-  const sim::GpuReplayResult a = sim::replay_on_gpus(jobs, durations, config);
-  config.policy = GpuPolicy::parse("pacml:" + path, "test");
-  const sim::GpuReplayResult b = sim::replay_on_gpus(jobs, durations, config);
+  const auto workload = gpu::load_workload_named("elasticflow-01-05");
+  const auto jobs = gpu::generate_jobs(workload, 1.5, 300, 3, durations);
+  gpu::ReplayConfig config;
+  config.admission = gpu::Admission::kQueue;
+  config.policy = gpu::Policy::parse("pacml:" + path, "test");
+  const gpu::ReplayResult a = gpu::replay_on_gpus(jobs, durations, config);
+  config.policy = gpu::Policy::parse("pacml:" + path, "test");
+  const gpu::ReplayResult b = gpu::replay_on_gpus(jobs, durations, config);
   for (size_t j = 0; j < a.jobs.size(); ++j) {
     ASSERT_EQ(a.jobs[j].gpus, b.jobs[j].gpus) << "job " << j;
     if (a.jobs[j].gpus > 0) {
@@ -228,11 +226,11 @@ TEST(GpuLearnedPolicy, ReplaysAreDeterministicAndEveryStartMeetsTheDeadlineItWas
 
 // The heads with Eigen's products (their values), and with every output
 // summed one input after the other, then its bias (their bits: the order
-// core/inference/gpu_network.cpp defines, the same on every CPU).
+// core/gpu/network.cpp defines, the same on every CPU).
 class ReferenceHeads {
  public:
   using Mat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  ReferenceHeads(const GpuArchitecture& arch, const WeightsFile& w) : arch_(arch) {
+  ReferenceHeads(const gpu::Architecture& arch, const WeightsFile& w) : arch_(arch) {
     for (const char* name : {"act1", "act2", "act3", "val1", "val2"}) {
       Layer& l = layers_[name];
       for (const inference::NamedTensor& t : w.tensors) {
@@ -243,19 +241,18 @@ class ReferenceHeads {
       }
     }
   }
-  void score(const std::vector<float>& embedding, const GpuDecisionFeatures& d,
+  void score(const std::vector<float>& embedding, const gpu::DecisionFeatures& d,
              std::vector<float>& logits, float* value, bool sequential) const {
     const int e = arch_.graph.embedding(), state = arch_.state_in();
     const int actions = static_cast<int>(d.gpus.size());
     Mat x(actions, arch_.action_in()), s(1, state);
     s.leftCols(e) = Eigen::Map<const Mat>(embedding.data(), 1, e);
-    s.middleCols(e, features::kGpuJobScalars) =
-        Eigen::Map<const Mat>(d.job.data(), 1, features::kGpuJobScalars);
-    s.rightCols(features::kGpuContextScalars) =
-        Eigen::Map<const Mat>(d.context.data(), 1, features::kGpuContextScalars);
+    s.middleCols(e, gpu::kJobScalars) = Eigen::Map<const Mat>(d.job.data(), 1, gpu::kJobScalars);
+    s.rightCols(gpu::kContextScalars) =
+        Eigen::Map<const Mat>(d.context.data(), 1, gpu::kContextScalars);
     x.leftCols(state) = s.replicate(actions, 1);
-    x.rightCols(features::kGpuActionScalars) =
-        Eigen::Map<const Mat>(d.actions.data(), actions, features::kGpuActionScalars);
+    x.rightCols(gpu::kActionScalars) =
+        Eigen::Map<const Mat>(d.actions.data(), actions, gpu::kActionScalars);
     auto layer = [&](const Mat& in, const char* name, bool rectify) {
       Mat y = sequential ? sequential_linear(in, name) : eigen_linear(in, name);
       return rectify ? Mat(y.cwiseMax(0.f)) : y;
@@ -290,7 +287,7 @@ class ReferenceHeads {
       }
     return y;
   }
-  GpuArchitecture arch_;
+  gpu::Architecture arch_;
   std::map<std::string, Layer> layers_;
 };
 
@@ -303,22 +300,22 @@ TEST(GpuNetwork, SumsEachOutputInputByInput) {
 #else
   const bool exact = false;
 #endif
-  GpuArchitecture odd;  // a state of 29, 7 hidden units
+  gpu::Architecture odd;  // a state of 29, 7 hidden units
   odd.graph.layers = {8, 13};
   odd.hidden = 7;
-  GpuArchitecture wide;  // a state of 40, 20 hidden units
+  gpu::Architecture wide;  // a state of 40, 20 hidden units
   wide.graph.layers = {16, 24};
   wide.hidden = 20;
-  GpuArchitecture shipped;  // pacml:default's shape: 16 hidden units
+  gpu::Architecture shipped;  // pacml:default's shape: 16 hidden units
   shipped.graph.layers = {32, 16};
   shipped.hidden = 16;
-  GpuArchitecture narrow = shipped;  // 12 hidden units
+  gpu::Architecture narrow = shipped;  // 12 hidden units
   narrow.hidden = 12;
-  GpuArchitecture eight = shipped;  // 8 hidden units
+  gpu::Architecture eight = shipped;  // 8 hidden units
   eight.hidden = 8;
-  for (const GpuArchitecture& arch : {GpuArchitecture{}, odd, wide, shipped, narrow, eight}) {
+  for (const gpu::Architecture& arch : {gpu::Architecture{}, odd, wide, shipped, narrow, eight}) {
     const WeightsFile w = random_gpu_weights(17, arch);
-    const inference::GpuNetwork network(arch, w, "test");
+    const gpu::Network network(arch, w, "test");
     const ReferenceHeads reference(arch, w);
     Rng rng(5);
     auto draw = [&](size_t n, bool zeros) {
@@ -327,11 +324,11 @@ TEST(GpuNetwork, SumsEachOutputInputByInput) {
       return v;
     };
     for (int trial = 0; trial < 300; ++trial) {
-      GpuDecisionFeatures d;
-      d.gpus.assign(1 + rng.below(features::kMaxStartActions + 1), 1);
-      d.job = draw(features::kGpuJobScalars, true);
-      d.context = draw(features::kGpuContextScalars, true);
-      d.actions = draw(d.gpus.size() * features::kGpuActionScalars, true);
+      gpu::DecisionFeatures d;
+      d.gpus.assign(1 + rng.below(gpu::kMaxStartActions + 1), 1);
+      d.job = draw(gpu::kJobScalars, true);
+      d.context = draw(gpu::kContextScalars, true);
+      d.actions = draw(d.gpus.size() * gpu::kActionScalars, true);
       std::vector<float> embedding = draw(static_cast<size_t>(arch.graph.embedding()), false);
       for (float& x : embedding) x = 4 * x - 2;
       std::vector<float> logits, sequential, eigen;
@@ -358,11 +355,10 @@ TEST(GpuNetwork, SumsEachOutputInputByInput) {
 }
 
 TEST(GpuLearnedPolicy, ChoosesWhatDecideDoesAndDrawsTheSameNumbers) {
-  const auto model =
-      std::make_shared<const inference::GpuLearnedModel>(random_gpu_weights(7), "random");
+  const auto model = std::make_shared<const gpu::LearnedModel>(random_gpu_weights(7), "random");
   DurationModel durations(estimator(4));
   for (bool sample : {false, true}) {
-    inference::GpuLearnedPolicy chooser(model, sample), decider(model, sample);
+    gpu::LearnedPolicy chooser(model, sample), decider(model, sample);
     Rng a(3), b(3);
     int started = 0, declined = 0;
     for (const auto& [name, batch] :
@@ -371,7 +367,7 @@ TEST(GpuLearnedPolicy, ChoosesWhatDecideDoesAndDrawsTheSameNumbers) {
       const double one = durations.seconds(*job, 2000, 1);
       for (double share : {1e-4, 0.05, 0.3, 0.6, 2.0})
         for (int free : {32, 12, 3}) {
-          GpuDecisionInput in = empty_cluster_input(durations, job, 2000, share * one);
+          gpu::DecisionInput in = empty_cluster_input(durations, job, 2000, share * one);
           in.free_gpus = free;
           in.startable = [free](int k) { return k >= 1 && k <= free; };
           const int k = chooser.choose(in, a);
@@ -389,7 +385,7 @@ TEST(GpuLearnedPolicy, RefusesWeightsThatAreNotAGpuModel) {
   const std::string paper =
       write_temp(testing::random_weights(1, "physical", features::Normalisers{}), "paper");
   try {
-    GpuPolicy::parse("pacml:" + paper, "pacml.conf:3");
+    gpu::Policy::parse("pacml:" + paper, "pacml.conf:3");
     FAIL() << "a paper-world model was accepted as a GPU policy";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("pacml-gpu"), std::string::npos) << e.what();
@@ -397,11 +393,11 @@ TEST(GpuLearnedPolicy, RefusesWeightsThatAreNotAGpuModel) {
   }
   WeightsFile old_schema = start_fewest_weights();
   old_schema.metadata["feature_schema"]["version"] = 0;
-  EXPECT_THROW(GpuPolicy::parse("pacml:" + write_temp(old_schema, "schema"), "t"), InputError);
+  EXPECT_THROW(gpu::Policy::parse("pacml:" + write_temp(old_schema, "schema"), "t"), InputError);
   WeightsFile missing = start_fewest_weights();
   missing.tensors.pop_back();
-  EXPECT_THROW(GpuPolicy::parse("pacml:" + write_temp(missing, "missing"), "t"), InputError);
-  EXPECT_THROW(GpuPolicy::parse("pacml:/nonexistent/model.pacw", "t"), InputError);
+  EXPECT_THROW(gpu::Policy::parse("pacml:" + write_temp(missing, "missing"), "t"), InputError);
+  EXPECT_THROW(gpu::Policy::parse("pacml:/nonexistent/model.pacw", "t"), InputError);
 }
 
 }  // namespace

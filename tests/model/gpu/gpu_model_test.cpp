@@ -1,6 +1,6 @@
-// LibTorch tests of the GPU policy's trainer (model/gpu_torch_network.h,
-// model/gpu_trainer.h): the Eigen forward pass (GpuNetwork, via
-// GpuLearnedModel) agrees with LibTorch to 1e-5 for decisions of every
+// LibTorch tests of the GPU policy's trainer (model/gpu/torch_network.h,
+// model/gpu/trainer.h): the Eigen forward pass (gpu::Network, via
+// gpu::LearnedModel) agrees with LibTorch to 1e-5 for decisions of every
 // candidate count; a short training is bit-identical for a seed whatever the
 // worker count; on a two-model workload whose teacher turns one model away
 // and starts the other, the trained network does the same; the config parser
@@ -13,41 +13,41 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/features/gpu_features.h"
-#include "core/inference/gpu_learned_policy.h"
+#include "core/gpu/features.h"
+#include "core/gpu/learned_policy.h"
 #include "core/inference/weights_file.h"
 #include "core/parallel/duration_model.h"
 #include "core/parallel/parallel_job.h"
 #include "core/parallel/physical_constants.h"
 #include "core/parallel/physical_estimator.h"
 #include "core/util/error.h"
-#include "model/gpu_torch_network.h"
-#include "model/gpu_trainer.h"
+#include "model/gpu/torch_network.h"
+#include "model/gpu/trainer.h"
 #include "model/trainer.h"
-#include "sim/gpu/gpu_trace.h"
+#include "sim/gpu/trace.h"
 
 namespace pacml {
 namespace {
 
-// As the trainer and GpuLearnedPolicy encode a job's graph.
+// As the trainer and gpu::LearnedPolicy encode a job's graph.
 features::JobFeatures job_features(const ParallelJob& job) {
   const JobGraphPtr graph = make_job_graph(*job.at_batch(job.global_batch()));
   return features::extract_job_features(*graph, EdgeSizeRule::kPhysical);
 }
 
 // A decision with `n` candidates and inputs drawn from [0, 1] (action 0's
-// row zero, as gpu_decision_features writes it).
-features::GpuDecisionFeatures synthetic_decision(int n, Rng& rng) {
-  features::GpuDecisionFeatures f;
+// row zero, as gpu::decision_features writes it).
+gpu::DecisionFeatures synthetic_decision(int n, Rng& rng) {
+  gpu::DecisionFeatures f;
   for (int a = 0; a < n; ++a) f.gpus.push_back(a == 0 ? 0 : a * 2);
   f.fewest = n > 1 ? 2 : 0;
   auto draw = [&](std::vector<float>& v, size_t count) {
     for (size_t i = 0; i < count; ++i) v.push_back(static_cast<float>(rng.uniform()));
   };
-  draw(f.job, features::kGpuJobScalars);
-  draw(f.context, features::kGpuContextScalars);
-  f.actions.assign(features::kGpuActionScalars, 0.f);
-  draw(f.actions, static_cast<size_t>(n - 1) * features::kGpuActionScalars);
+  draw(f.job, gpu::kJobScalars);
+  draw(f.context, gpu::kContextScalars);
+  f.actions.assign(gpu::kActionScalars, 0.f);
+  draw(f.actions, static_cast<size_t>(n - 1) * gpu::kActionScalars);
   return f;
 }
 
@@ -65,14 +65,13 @@ void write_file(const std::string& path, const std::string& text) {
 }
 
 // Eigen's logits and value of every decision of `batch` against LibTorch's.
-void expect_agreement(const model::GpuTorchNetwork& net,
+void expect_agreement(const gpu::TorchNetwork& net,
                       const std::vector<features::JobFeatures>& graphs,
-                      const model::GpuDecisionBatch& batch,
-                      const std::vector<features::GpuDecisionFeatures>& decisions) {
-  const inference::WeightsFile w = net.export_weights(
-      inference::make_gpu_metadata(net.architecture(), {{"test", true}}, "test"));
-  const inference::GpuLearnedModel m(inference::parse_weights(inference::serialize_weights(w), "w"),
-                                     "w");
+                      const gpu::DecisionBatch& batch,
+                      const std::vector<gpu::DecisionFeatures>& decisions) {
+  const inference::WeightsFile w =
+      net.export_weights(gpu::make_metadata(net.architecture(), {{"test", true}}, "test"));
+  const gpu::LearnedModel m(inference::parse_weights(inference::serialize_weights(w), "w"), "w");
   std::vector<float> logits, values;
   net.forward(graphs, batch, logits, values);
   size_t offset = 0;
@@ -90,30 +89,30 @@ void expect_agreement(const model::GpuTorchNetwork& net,
 }
 
 TEST(GpuTorchModel, EigenForwardMatchesLibTorch) {
-  sim::JobKinds kinds;
+  gpu::JobKinds kinds;
   std::vector<features::JobFeatures> graphs;
   for (auto [model, batch] : {std::pair{"resnet50", 64}, {"bert", 64}, {"vgg16", 128}})
     graphs.push_back(job_features(*kinds.get(model, batch)));
   for (std::uint64_t seed : {1u, 2u}) {
-    inference::GpuArchitecture arch;
+    gpu::Architecture arch;
     if (seed == 2) {  // another shape: three layers, other widths
       arch.graph.module_width = 8;
       arch.graph.layers = {16, 8, 24};
       arch.hidden = 20;
     }
-    model::GpuTorchNetwork net(arch, seed);
+    gpu::TorchNetwork net(arch, seed);
     Rng rng(seed);
-    model::GpuDecisionBatch batch;
-    std::vector<features::GpuDecisionFeatures> decisions;
+    gpu::DecisionBatch batch;
+    std::vector<gpu::DecisionFeatures> decisions;
     for (int k = 0; k < 14; ++k) {
-      decisions.push_back(synthetic_decision(1 + k % model::GpuDecisionBatch::kMaxActions, rng));
+      decisions.push_back(synthetic_decision(1 + k % gpu::DecisionBatch::kMaxActions, rng));
       batch.add(k % 3, decisions.back(), static_cast<int>(decisions.back().gpus.size()) - 1,
                 static_cast<float>(rng.uniform()));
     }
     expect_agreement(net, graphs, batch, decisions);
     // And after training moved the weights away from their initialisation.
     Rng shuffle(9);
-    model::GpuTrainParams p;
+    gpu::TrainParams p;
     p.minibatch = 4;
     p.epochs = 3;
     net.train(graphs, batch, p, shuffle);
@@ -122,9 +121,9 @@ TEST(GpuTorchModel, EigenForwardMatchesLibTorch) {
 }
 
 TEST(GpuTorchModel, ExportsTheArchitecturesTensorsAndImportsThem) {
-  const inference::GpuArchitecture arch;
-  model::GpuTorchNetwork a(arch, 1), b(arch, 2);
-  const auto meta = inference::make_gpu_metadata(arch, {}, "test");
+  const gpu::Architecture arch;
+  gpu::TorchNetwork a(arch, 1), b(arch, 2);
+  const auto meta = gpu::make_metadata(arch, {}, "test");
   const inference::WeightsFile wa = a.export_weights(meta);
   const auto shapes = arch.tensor_shapes();
   ASSERT_EQ(wa.tensors.size(), shapes.size());
@@ -164,20 +163,20 @@ std::string small_config(const std::string& extra) {
          extra;
 }
 
-model::GpuTrainSummary train_in(const std::string& dir, const std::string& config, int workers) {
+gpu::TrainSummary train_in(const std::string& dir, const std::string& config, int workers) {
   write_file(dir + "/train.yaml", config);
-  model::GpuTrainOptions opt;
+  gpu::TrainOptions opt;
   opt.out_dir = dir + "/out-" + std::to_string(workers);
   opt.workers = workers;
   opt.progress = 0;
   opt.verbose = false;
-  return model::train_gpu(model::load_gpu_train_config(dir + "/train.yaml"), opt);
+  return gpu::train(gpu::load_train_config(dir + "/train.yaml"), opt);
 }
 
 // Trains on the two-model workload with `extra` config lines on 1 and on 2
 // workers and checks that both give the same weights; the 1-worker run.
-model::GpuTrainSummary same_weights_whatever_the_workers(const std::string& name,
-                                                         const std::string& extra) {
+gpu::TrainSummary same_weights_whatever_the_workers(const std::string& name,
+                                                    const std::string& extra) {
   const std::string dir = temp_dir(name);
   write_file(dir + "/two.yaml", two_model_workload("resnet50", 64, "vgg16", 128, 3000));
   const std::string config = small_config(extra);
@@ -192,7 +191,7 @@ model::GpuTrainSummary same_weights_whatever_the_workers(const std::string& name
     EXPECT_EQ(a.tensors[i].data, b.tensors[i].data) << a.tensors[i].name;
   EXPECT_EQ(one.best_validation, two.best_validation);
   // The weights load as a GPU policy.
-  EXPECT_NO_THROW(inference::GpuLearnedModel::load(one.best_weights));
+  EXPECT_NO_THROW(gpu::LearnedModel::load(one.best_weights));
   return one;
 }
 
@@ -222,7 +221,7 @@ TEST(GpuTrainer, LearnsToTurnAwayTheCostlyModelAndStartTheCheapOne) {
   const std::string dir = temp_dir("two-models");
   const long iterations = 2000;
   write_file(dir + "/two.yaml", two_model_workload("vgg16", 256, "resnet50", 64, iterations));
-  sim::JobKinds kinds;
+  gpu::JobKinds kinds;
   const ParallelJobPtr costly = kinds.get("vgg16", 256), cheap = kinds.get("resnet50", 64);
   DurationModel d(std::make_shared<const PhysicalEstimator>(load_cluster("dgx-a100-4x8"),
                                                             PhysicalConstants::calibrated()));
@@ -235,15 +234,15 @@ TEST(GpuTrainer, LearnsToTurnAwayTheCostlyModelAndStartTheCheapOne) {
   const double cap = std::sqrt(hi * lo);
   const auto summary = train_in(
       dir, small_config("teacher_caps: [" + std::to_string(cap) + "]\niterations: 3\n"), 2);
-  const auto model = inference::GpuLearnedModel::load(summary.final_weights);
-  inference::GpuLearnedPolicy policy(model);
+  const auto model = gpu::LearnedModel::load(summary.final_weights);
+  gpu::LearnedPolicy policy(model);
   Rng rng(1);
   // The same moment for a job of each model, on clusters more or less busy.
   for (int free : {32, 20, 9}) {
     int chosen[2];
     for (int m = 0; m < 2; ++m) {
       const ParallelJobPtr job = m == 0 ? costly : cheap;
-      GpuDecisionInput in;
+      gpu::DecisionInput in;
       in.now = 1000;
       in.deadline = in.now + 2.5 * d.seconds(*job, iterations, 1);
       in.free_gpus = free;
@@ -255,14 +254,14 @@ TEST(GpuTrainer, LearnsToTurnAwayTheCostlyModelAndStartTheCheapOne) {
       in.seconds = [&d, job, iterations](int k) { return d.seconds(*job, iterations, k); };
       chosen[m] = policy.decide(in, rng).gpus();
     }
-    EXPECT_EQ(chosen[0], kTurnAway) << "the costly model's job, " << free << " GPUs free";
+    EXPECT_EQ(chosen[0], gpu::kTurnAway) << "the costly model's job, " << free << " GPUs free";
     EXPECT_GT(chosen[1], 0) << "the cheap model's job, " << free << " GPUs free";
   }
 }
 
 std::string parse_error(const std::string& text) {
   try {
-    model::parse_gpu_train_config(text, "cfg.yaml");
+    gpu::parse_train_config(text, "cfg.yaml");
   } catch (const InputError& e) {
     return e.what();
   }
@@ -292,19 +291,18 @@ TEST(GpuTrainer, ConfigErrorsNameFileAndLine) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("cfg.yaml:2"), std::string::npos) << e.what();
   }
-  EXPECT_EQ(model::train_config_world(head, "cfg.yaml"), World::kGpu);
-  EXPECT_EQ(model::train_config_world("pacml_train: 1\n", "cfg.yaml"), World::kPaper);
+  EXPECT_EQ(gpu::train_config_world(head, "cfg.yaml"), World::kGpu);
+  EXPECT_EQ(gpu::train_config_world("pacml_train: 1\n", "cfg.yaml"), World::kPaper);
   // The teacher: a choice; the rollout search labels greedy rollouts only.
-  EXPECT_EQ(model::parse_gpu_train_config(head, "cfg.yaml").teacher, "cap");
-  EXPECT_EQ(model::parse_gpu_train_config(head + "teacher: rollout\n", "cfg.yaml").teacher,
-            "rollout");
+  EXPECT_EQ(gpu::parse_train_config(head, "cfg.yaml").teacher, "cap");
+  EXPECT_EQ(gpu::parse_train_config(head + "teacher: rollout\n", "cfg.yaml").teacher, "rollout");
   EXPECT_NE(parse_error(head + "teacher: oracle\n").find("cfg.yaml:3"), std::string::npos);
   EXPECT_NE(parse_error(head + "teacher_lookahead: 0\n").find("cfg.yaml:3"), std::string::npos);
   EXPECT_NE(parse_error(head + "teacher: rollout\ndagger_sample: true\n").find("cfg.yaml:4"),
             std::string::npos)
       << parse_error(head + "teacher: rollout\ndagger_sample: true\n");
   // Infinity as a cap; the defaults.
-  const auto c = model::parse_gpu_train_config(head + "teacher_caps: [inf, 0.5]\n", "cfg.yaml");
+  const auto c = gpu::parse_train_config(head + "teacher_caps: [inf, 0.5]\n", "cfg.yaml");
   ASSERT_EQ(c.teacher_caps.size(), 2u);
   EXPECT_EQ(c.teacher_caps[0], 0.5);
   EXPECT_TRUE(std::isinf(c.teacher_caps[1]));
@@ -312,16 +310,16 @@ TEST(GpuTrainer, ConfigErrorsNameFileAndLine) {
 
 TEST(GpuTrainer, WorkloadIsOneOrAList) {
   const std::string head = "pacml_train: 1\nworld: gpu\n";
-  EXPECT_EQ(model::parse_gpu_train_config(head, "d/cfg.yaml").workloads,
+  EXPECT_EQ(gpu::parse_train_config(head, "d/cfg.yaml").workloads,
             std::vector<std::string>{"elasticflow-01-05"});
   // Files are relative to the config; every scenario runs with each.
-  const auto c = model::parse_gpu_train_config(head + "workload: [elasticflow-01-05, w/zoo.yaml]\n",
-                                               "d/cfg.yaml");
+  const auto c =
+      gpu::parse_train_config(head + "workload: [elasticflow-01-05, w/zoo.yaml]\n", "d/cfg.yaml");
   EXPECT_EQ(c.workloads, (std::vector<std::string>{"elasticflow-01-05", "d/w/zoo.yaml"}));
   EXPECT_EQ(c.to_json()["workload"], nlohmann::json({"elasticflow-01-05", "d/w/zoo.yaml"}));
-  EXPECT_EQ(model::parse_gpu_train_config(head + "workload: x.yaml\n", "d/cfg.yaml")
-                .to_json()["workload"],
-            "d/x.yaml");
+  EXPECT_EQ(
+      gpu::parse_train_config(head + "workload: x.yaml\n", "d/cfg.yaml").to_json()["workload"],
+      "d/x.yaml");
   EXPECT_NE(parse_error(head + "workload: []\n").find("cfg.yaml:3"), std::string::npos)
       << parse_error(head + "workload: []\n");
 }
@@ -357,8 +355,8 @@ TEST(TrainConfigs, ShippedConfigsParseToWhatTheirModelsWereTrainedWith) {
        {"reference", "reference-A", "reference-B", "physical", "physical-D", "paper-zoo"})
     expect_config_matches_model(model::load_train_config(dir + name + ".yaml").to_json(), name,
                                 from_experiment);
-  expect_config_matches_model(model::load_gpu_train_config(dir + "gpu-default.yaml").to_json(),
-                              "default", {"train", "validation", "workload"});
+  expect_config_matches_model(gpu::load_train_config(dir + "gpu-default.yaml").to_json(), "default",
+                              {"train", "validation", "workload"});
 }
 
 }  // namespace pacml

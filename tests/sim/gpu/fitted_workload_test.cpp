@@ -9,7 +9,7 @@
 #include "core/util/error.h"
 #include "sim/gpu/fitted_workload.h"
 
-namespace pacml::sim {
+namespace pacml::gpu {
 namespace {
 
 std::shared_ptr<const PhysicalEstimator> dgx() {
@@ -30,10 +30,10 @@ FittedWorkload example() {
 }
 
 // Trace records of generated jobs, as the fit reads them.
-std::vector<TraceRecord> as_records(const std::vector<GpuJob>& jobs, DurationModel& durations) {
-  std::vector<TraceRecord> records;
-  for (const GpuJob& j : jobs) {
-    TraceRecord r;
+std::vector<sim::TraceRecord> as_records(const std::vector<Job>& jobs, DurationModel& durations) {
+  std::vector<sim::TraceRecord> records;
+  for (const Job& j : jobs) {
+    sim::TraceRecord r;
     r.model = j.work->name() == "bert-base" ? "bert" : j.work->name();
     r.batch = j.work->global_batch();
     r.iterations = j.iterations;
@@ -149,7 +149,7 @@ TEST(FittedWorkload, ResizesTransformersAndNamesTheLineOfAShapeThatCannotBuild) 
   EXPECT_EQ(w.models[0].shape.hidden, 256);
   DurationModel durations(dgx());
   bool small = false, full = false;
-  for (const GpuJob& j : generate_jobs(w, 1, 40, 1, durations)) {
+  for (const Job& j : generate_jobs(w, 1, 40, 1, durations)) {
     small = small || j.work->transformer().hidden == 256;
     full = full || j.work->transformer().hidden == 768;
   }
@@ -174,7 +174,7 @@ TEST(FittedWorkload, AProfiledGraphFileIsAJobKindAndABadOneNamesItsLine) {
   ASSERT_EQ(w.models.size(), 1u);
   EXPECT_EQ(w.models[0].graph, tiny);
   DurationModel durations(dgx());
-  const std::vector<GpuJob> jobs = generate_jobs(w, 1, 5, 1, durations);
+  const std::vector<Job> jobs = generate_jobs(w, 1, 5, 1, durations);
   ASSERT_EQ(jobs.size(), 5u);
   EXPECT_TRUE(jobs[0].work->from_profile());
   EXPECT_EQ(jobs[0].work->global_batch(), 64);
@@ -185,4 +185,4 @@ TEST(FittedWorkload, AProfiledGraphFileIsAJobKindAndABadOneNamesItsLine) {
 }
 
 }  // namespace
-}  // namespace pacml::sim
+}  // namespace pacml::gpu

@@ -1,5 +1,5 @@
 // Fitted-workload experiments (workload: {kind: fitted, ...}): parsing, the
-// built-in default experiment, and runs (sim/experiment/gpu_evaluation.h).
+// built-in default experiment, and runs (sim/gpu/evaluation.h).
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -13,15 +13,15 @@
 
 #include "core/util/error.h"
 #include "sim/experiment/experiment.h"
-#include "sim/experiment/gpu_evaluation.h"
+#include "sim/gpu/evaluation.h"
 #include "sim/gpu/fitted_workload.h"
 
-namespace pacml::sim {
+namespace pacml::gpu {
 namespace {
 
 std::string error_of(const std::string& yaml) {
   try {
-    parse_experiment(yaml, "x.yaml", ".");
+    sim::parse_experiment(yaml, "x.yaml", ".");
   } catch (const InputError& e) {
     return e.what();
   }
@@ -48,7 +48,7 @@ const char* kSmallFitted =
     "seeds: 2\n";
 
 TEST(FittedExperiment, ParsesTheWorkloadKeyAndTheClusterKeys) {
-  const ExperimentSpec s = parse_experiment(kSmallFitted, "x.yaml", ".");
+  const sim::ExperimentSpec s = sim::parse_experiment(kSmallFitted, "x.yaml", ".");
   ASSERT_EQ(s.world, World::kGpu);
   EXPECT_EQ(s.fitted.params, "elasticflow-01-05");
   EXPECT_EQ(s.fitted.load, 3);
@@ -59,7 +59,7 @@ TEST(FittedExperiment, ParsesTheWorkloadKeyAndTheClusterKeys) {
   EXPECT_EQ(s.fitted.order, QueueOrder::kSubmission);
   EXPECT_EQ(s.policies, (std::vector<std::string>{"requested", "min_feasible", "random"}));
   EXPECT_EQ(s.seeds, (std::vector<std::uint64_t>{0, 1}));
-  const ExperimentSpec q = parse_experiment(
+  const sim::ExperimentSpec q = sim::parse_experiment(
       "pacml_experiment: 1\nworkload: {kind: fitted, params: elasticflow-01-05}\n"
       "admission: queue\npolicies: fixed:8\n",
       "x.yaml", ".");
@@ -70,14 +70,14 @@ TEST(FittedExperiment, ParsesTheWorkloadKeyAndTheClusterKeys) {
 
 // `world:` names the world; absent, the workload's says it; the two must agree.
 TEST(FittedExperiment, WorldIsSaidOnceAndAgreesWithTheWorkload) {
-  EXPECT_EQ(parse_experiment(std::string(kSmallFitted) + "world: gpu\n", "x.yaml", ".").world,
+  EXPECT_EQ(sim::parse_experiment(std::string(kSmallFitted) + "world: gpu\n", "x.yaml", ".").world,
             World::kGpu);
   const std::string paper =
       "pacml_experiment: 1\nworkload: {type: synthetic, graphs: [alexnet], max_jobs: 3}\n";
-  EXPECT_EQ(parse_experiment(paper, "p.yaml", ".").world, World::kPaper);
-  EXPECT_EQ(parse_experiment(paper + "world: paper\n", "p.yaml", ".").world, World::kPaper);
+  EXPECT_EQ(sim::parse_experiment(paper, "p.yaml", ".").world, World::kPaper);
+  EXPECT_EQ(sim::parse_experiment(paper + "world: paper\n", "p.yaml", ".").world, World::kPaper);
   try {
-    parse_experiment(paper + "world: gpu\n", "p.yaml", ".");
+    sim::parse_experiment(paper + "world: gpu\n", "p.yaml", ".");
     FAIL() << "world: gpu with a paper-style workload was accepted";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("p.yaml:3: world: gpu replays jobs on a GPU cluster"),
@@ -85,18 +85,18 @@ TEST(FittedExperiment, WorldIsSaidOnceAndAgreesWithTheWorkload) {
         << e.what();
   }
   try {
-    parse_experiment(std::string(kSmallFitted) + "world: paper\n", "x.yaml", ".");
+    sim::parse_experiment(std::string(kSmallFitted) + "world: paper\n", "x.yaml", ".");
     FAIL() << "world: paper with a fitted workload was accepted";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("x.yaml:9: world: paper runs the paper's RAMP episodes"),
               std::string::npos)
         << e.what();
   }
-  EXPECT_THROW(parse_experiment(paper + "world: ramp\n", "p.yaml", "."), InputError);
+  EXPECT_THROW(sim::parse_experiment(paper + "world: ramp\n", "p.yaml", "."), InputError);
 }
 
 TEST(FittedExperiment, ResolvesFilesFromTheExperimentsDirectory) {
-  const ExperimentSpec s = parse_experiment(
+  const sim::ExperimentSpec s = sim::parse_experiment(
       "pacml_experiment: 1\ncluster: ../clusters/dgx-a100-4x8.yaml\n"
       "workload: {kind: fitted, params: ../workloads/elasticflow-01-05.yaml}\n",
       "e.yaml", std::string(PACML_SOURCE_DIR) + "/contrib/experiments");
@@ -113,16 +113,16 @@ TEST(FittedExperiment, AThroughputTableOverridesTheEstimatorsStepTime) {
   char tmpl[] = "/tmp/pacml-table-XXXXXX";
   const std::string dir = ::mkdtemp(tmpl);
   std::ofstream(dir + "/resnet50.csv") << "global_batch_size,1,2\n128,10,19\n";
-  const ExperimentSpec s =
-      parse_experiment("pacml_experiment: 1\nthroughput_table: " + std::string(dir).substr(5) +
-                           "\nworkload: {kind: fitted, params: elasticflow-01-05}\n",
-                       "e.yaml", "/tmp");  // relative to the experiment's directory
+  const sim::ExperimentSpec s =
+      sim::parse_experiment("pacml_experiment: 1\nthroughput_table: " + std::string(dir).substr(5) +
+                                "\nworkload: {kind: fitted, params: elasticflow-01-05}\n",
+                            "e.yaml", "/tmp");  // relative to the experiment's directory
   EXPECT_EQ(s.fitted.throughput_table, dir);
   ZooOptions options;
   options.batch = 128;
   const auto job = ParallelJob::from_zoo("resnet50", options);
   EXPECT_DOUBLE_EQ(fitted_estimator(s)->plan(*job, 2, Strategy::kAuto).step_time, 1.0 / 19);
-  EXPECT_NE(fitted_estimator(parse_experiment(kSmallFitted, "x.yaml", "."))
+  EXPECT_NE(fitted_estimator(sim::parse_experiment(kSmallFitted, "x.yaml", "."))
                 ->plan(*job, 2, Strategy::kAuto)
                 .step_time,
             1.0 / 19);
@@ -165,11 +165,11 @@ TEST(FittedExperiment, BadKeysAndValuesNameFileAndLine) {
 TEST(FittedExperiment, DeadlinesFromSlackOrFromTheBetaRule) {
   const std::string head =
       "pacml_experiment: 1\nworkload: {kind: fitted, params: elasticflow-01-05";
-  EXPECT_FALSE(parse_experiment(head + "}\n", "x.yaml", ".").fitted.beta_deadline);
-  EXPECT_EQ(
-      parse_experiment(head + ", deadline: beta}\n", "x.yaml", ".").fitted.beta_deadline->label(),
-      "A");
-  EXPECT_EQ(parse_experiment(head + ", deadline: beta, beta: C}\n", "x.yaml", ".")
+  EXPECT_FALSE(sim::parse_experiment(head + "}\n", "x.yaml", ".").fitted.beta_deadline);
+  EXPECT_EQ(sim::parse_experiment(head + ", deadline: beta}\n", "x.yaml", ".")
+                .fitted.beta_deadline->label(),
+            "A");
+  EXPECT_EQ(sim::parse_experiment(head + ", deadline: beta, beta: C}\n", "x.yaml", ".")
                 .fitted.beta_deadline->label(),
             "C");
   EXPECT_NE(error_of(head + ", deadline: soon}\n").find("x.yaml:2: workload.deadline must be"),
@@ -177,13 +177,13 @@ TEST(FittedExperiment, DeadlinesFromSlackOrFromTheBetaRule) {
   EXPECT_NE(error_of(head + ", beta: C}\n").find("needs 'deadline: beta'"), std::string::npos);
   EXPECT_NE(error_of(head + ", deadline: beta, beta: Z}\n").find("x.yaml:2"), std::string::npos);
   // The β rule: deadline = submit + β × the run time on one GPU (where the job fits on one).
-  const ExperimentSpec s = default_experiment();
+  const sim::ExperimentSpec s = sim::default_experiment();
   DurationModel durations(fitted_estimator(s));
   const FittedWorkload w = load_workload_named("elasticflow-01-05");
-  const std::vector<GpuJob> jobs =
-      generate_jobs(w, 1, 200, 7, durations, BetaSpec::parse("fixed(0.5)"));
+  const std::vector<Job> jobs =
+      generate_jobs(w, 1, 200, 7, durations, sim::BetaSpec::parse("fixed(0.5)"));
   int checked = 0;
-  for (const GpuJob& job : jobs) {
+  for (const Job& job : jobs) {
     const double sequential = run_seconds(durations, job, 1);
     if (!std::isfinite(sequential)) continue;
     EXPECT_NEAR(job.deadline - job.submit, 0.5 * sequential, 1e-6 * sequential) << job.id;
@@ -191,18 +191,18 @@ TEST(FittedExperiment, DeadlinesFromSlackOrFromTheBetaRule) {
   }
   EXPECT_GT(checked, 100);
   // Slack deadlines stay what they were: the same jobs without a β rule.
-  const std::vector<GpuJob> slack = generate_jobs(w, 1, 200, 7, durations);
+  const std::vector<Job> slack = generate_jobs(w, 1, 200, 7, durations);
   EXPECT_EQ(slack.front().submit, jobs.front().submit);
   EXPECT_NE(slack.front().deadline, jobs.front().deadline);
 }
 
 TEST(FittedExperiment, PaperStyleCommandsRefuseIt) {
-  EXPECT_THROW(Experiment(parse_experiment(kSmallFitted, "x.yaml", ".")), InputError);
+  EXPECT_THROW(sim::Experiment(sim::parse_experiment(kSmallFitted, "x.yaml", ".")), InputError);
 }
 
 TEST(FittedExperiment, BuiltInDefaultMatchesTheShippedFile) {
-  EXPECT_EQ(file_text("contrib/experiments/default.yaml"), default_experiment_yaml());
-  const ExperimentSpec s = default_experiment();
+  EXPECT_EQ(file_text("contrib/experiments/default.yaml"), sim::default_experiment_yaml());
+  const sim::ExperimentSpec s = sim::default_experiment();
   EXPECT_EQ(s.name, "default");
   ASSERT_EQ(s.world, World::kGpu);
   EXPECT_EQ(s.fitted.cluster, "ramp-a100-16x8");
@@ -214,22 +214,22 @@ TEST(FittedExperiment, BuiltInDefaultMatchesTheShippedFile) {
 }
 
 TEST(FittedExperiment, BuiltInPaperZooMatchesTheShippedFile) {
-  EXPECT_EQ(file_text("contrib/experiments/paper-zoo.yaml"), paper_zoo_experiment_yaml());
-  const ExperimentSpec s = paper_zoo_experiment();
+  EXPECT_EQ(file_text("contrib/experiments/paper-zoo.yaml"), sim::paper_zoo_experiment_yaml());
+  const sim::ExperimentSpec s = sim::paper_zoo_experiment();
   EXPECT_EQ(s.name, "paper-zoo");
-  Experiment e(s);  // needs nothing outside the repository
+  sim::Experiment e(s);  // needs nothing outside the repository
   EXPECT_EQ(e.grid().size(), s.policies.size() * s.betas.size() * s.seeds.size());
 }
 
 TEST(FittedExperiment, SameSeedsGiveIdenticalNumbers) {
-  const ExperimentSpec s = parse_experiment(kSmallFitted, "x.yaml", ".");
-  const GpuEvaluation a = run_gpu_experiment(s, fitted_estimator(s));
-  const GpuEvaluation b = run_gpu_experiment(s, fitted_estimator(s));
+  const sim::ExperimentSpec s = sim::parse_experiment(kSmallFitted, "x.yaml", ".");
+  const Evaluation a = run_experiment(s, fitted_estimator(s));
+  const Evaluation b = run_experiment(s, fitted_estimator(s));
   ASSERT_EQ(a.runs.size(), 2u * 3u * 2u);
   ASSERT_EQ(a.runs.size(), b.runs.size());
   for (size_t i = 0; i < a.runs.size(); ++i) {
-    EXPECT_EQ(gpu_summary_to_json(summarize_gpu_runs({a.runs[i]}).front()),
-              gpu_summary_to_json(summarize_gpu_runs({b.runs[i]}).front()))
+    EXPECT_EQ(summary_to_json(summarize_runs({a.runs[i]}).front()),
+              summary_to_json(summarize_runs({b.runs[i]}).front()))
         << i;
     EXPECT_EQ(a.runs[i].stats.arrived, 150);
   }
@@ -241,8 +241,8 @@ TEST(FittedExperiment, SameSeedsGiveIdenticalNumbers) {
   EXPECT_EQ(a.groups[0].seeds, 2);
   for (const char* key : {"blocking_rate_mean", "deadline_met_rate_mean", "unservable_rate_mean",
                           "gpu_hours_mean", "queue_delay_mean", "deadline_met_rate_ci95"})
-    EXPECT_TRUE(gpu_summary_to_json(a.groups[0]).contains(key)) << key;
+    EXPECT_TRUE(summary_to_json(a.groups[0]).contains(key)) << key;
 }
 
 }  // namespace
-}  // namespace pacml::sim
+}  // namespace pacml::gpu

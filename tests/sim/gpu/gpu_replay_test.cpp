@@ -1,20 +1,20 @@
-// The GPU replay (sim/gpu/gpu_replay.h) on hand-made schedules: a measured
+// The GPU replay (sim/gpu/replay.h) on hand-made schedules: a measured
 // throughput table fixes every duration, so each outcome can be worked out.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <sstream>
 
-#include "core/placement/gpu_placement.h"
+#include "core/gpu/placement.h"
 #include "core/policy/policy.h"
 #include "core/util/error.h"
-#include "sim/gpu/gpu_replay.h"
-#include "sim/gpu/gpu_trace.h"
 #include "sim/gpu/hindsight_search.h"
 #include "sim/gpu/met_bound.h"
+#include "sim/gpu/replay.h"
+#include "sim/gpu/trace.h"
 #include "tests/test_data.h"
 
-namespace pacml::sim {
+namespace pacml::gpu {
 namespace {
 
 // resnet50 at batch 64 on 1..8 GPUs, iterations/s: every duration is set.
@@ -30,13 +30,13 @@ std::shared_ptr<const PhysicalEstimator> estimator_4x8() {
                                                    PhysicalConstants::calibrated(), table);
 }
 
-GpuJob job(const std::string& id, double submit, double deadline, long iterations, int requested) {
+Job job(const std::string& id, double submit, double deadline, long iterations, int requested) {
   static const ParallelJobPtr work = [] {
     ZooOptions options;
     options.batch = 64;
     return ParallelJob::from_zoo("resnet50", options);
   }();
-  GpuJob j;
+  Job j;
   j.id = id;
   j.source = id;
   j.submit = submit;
@@ -47,12 +47,12 @@ GpuJob job(const std::string& id, double submit, double deadline, long iteration
   return j;
 }
 
-GpuReplayResult run(const std::vector<GpuJob>& jobs, const std::string& policy, Admission admission,
-                    QueueOrder order = QueueOrder::kEarliestDeadline,
-                    GpuDecision decide = GpuDecision::kAtStart) {
+ReplayResult run(const std::vector<Job>& jobs, const std::string& policy, Admission admission,
+                 QueueOrder order = QueueOrder::kEarliestDeadline,
+                 DecisionTime decide = DecisionTime::kAtStart) {
   DurationModel durations(estimator_4x8());
-  GpuReplayConfig config;
-  config.policy = GpuPolicy::parse(policy, "test");
+  ReplayConfig config;
+  config.policy = Policy::parse(policy, "test");
   config.admission = admission;
   config.order = order;
   config.decide = decide;
@@ -63,11 +63,11 @@ TEST(GpuCluster, PacksJobsOnFewestServers) {
   std::istringstream in(
       "pacml_cluster: 1\nnetwork: fabric\nservers: 3\ngpus_per_server: 4\n"
       "intra_server_bandwidth: 300e9\n");
-  GpuClusterState cluster(load_cluster_spec(in, "test"));
-  const GpuAllocation two = *cluster.find(2);
+  ClusterState cluster(load_cluster_spec(in, "test"));
+  const Allocation two = *cluster.find(2);
   cluster.take(two);
   // 6 GPUs: one whole server and 2 on the server already half used (tightest fit).
-  const GpuAllocation six = *cluster.find(6);
+  const Allocation six = *cluster.find(6);
   ASSERT_EQ(six.size(), 2u);
   EXPECT_EQ(six[0].second, 4);
   EXPECT_EQ(six[1], (std::pair<int, int>{two[0].first, 2}));
@@ -89,8 +89,8 @@ TEST(GpuClusterState, FitsAgreesWithFind) {
   Rng rng(7);
   int compared = 0;
   for (int trial = 0; trial < 300; ++trial) {
-    GpuClusterState cluster(spec);
-    std::vector<GpuAllocation> held;
+    ClusterState cluster(spec);
+    std::vector<Allocation> held;
     for (int step = 0; step < 9; ++step) {
       if (!held.empty() && rng.uniform() < 0.3) {
         cluster.release(held.back());
@@ -112,7 +112,7 @@ TEST(GpuClusterState, FitsAgreesWithFind) {
 // and the bound's GPUs-at-the-window's-end side says so once a window ends
 // while they run.
 TEST(MetBound, TenJobsThatEachNeedHalfTheClusterAtOnce) {
-  std::vector<GpuJob> jobs;
+  std::vector<Job> jobs;
   for (int i = 0; i < 10; ++i) jobs.push_back(job("j" + std::to_string(i), 0, 25, 100, 1));
   DurationModel durations(estimator_4x8());
   MetBoundOptions tight;
@@ -137,7 +137,7 @@ TEST(MetBound, TenJobsThatEachNeedHalfTheClusterAtOnce) {
 
 TEST(MetBound, AJobNoCountServesIsMissedAndBadOptionsAreRefused) {
   // 100 iterations by t = 10: even 8 GPUs take 20 s.
-  const std::vector<GpuJob> jobs = {job("late", 0, 10, 100, 1), job("fine", 5, 500, 100, 1)};
+  const std::vector<Job> jobs = {job("late", 0, 10, 100, 1), job("fine", 5, 500, 100, 1)};
   DurationModel durations(estimator_4x8());
   const MetBound b = met_upper_bound(jobs, durations, Admission::kQueue);
   EXPECT_EQ(b.unservable, 1);
@@ -147,8 +147,8 @@ TEST(MetBound, AJobNoCountServesIsMissedAndBadOptionsAreRefused) {
   EXPECT_THROW(met_upper_bound(jobs, durations, Admission::kQueue, bad), InputError);
   EXPECT_EQ(met_upper_bound({}, durations, Admission::kQueue).met_at_most, 0);
   // Jobs a million years apart: a coarser grid, not a terabyte of windows.
-  const std::vector<GpuJob> apart = {job("then", 0, 500, 100, 1),
-                                     job("now", 3e13, 3e13 + 500, 100, 1)};
+  const std::vector<Job> apart = {job("then", 0, 500, 100, 1),
+                                  job("now", 3e13, 3e13 + 500, 100, 1)};
   EXPECT_EQ(met_upper_bound(apart, durations, Admission::kImmediate).met_at_most, 2);
 }
 
@@ -162,8 +162,8 @@ struct RandomJobs {
   bool varied_requests = false;
 };
 
-std::vector<GpuJob> random_jobs(Rng& rng, const RandomJobs& shape) {
-  std::vector<GpuJob> jobs;
+std::vector<Job> random_jobs(Rng& rng, const RandomJobs& shape) {
+  std::vector<Job> jobs;
   double t = 0;
   for (int i = 0; i < shape.count; ++i) {
     t += rng.uniform() * shape.max_gap;
@@ -179,7 +179,7 @@ std::vector<GpuJob> random_jobs(Rng& rng, const RandomJobs& shape) {
 // The most deadlines any choice of counts meets with immediate admission on
 // the one 8-GPU server (placement is capacity there): every job declined or
 // started at its submission on each count that meets its deadline.
-long best_immediate(const std::vector<GpuJob>& jobs, DurationModel& durations) {
+long best_immediate(const std::vector<Job>& jobs, DurationModel& durations) {
   const size_t n = jobs.size();
   std::vector<int> choice(n, 0);  // 0: declined, else its GPUs
   long best = 0;
@@ -211,7 +211,7 @@ TEST(MetBound, NeverBelowTheOptimumOfSmallBursts) {
   fine.step = 5, fine.max_window = 200;
   long tight = 0;
   for (int trial = 0; trial < 60; ++trial) {
-    const std::vector<GpuJob> jobs = random_jobs(rng, {5, 8, 40, 120, 0.2, 0.5});
+    const std::vector<Job> jobs = random_jobs(rng, {5, 8, 40, 120, 0.2, 0.5});
     const long optimum = best_immediate(jobs, durations);
     const long bound = met_upper_bound(jobs, durations, Admission::kImmediate, fine).met_at_most;
     EXPECT_GE(bound, optimum) << "trial " << trial;
@@ -228,7 +228,7 @@ TEST(MetBound, NoPolicyMeetsMoreThanTheBound) {
   MetBoundOptions fine;
   fine.step = 30, fine.max_window = 600;
   for (int trial = 0; trial < 12; ++trial) {
-    const std::vector<GpuJob> jobs =
+    const std::vector<Job> jobs =
         random_jobs(rng, {120, trial % 2 ? 5.0 : 40.0, 20, 400, 0.2, 1, true});
     for (Admission a : {Admission::kImmediate, Admission::kQueue}) {
       const long bound = std::min(met_upper_bound(jobs, durations, a).met_at_most,
@@ -245,16 +245,16 @@ TEST(MetBound, NoPolicyMeetsMoreThanTheBound) {
   }
 }
 
-bool same_outcome(const GpuJobOutcome& a, const GpuJobOutcome& b) {
+bool same_outcome(const JobOutcome& a, const JobOutcome& b) {
   auto same = [](double x, double y) { return x == y || (std::isnan(x) && std::isnan(y)); };
   return a.gpus == b.gpus && same(a.start, b.start) && same(a.end, b.end) && a.met == b.met &&
          a.unservable == b.unservable && a.turned_away == b.turned_away;
 }
 
 // A policy that records each decision's count, in the order they are made.
-GpuPolicy recording(const char* name, std::vector<int>& made) {
-  return GpuPolicy::of_chooser(
-      name, [rule = GpuPolicy::parse(name, "test"), &made](const GpuDecisionInput& in, Rng& rng) {
+Policy recording(const char* name, std::vector<int>& made) {
+  return Policy::of_chooser(
+      name, [rule = Policy::parse(name, "test"), &made](const DecisionInput& in, Rng& rng) {
         made.push_back(choose_gpus(rule, in, rng));
         return made.back();
       });
@@ -264,19 +264,19 @@ GpuPolicy recording(const char* name, std::vector<int>& made) {
 TEST(GpuReplayCursor, SteppedToTheEndIsTheReplay) {
   Rng rng(11);
   DurationModel durations(estimator_4x8());
-  const std::vector<GpuJob> jobs = random_jobs(rng, {150, 8, 20, 400, 0.3, 1, true});
+  const std::vector<Job> jobs = random_jobs(rng, {150, 8, 20, 400, 0.3, 1, true});
   for (Admission a : {Admission::kImmediate, Admission::kQueue}) {
-    GpuReplayConfig config;
-    config.policy = GpuPolicy::parse("min_feasible", "test");
+    ReplayConfig config;
+    config.policy = Policy::parse("min_feasible", "test");
     config.admission = a;
-    const GpuReplayResult whole = replay_on_gpus(jobs, durations, config);
-    std::vector<GpuJobOutcome> outcomes(jobs.size());
-    GpuReplayCursor cursor(jobs, jobs.size(), durations, config,
-                           [&](long j, const GpuJobOutcome& o) { outcomes[j] = o; });
+    const ReplayResult whole = replay_on_gpus(jobs, durations, config);
+    std::vector<JobOutcome> outcomes(jobs.size());
+    ReplayCursor cursor(jobs, jobs.size(), durations, config,
+                        [&](long j, const JobOutcome& o) { outcomes[j] = o; });
     long events = 0;
     while (cursor.step()) ++events;
     EXPECT_GE(events, static_cast<long>(jobs.size())) << admission_name(a);
-    const GpuReplayStats stats = cursor.run_to_end();
+    const ReplayStats stats = cursor.run_to_end();
     EXPECT_EQ(stats.met, whole.stats.met) << admission_name(a);
     for (size_t j = 0; j < jobs.size(); ++j)
       EXPECT_TRUE(same_outcome(outcomes[j], whole.jobs[j])) << admission_name(a) << ", job " << j;
@@ -290,13 +290,13 @@ TEST(GpuReplayCursor, SteppedToTheEndIsTheReplay) {
 TEST(GpuReplayCursor, AForkIsTheReplayFromTheStartWithTheSameChoices) {
   Rng rng(12);
   DurationModel durations(estimator_4x8());
-  const std::vector<GpuJob> jobs = random_jobs(rng, {80, 8, 20, 400, 0.3, 1, true});
+  const std::vector<Job> jobs = random_jobs(rng, {80, 8, 20, 400, 0.3, 1, true});
   for (Admission a : {Admission::kImmediate, Admission::kQueue}) {
     std::vector<int> made;
-    GpuReplayConfig config;
+    ReplayConfig config;
     config.policy = recording("min_feasible", made);
     config.admission = a;
-    GpuReplayCursor cursor(jobs, jobs.size(), durations, config);
+    ReplayCursor cursor(jobs, jobs.size(), durations, config);
     for (long event = 0, forks = 0; forks < 12; ++event) {
       if (event % 9 == 4) {
         ++forks;
@@ -304,22 +304,21 @@ TEST(GpuReplayCursor, AForkIsTheReplayFromTheStartWithTheSameChoices) {
                                                      static_cast<size_t>(event % 4) * 10);
         const std::vector<int> before = made;
         std::vector<int> after;
-        std::vector<GpuJobOutcome> forked(jobs.size());
+        std::vector<JobOutcome> forked(jobs.size());
         std::vector<bool> reported(jobs.size(), false);
-        GpuReplayCursor fork(
-            cursor, recording("para_max", after), end,
-            [&](long j, const GpuJobOutcome& o) { forked[j] = o, reported[j] = true; });
+        ReplayCursor fork(cursor, recording("para_max", after), end,
+                          [&](long j, const JobOutcome& o) { forked[j] = o, reported[j] = true; });
         fork.run_to_end();
         // From the start: the same decisions, then para_max, jobs [0, end).
         size_t d = 0;
-        GpuReplayConfig again = config;
-        const GpuPolicy para_max = GpuPolicy::parse("para_max", "test");
-        again.policy.chooser = [&](const GpuDecisionInput& in, Rng& r) {
+        ReplayConfig again = config;
+        const Policy para_max = Policy::parse("para_max", "test");
+        again.policy.chooser = [&](const DecisionInput& in, Rng& r) {
           const size_t i = d++;
           return i < before.size() ? before[i] : choose_gpus(para_max, in, r);
         };
-        const std::vector<GpuJob> first(jobs.begin(), jobs.begin() + static_cast<long>(end));
-        const GpuReplayResult scratch = replay_on_gpus(first, durations, again);
+        const std::vector<Job> first(jobs.begin(), jobs.begin() + static_cast<long>(end));
+        const ReplayResult scratch = replay_on_gpus(first, durations, again);
         EXPECT_EQ(d, before.size() + after.size()) << admission_name(a) << ", event " << event;
         long compared = 0;
         for (size_t j = 0; j < end; ++j) {
@@ -338,7 +337,7 @@ TEST(GpuReplayCursor, AForkIsTheReplayFromTheStartWithTheSameChoices) {
 
 HindsightSearchOptions search_over(const char* base, long lookahead) {
   HindsightSearchOptions o;
-  o.base = GpuPolicy::parse(base, "test");
+  o.base = Policy::parse(base, "test");
   o.lookahead = lookahead;
   o.progress = 0;
   return o;
@@ -348,11 +347,11 @@ HindsightSearchOptions search_over(const char* base, long lookahead) {
 // they come, the search turns the first away and meets two deadlines where
 // min_feasible meets one.
 TEST(HindsightSearch, TurnsAwayAJobThatWouldBlockTwo) {
-  const std::vector<GpuJob> jobs = {job("wide", 0, 100, 500, 1), job("b", 1, 26, 100, 1),
-                                    job("c", 1, 26, 100, 1)};
+  const std::vector<Job> jobs = {job("wide", 0, 100, 500, 1), job("b", 1, 26, 100, 1),
+                                 job("c", 1, 26, 100, 1)};
   DurationModel durations(estimator_4x8());
   EXPECT_EQ(run(jobs, "min_feasible", Admission::kImmediate).stats.met, 1);
-  const GpuReplayResult r = hindsight_search(jobs, durations, search_over("min_feasible", 10));
+  const ReplayResult r = hindsight_search(jobs, durations, search_over("min_feasible", 10));
   EXPECT_EQ(r.stats.met, 2);
   EXPECT_EQ(r.jobs[0].gpus, 0);
   EXPECT_EQ(r.jobs[1].gpus, 4);
@@ -367,10 +366,10 @@ TEST(HindsightSearch, NeverWorseThanItsBaseOverTheWholeTrace) {
   Rng rng(3);
   DurationModel durations(estimator_4x8());
   for (int trial = 0; trial < 6; ++trial) {
-    const std::vector<GpuJob> jobs = random_jobs(rng, {40, 10, 20, 300, 0.2, 1});
+    const std::vector<Job> jobs = random_jobs(rng, {40, 10, 20, 300, 0.2, 1});
     for (const char* base_name : {"min_feasible", "para_max", "capped:0.002"}) {
       const long base = run(jobs, base_name, Admission::kImmediate).stats.met;
-      const GpuReplayResult r = hindsight_search(jobs, durations, search_over(base_name, 40));
+      const ReplayResult r = hindsight_search(jobs, durations, search_over(base_name, 40));
       EXPECT_GE(r.stats.met, base) << "trial " << trial << ", base " << base_name;
       EXPECT_LE(r.stats.met, met_upper_bound(jobs, durations, Admission::kImmediate).met_at_most);
       EXPECT_EQ(hindsight_search(jobs, durations, search_over(base_name, 40)).stats.met,
@@ -386,17 +385,17 @@ TEST(HindsightSearch, WithAQueueNeverWorseThanItsBase) {
   DurationModel durations(estimator_4x8());
   HindsightSearchOptions queue = search_over("min_feasible", 40);
   queue.admission = Admission::kQueue;
-  const std::vector<GpuJob> three = {job("wide", 0, 100, 500, 1), job("b", 1, 26, 100, 1),
-                                     job("c", 1, 26, 100, 1)};
+  const std::vector<Job> three = {job("wide", 0, 100, 500, 1), job("b", 1, 26, 100, 1),
+                                  job("c", 1, 26, 100, 1)};
   EXPECT_EQ(run(three, "min_feasible", Admission::kQueue).stats.met, 1);
-  const GpuReplayResult r3 = hindsight_search(three, durations, queue);
+  const ReplayResult r3 = hindsight_search(three, durations, queue);
   EXPECT_EQ(r3.stats.met, 2);
   EXPECT_TRUE(r3.jobs[0].turned_away);
   Rng rng(5);
   for (int trial = 0; trial < 6; ++trial) {
-    const std::vector<GpuJob> jobs = random_jobs(rng, {40, 10, 20, 300, 0.2, 1});
+    const std::vector<Job> jobs = random_jobs(rng, {40, 10, 20, 300, 0.2, 1});
     const long base = run(jobs, "min_feasible", Admission::kQueue).stats.met;
-    const GpuReplayResult r = hindsight_search(jobs, durations, queue);
+    const ReplayResult r = hindsight_search(jobs, durations, queue);
     EXPECT_GE(r.stats.met, base) << "trial " << trial;
     EXPECT_LE(r.stats.met, met_upper_bound(jobs, durations, Admission::kQueue).met_at_most);
     EXPECT_EQ(hindsight_search(jobs, durations, queue).stats.met, r.stats.met);
@@ -409,9 +408,9 @@ TEST(HindsightSearch, WithAQueueNeverWorseThanItsBase) {
 // policy to follow the labels are the search's own choices.
 TEST(HindsightSearch, LabelsEveryDecisionOfTheFollowedPolicy) {
   DurationModel durations(estimator_4x8());
-  const std::vector<GpuJob> three = {job("wide", 0, 100, 500, 1), job("b", 1, 26, 100, 1),
-                                     job("c", 1, 26, 100, 1)};
-  const GpuPolicy min_feasible = GpuPolicy::parse("min_feasible", "test");
+  const std::vector<Job> three = {job("wide", 0, 100, 500, 1), job("b", 1, 26, 100, 1),
+                                  job("c", 1, 26, 100, 1)};
+  const Policy min_feasible = Policy::parse("min_feasible", "test");
   const std::vector<int> labels =
       hindsight_labels(three, durations, search_over("min_feasible", 10), &min_feasible);
   ASSERT_EQ(labels.size(), 3u);
@@ -419,13 +418,13 @@ TEST(HindsightSearch, LabelsEveryDecisionOfTheFollowedPolicy) {
   EXPECT_EQ(run(three, "min_feasible", Admission::kImmediate).jobs[0].gpus, 8);
   Rng rng(9);
   for (Admission a : {Admission::kImmediate, Admission::kQueue}) {
-    const std::vector<GpuJob> jobs = random_jobs(rng, {60, 10, 20, 300, 0.2, 1});
+    const std::vector<Job> jobs = random_jobs(rng, {60, 10, 20, 300, 0.2, 1});
     HindsightSearchOptions o = search_over("min_feasible", 20);
     o.admission = a;
     for (const char* name : {"para_max", "min_feasible"}) {
-      const GpuPolicy follow = GpuPolicy::parse(name, "test");
+      const Policy follow = Policy::parse(name, "test");
       std::vector<int> made;
-      GpuReplayConfig config;
+      ReplayConfig config;
       config.policy = recording(name, made);
       config.admission = a;
       replay_on_gpus(jobs, durations, config);
@@ -434,10 +433,10 @@ TEST(HindsightSearch, LabelsEveryDecisionOfTheFollowedPolicy) {
     }
     const std::vector<int> own = hindsight_labels(jobs, durations, o, nullptr);
     size_t d = 0;
-    GpuReplayConfig config;
+    ReplayConfig config;
     config.admission = a;
     config.policy =
-        GpuPolicy::of_chooser("own", [&](const GpuDecisionInput&, Rng&) { return own.at(d++); });
+        Policy::of_chooser("own", [&](const DecisionInput&, Rng&) { return own.at(d++); });
     EXPECT_EQ(replay_on_gpus(jobs, durations, config).stats.met,
               hindsight_search(jobs, durations, o).stats.met)
         << admission_name(a);
@@ -451,10 +450,10 @@ TEST(HindsightSearch, LabelsEveryDecisionOfTheFollowedPolicy) {
 TEST(GpuReplay, MissesAreSplitByWhatCausedThem) {
   // 8 GPUs. "wide" needs all of them until t = 100; "blocked" needs 4 at
   // t = 1; "never" cannot make it; "costly" runs 1 GPU-hour; "slow" needs 2.
-  const std::vector<GpuJob> jobs = {job("wide", 0, 100, 500, 8), job("blocked", 1, 30, 100, 1),
-                                    job("never", 2, 3, 100, 1), job("costly", 200, 5000, 3600, 1),
-                                    job("slow", 300, 360, 100, 1)};
-  const GpuReplayResult capped = run(jobs, "capped:0.1", Admission::kImmediate);
+  const std::vector<Job> jobs = {job("wide", 0, 100, 500, 8), job("blocked", 1, 30, 100, 1),
+                                 job("never", 2, 3, 100, 1), job("costly", 200, 5000, 3600, 1),
+                                 job("slow", 300, 360, 100, 1)};
+  const ReplayResult capped = run(jobs, "capped:0.1", Admission::kImmediate);
   EXPECT_EQ(capped.stats.met, 2);                        // wide, slow
   EXPECT_DOUBLE_EQ(capped.stats.no_start_rate, 0.2);     // blocked: no room at its arrival
   EXPECT_DOUBLE_EQ(capped.stats.unservable_rate, 0.2);   // never
@@ -462,11 +461,11 @@ TEST(GpuReplay, MissesAreSplitByWhatCausedThem) {
   EXPECT_TRUE(capped.jobs[3].turned_away);
   EXPECT_FALSE(capped.jobs[1].turned_away);
   // requested ignores deadlines: "slow" starts on its 1 GPU and ends at 400.
-  const GpuReplayResult requested = run(jobs, "requested", Admission::kQueue);
+  const ReplayResult requested = run(jobs, "requested", Admission::kQueue);
   EXPECT_DOUBLE_EQ(requested.stats.late_rate, 0.2);
   EXPECT_EQ(requested.jobs[4].gpus, 1);
-  for (const GpuReplayResult* r : {&capped, &requested}) {
-    const GpuReplayStats& s = r->stats;
+  for (const ReplayResult* r : {&capped, &requested}) {
+    const ReplayStats& s = r->stats;
     EXPECT_DOUBLE_EQ(s.deadline_met_rate + s.unservable_rate + s.turned_away_rate +
                          s.no_start_rate + s.late_rate,
                      1);
@@ -486,7 +485,7 @@ TEST(GpuReplay, MinFeasibleTakesTheFewestGpusThatMeetTheDeadline) {
 TEST(GpuReplay, CappedTurnsAwayAJobWhoseFewestGpusCostMoreThanTheCap) {
   // 3600 iterations by t = 4000: 1 GPU, 3600 s, 1 GPU-hour = 1/8 of the
   // 8-GPU cluster's hour. A cap of 0.1 cluster-hours turns it away; 0.2 starts it.
-  const std::vector<GpuJob> jobs = {job("a", 0, 4000, 3600, 1)};
+  const std::vector<Job> jobs = {job("a", 0, 4000, 3600, 1)};
   EXPECT_EQ(run(jobs, "capped:0.1", Admission::kImmediate).jobs[0].gpus, 0);
   const auto started = run(jobs, "capped:0.2", Admission::kImmediate);
   EXPECT_EQ(started.jobs[0].gpus, 1);
@@ -495,15 +494,15 @@ TEST(GpuReplay, CappedTurnsAwayAJobWhoseFewestGpusCostMoreThanTheCap) {
   const auto queued = run(jobs, "capped:0.1", Admission::kQueue);
   EXPECT_EQ(queued.jobs[0].gpus, 0);
   EXPECT_EQ(queued.stats.met, 0);
-  EXPECT_THROW(GpuPolicy::parse("capped:-1", "t"), InputError);
-  EXPECT_THROW(GpuPolicy::parse("capped:lots", "t"), InputError);
+  EXPECT_THROW(Policy::parse("capped:-1", "t"), InputError);
+  EXPECT_THROW(Policy::parse("capped:lots", "t"), InputError);
 }
 
 TEST(GpuReplay, AJobWaitsInTheQueueAndStillMeetsItsDeadline) {
   // a holds all 8 GPUs for 20 s (100 iterations at 5/s). b arrives at 1 and
   // needs 40 iterations by t = 35: at t = 20, 1, 2 and 3 GPUs (40, 20, 17 s)
   // are too slow, 4 GPUs take 10 s and end at 30.
-  const std::vector<GpuJob> jobs = {job("a", 0, 20, 100, 8), job("b", 1, 35, 40, 1)};
+  const std::vector<Job> jobs = {job("a", 0, 20, 100, 8), job("b", 1, 35, 40, 1)};
   const auto queued = run(jobs, "min_feasible", Admission::kQueue);
   EXPECT_EQ(queued.jobs[0].gpus, 8);
   EXPECT_DOUBLE_EQ(queued.jobs[1].start, 20);
@@ -521,7 +520,7 @@ TEST(GpuReplay, AJobWaitsInTheQueueAndStillMeetsItsDeadline) {
 TEST(GpuReplay, AJobExpiresInTheQueueOnceNoGpuCountCanMeetItsDeadline) {
   // c needs 100 iterations by t = 24: 8 GPUs take 20 s, so it could still
   // make it when it arrives at 2, but not when a frees the GPUs at 20.
-  const std::vector<GpuJob> jobs = {job("a", 0, 20, 100, 8), job("c", 2, 24, 100, 8)};
+  const std::vector<Job> jobs = {job("a", 0, 20, 100, 8), job("c", 2, 24, 100, 8)};
   const auto r = run(jobs, "min_feasible", Admission::kQueue);
   EXPECT_EQ(r.jobs[1].gpus, 0);
   EXPECT_FALSE(r.jobs[1].met);
@@ -539,7 +538,7 @@ TEST(GpuReplay, AJobExpiresInTheQueueOnceNoGpuCountCanMeetItsDeadline) {
 // on_block: queue (GpuEngine.AJobNoGpuCountCanServeIsRefusedEvenWhenQueueing).
 TEST(GpuReplay, AJobNoGpuCountCanServeNeverWaitsWhateverThePolicy) {
   // u needs 100 iterations by t = 10 on an empty cluster: 8 GPUs take 20 s.
-  const std::vector<GpuJob> jobs = {job("u", 0, 10, 100, 8)};
+  const std::vector<Job> jobs = {job("u", 0, 10, 100, 8)};
   for (const char* policy : {"min_feasible", "para_max", "fixed:8", "requested"}) {
     const auto r = run(jobs, policy, Admission::kQueue);
     EXPECT_EQ(r.jobs[0].gpus, 0) << policy;
@@ -559,12 +558,12 @@ TEST(GpuReplay, DecidingAtSubmissionKeepsTheCountTheSlurmPluginWouldQueue) {
   // a holds all 8 GPUs until 20. b (40 iterations by 35) arrives at 1: on an
   // empty cluster min_feasible picks 2 GPUs (20 s, ends 21). Decided at
   // start it gets 4 at t = 20 and meets 35; with 2 fixed, 20 + 20 > 35.
-  const std::vector<GpuJob> jobs = {job("a", 0, 20, 100, 8), job("b", 1, 35, 40, 1)};
+  const std::vector<Job> jobs = {job("a", 0, 20, 100, 8), job("b", 1, 35, 40, 1)};
   const auto at_start = run(jobs, "min_feasible", Admission::kQueue);
   EXPECT_EQ(at_start.jobs[1].gpus, 4);
   EXPECT_TRUE(at_start.jobs[1].met);
   const auto at_submission = run(jobs, "min_feasible", Admission::kQueue,
-                                 QueueOrder::kEarliestDeadline, GpuDecision::kAtSubmission);
+                                 QueueOrder::kEarliestDeadline, DecisionTime::kAtSubmission);
   EXPECT_EQ(at_submission.jobs[1].gpus, 0);
   EXPECT_FALSE(at_submission.jobs[1].unservable);
   EXPECT_EQ(at_submission.stats.met, 1);
@@ -572,7 +571,7 @@ TEST(GpuReplay, DecidingAtSubmissionKeepsTheCountTheSlurmPluginWouldQueue) {
   // they end exactly at 40.
   const auto later =
       run({job("a", 0, 20, 100, 8), job("b", 1, 40, 40, 1)}, "min_feasible", Admission::kQueue,
-          QueueOrder::kEarliestDeadline, GpuDecision::kAtSubmission);
+          QueueOrder::kEarliestDeadline, DecisionTime::kAtSubmission);
   EXPECT_EQ(later.jobs[1].gpus, 2);
   EXPECT_DOUBLE_EQ(later.jobs[1].end, 40);
   EXPECT_TRUE(later.jobs[1].met);
@@ -580,10 +579,10 @@ TEST(GpuReplay, DecidingAtSubmissionKeepsTheCountTheSlurmPluginWouldQueue) {
   // plugin refuses it: turned away at once instead of starting late at 20.
   EXPECT_EQ(run(jobs, "requested", Admission::kQueue).jobs[1].gpus, 1);
   const auto refused = run(jobs, "requested", Admission::kQueue, QueueOrder::kEarliestDeadline,
-                           GpuDecision::kAtSubmission);
+                           DecisionTime::kAtSubmission);
   EXPECT_EQ(refused.jobs[1].gpus, 0);
   EXPECT_EQ(refused.stats.started, 1);
-  EXPECT_THROW(parse_gpu_decision("later", "--decide"), InputError);
+  EXPECT_THROW(parse_decision_time("later", "--decide"), InputError);
 }
 
 TEST(GpuReplay, EarliestDeadlineFirstOrdersTheQueue) {
@@ -591,8 +590,8 @@ TEST(GpuReplay, EarliestDeadlineFirstOrdersTheQueue) {
   // t = 20: e takes 8 GPUs (ends 40), then d takes 8 (ends 60): both met.
   // Submission order: d takes 4 GPUs (25 s, ends 45; 3 would end at 61.7);
   // e cannot meet 40 on the 4 left and expires.
-  const std::vector<GpuJob> jobs = {job("a", 0, 20, 100, 8), job("d", 1, 60, 100, 1),
-                                    job("e", 2, 40, 100, 1)};
+  const std::vector<Job> jobs = {job("a", 0, 20, 100, 8), job("d", 1, 60, 100, 1),
+                                 job("e", 2, 40, 100, 1)};
   const auto edf = run(jobs, "min_feasible", Admission::kQueue, QueueOrder::kEarliestDeadline);
   EXPECT_EQ(edf.jobs[2].gpus, 8);
   EXPECT_DOUBLE_EQ(edf.jobs[2].end, 40);
@@ -605,54 +604,54 @@ TEST(GpuReplay, EarliestDeadlineFirstOrdersTheQueue) {
 }
 
 TEST(GpuReplay, RequestedAndParaMaxIgnoreTheDeadline) {
-  const std::vector<GpuJob> jobs = {job("a", 0, 30, 100, 2)};
+  const std::vector<Job> jobs = {job("a", 0, 30, 100, 2)};
   const auto requested = run(jobs, "requested", Admission::kImmediate);
   EXPECT_EQ(requested.jobs[0].gpus, 2);
   EXPECT_FALSE(requested.jobs[0].met);  // 50 s, deadline 30
   const auto fastest = run(jobs, "para_max", Admission::kImmediate);
   EXPECT_EQ(fastest.jobs[0].gpus, 8);  // 5 its/s: the fastest count
   EXPECT_EQ(run(jobs, "fixed:4", Admission::kImmediate).jobs[0].gpus, 4);
-  EXPECT_THROW(GpuPolicy::parse("para_min", "--policies"), InputError);
+  EXPECT_THROW(Policy::parse("para_min", "--policies"), InputError);
 }
 
 TEST(GpuReplay, RandomIsDeterministicPerSeed) {
-  std::vector<GpuJob> jobs;
+  std::vector<Job> jobs;
   for (int i = 0; i < 20; ++i) jobs.push_back(job(std::to_string(i), i, 1e9, 10, 1));
   const auto a = run(jobs, "random", Admission::kQueue), b = run(jobs, "random", Admission::kQueue);
   for (size_t j = 0; j < jobs.size(); ++j) EXPECT_EQ(a.jobs[j].gpus, b.jobs[j].gpus);
 }
 
-// ---- trace records to GPU jobs (sim/gpu/gpu_trace.h), one test per format ----
+// ---- trace records to GPU jobs (sim/gpu/trace.h), one test per format ----
 
-std::vector<TraceRecord> read_text(const std::string& text, TraceFormat format,
-                                   TraceReport& report) {
+std::vector<sim::TraceRecord> read_text(const std::string& text, sim::TraceFormat format,
+                                        sim::TraceReport& report) {
   std::istringstream in(text);
-  return read_trace(in, "t", format, TraceReadOptions(), report);
+  return sim::read_trace(in, "t", format, sim::TraceReadOptions(), report);
 }
 
-std::vector<GpuJob> map_text(const std::string& text, TraceFormat format,
-                             const GpuTraceMapping& mapping, GpuTraceReport& report) {
-  TraceReport read;
-  return gpu_jobs_from_trace(read_text(text, format, read), mapping, *estimator_4x8(), report);
+std::vector<Job> map_text(const std::string& text, sim::TraceFormat format,
+                          const TraceMapping& mapping, MappingReport& report) {
+  sim::TraceReport read;
+  return jobs_from_trace(read_text(text, format, read), mapping, *estimator_4x8(), report);
 }
 
 // The one-GPU seconds of `iterations` of the job: what β and the fallback scale.
-double one_gpu(const GpuJob& j, long iterations) {
+double one_gpu(const Job& j, long iterations) {
   return static_cast<double>(iterations) * estimator_4x8()->single_gpu_step_time(*j.work);
 }
 
 TEST(GpuTrace, SkipsAndCountsWhatItCannotReplay) {
-  std::vector<TraceRecord> records(4);
+  std::vector<sim::TraceRecord> records(4);
   records[0].model = "resnet50", records[0].batch = 64, records[0].iterations = 10;
   records[0].submit = 5, records[0].deadline = 50;
   records[1].model = "alphafold", records[1].iterations = 10;
   records[2].model = "vgg16", records[2].iterations = -1, records[2].batch = 1 << 24;
   records[3].model = "bert", records[3].batch = 32, records[3].iterations = 7, records[3].gpus = 4;
   records[3].submit = 1, records[3].deadline = 60;
-  GpuTraceMapping mapping;
+  TraceMapping mapping;
   mapping.unknown_model = "skip";
-  GpuTraceReport report;
-  const auto jobs = gpu_jobs_from_trace(records, mapping, *estimator_4x8(), report);
+  MappingReport report;
+  const auto jobs = jobs_from_trace(records, mapping, *estimator_4x8(), report);
   ASSERT_EQ(jobs.size(), 2u);
   EXPECT_EQ(jobs[0].work->name(), "bert-base");  // sorted by submission
   EXPECT_EQ(jobs[0].requested, 4);
@@ -666,54 +665,54 @@ TEST(GpuTrace, SkipsAndCountsWhatItCannotReplay) {
 }
 
 TEST(GpuTrace, AnUnknownModelIsRejectedWithFileLineByDefault) {
-  std::vector<TraceRecord> records(1);
+  std::vector<sim::TraceRecord> records(1);
   records[0].model = "alphafold", records[0].source = "trace.csv:7";
-  GpuTraceReport report;
+  MappingReport report;
   try {
-    gpu_jobs_from_trace(records, GpuTraceMapping(), *estimator_4x8(), report);
+    jobs_from_trace(records, TraceMapping(), *estimator_4x8(), report);
     FAIL() << "no error";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("trace.csv:7: unknown model 'alphafold'"),
               std::string::npos);
   }
-  GpuTraceMapping mapped;
+  TraceMapping mapped;
   mapped.unknown_model = "resnet50";
-  const auto jobs = gpu_jobs_from_trace(records, mapped, *estimator_4x8(), report);
+  const auto jobs = jobs_from_trace(records, mapped, *estimator_4x8(), report);
   ASSERT_EQ(jobs.size(), 1u);
   EXPECT_EQ(jobs[0].work->name(), "resnet50");
   EXPECT_EQ(report.jobs_by_model.at("alphafold → resnet50 (unknown_model)"), 1);
 }
 
 TEST(GpuTrace, ABadMapModelsOrUnknownModelTargetNamesItsOption) {
-  std::vector<TraceRecord> none;
-  GpuTraceReport report;
-  GpuTraceMapping m;
+  std::vector<sim::TraceRecord> none;
+  MappingReport report;
+  TraceMapping m;
   m.models = {"resnet50", "llama"};
   EXPECT_THROW(
       {
         try {
-          gpu_jobs_from_trace(none, m, *estimator_4x8(), report);
+          jobs_from_trace(none, m, *estimator_4x8(), report);
         } catch (const InputError& e) {
           EXPECT_EQ(e.where(), "models");
           throw;
         }
       },
       InputError);
-  m = GpuTraceMapping();
+  m = TraceMapping();
   m.model_map["opt"] = "/nonexistent/opt.txt";
-  EXPECT_THROW(gpu_jobs_from_trace(none, m, *estimator_4x8(), report), InputError);
-  m = GpuTraceMapping();
+  EXPECT_THROW(jobs_from_trace(none, m, *estimator_4x8(), report), InputError);
+  m = TraceMapping();
   m.unknown_model = "llama";
-  EXPECT_THROW(gpu_jobs_from_trace(none, m, *estimator_4x8(), report), InputError);
+  EXPECT_THROW(jobs_from_trace(none, m, *estimator_4x8(), report), InputError);
 }
 
 TEST(GpuTrace, ElasticFlowKeepsItsDeadlineIterationsBatchAndStandIns) {
-  GpuTraceReport report;
+  MappingReport report;
   const auto jobs = map_text(
       "job_id,submission_time,num_iteration,model_name,deadline,batch_size,num_gpu,duration\n"
       "a,10,500,resnet50,900,128,8,300\n"
       "b,4,20,bert,80,64,2,40\n",
-      TraceFormat::kElasticFlow, GpuTraceMapping(), report);
+      sim::TraceFormat::kElasticFlow, TraceMapping(), report);
   ASSERT_EQ(jobs.size(), 2u);
   EXPECT_EQ(jobs[0].id, "b");
   EXPECT_EQ(jobs[0].work->name(), "bert-base");
@@ -725,10 +724,10 @@ TEST(GpuTrace, ElasticFlowKeepsItsDeadlineIterationsBatchAndStandIns) {
 }
 
 TEST(GpuTrace, SacctTakesTheCommentsRequestElseTheTimeLimitElseTheFallback) {
-  GpuTraceMapping mapping;
+  TraceMapping mapping;
   mapping.models = {"vgg16"};
   mapping.steps = 30;
-  GpuTraceReport report;
+  MappingReport report;
   const auto jobs = map_text(
       "JobID|Submit|Start|End|NNodes|AllocTRES|Timelimit|State|Comment\n"
       "10|2026-01-01T00:00:00|2026-01-01T00:01:00|2026-01-01T00:11:00|1|cpu=1,gres/gpu=4|"
@@ -736,7 +735,7 @@ TEST(GpuTrace, SacctTakesTheCommentsRequestElseTheTimeLimitElseTheFallback) {
       "10.batch|2026-01-01T00:00:00|2026-01-01T00:01:00|2026-01-01T00:11:00|1||||\n"
       "11|2026-01-01T00:00:10|Unknown|Unknown|2||00:30:00|PENDING|pacml:model=gpt2,steps=20\n"
       "12|2026-01-01T00:00:20|Unknown|Unknown|1||UNLIMITED|PENDING|\n",
-      TraceFormat::kSacct, mapping, report);
+      sim::TraceFormat::kSacct, mapping, report);
   ASSERT_EQ(jobs.size(), 3u);
   const double t0 = 1767225600;  // 2026-01-01T00:00:00 UTC
   EXPECT_EQ(jobs[0].work->name(), "resnet50");
@@ -765,12 +764,12 @@ TEST(GpuTrace, SqueueJsonTakesGraphFilesAtTheirProfiledBatchAndCountsUnknownMode
                     "tres_per_job": "gres/gpu:2", "comment": "pacml:graph=)" +
       graph + R"(,steps=40,deadline=00:10:00"},
                    {"job_id": 2, "submit_time": 50, "comment": "pacml:model=llama"}]})";
-  GpuTraceReport report;
-  EXPECT_THROW(map_text(text, TraceFormat::kSqueueJson, GpuTraceMapping(), report), InputError);
-  GpuTraceMapping skip;
+  MappingReport report;
+  EXPECT_THROW(map_text(text, sim::TraceFormat::kSqueueJson, TraceMapping(), report), InputError);
+  TraceMapping skip;
   skip.unknown_model = "skip";
-  report = GpuTraceReport();
-  const auto jobs = map_text(text, TraceFormat::kSqueueJson, skip, report);
+  report = MappingReport();
+  const auto jobs = map_text(text, sim::TraceFormat::kSqueueJson, skip, report);
   ASSERT_EQ(jobs.size(), 1u);
   EXPECT_EQ(jobs[0].work->global_batch(), kDefaultProfiledBatch);
   EXPECT_EQ(jobs[0].requested, 2);
@@ -788,19 +787,19 @@ TEST(GpuTrace, PacmlLogTakesTheDecisionsBetaAndStepsAndCountsMissingGraphFiles) 
       "\n"
       R"({"job_id": 8, "submit_time": 1002, "model": "resnet50", "outcome": "not_created"})"
       "\n";
-  GpuTraceReport report;
+  MappingReport report;
   try {
-    map_text(text, TraceFormat::kPacmlLog, GpuTraceMapping(), report);
+    map_text(text, sim::TraceFormat::kPacmlLog, TraceMapping(), report);
     FAIL() << "no error";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("t:2: unreadable graph file '/nonexistent/x.txt'"),
               std::string::npos)
         << e.what();
   }
-  GpuTraceMapping skip;
+  TraceMapping skip;
   skip.unknown_model = "skip";
-  report = GpuTraceReport();
-  const auto jobs = map_text(text, TraceFormat::kPacmlLog, skip, report);
+  report = MappingReport();
+  const auto jobs = map_text(text, sim::TraceFormat::kPacmlLog, skip, report);
   ASSERT_EQ(jobs.size(), 1u);
   EXPECT_EQ(jobs[0].iterations, 10);
   EXPECT_DOUBLE_EQ(jobs[0].deadline, 1000 + 0.25 * one_gpu(jobs[0], 10));
@@ -816,12 +815,12 @@ TEST(GpuTrace, SwfJobsTakeAModelByExecutableAndTheirTimeLimit) {
       "1 0 0 100 4 -1 -1 4 600 -1 1 1 1 7 1 1 -1 -1\n"
       "2 10 0 50 2 -1 -1 2 -1 -1 1 1 1 7 1 1 -1 -1\n"
       "3 20 0 50 1 -1 -1 1 300 -1 1 1 1 9 1 1 -1 -1\n";
-  GpuTraceReport report;
-  EXPECT_THROW(map_text(text, TraceFormat::kSwf, GpuTraceMapping(), report), InputError);
-  GpuTraceMapping mapping;
+  MappingReport report;
+  EXPECT_THROW(map_text(text, sim::TraceFormat::kSwf, TraceMapping(), report), InputError);
+  TraceMapping mapping;
   mapping.models = {"resnet50", "vgg16", "gnmt"};
-  report = GpuTraceReport();
-  const auto jobs = map_text(text, TraceFormat::kSwf, mapping, report);
+  report = MappingReport();
+  const auto jobs = map_text(text, sim::TraceFormat::kSwf, mapping, report);
   ASSERT_EQ(jobs.size(), 3u);
   EXPECT_EQ(jobs[0].work->name(), jobs[1].work->name());  // the same executable
   EXPECT_EQ(jobs[0].requested, 4);
@@ -834,14 +833,14 @@ TEST(GpuTrace, SwfJobsTakeAModelByExecutableAndTheirTimeLimit) {
 }
 
 TEST(GpuTrace, FallbackBetaDrawsAreTheSameForTheSameSeed) {
-  std::vector<TraceRecord> records(20);
+  std::vector<sim::TraceRecord> records(20);
   for (int i = 0; i < 20; ++i) records[i].model = "resnet50", records[i].submit = i;
-  GpuTraceMapping mapping;
-  GpuTraceReport report;
-  const auto a = gpu_jobs_from_trace(records, mapping, *estimator_4x8(), report);
-  const auto b = gpu_jobs_from_trace(records, mapping, *estimator_4x8(), report);
+  TraceMapping mapping;
+  MappingReport report;
+  const auto a = jobs_from_trace(records, mapping, *estimator_4x8(), report);
+  const auto b = jobs_from_trace(records, mapping, *estimator_4x8(), report);
   mapping.seed = 2;
-  const auto c = gpu_jobs_from_trace(records, mapping, *estimator_4x8(), report);
+  const auto c = jobs_from_trace(records, mapping, *estimator_4x8(), report);
   bool differs = false;
   for (size_t i = 0; i < a.size(); ++i) {
     EXPECT_EQ(a[i].deadline, b[i].deadline);
@@ -853,22 +852,22 @@ TEST(GpuTrace, FallbackBetaDrawsAreTheSameForTheSameSeed) {
 TEST(GpuReplay, AStreamedReplayKeepsOnlyLiveJobsAndReportsEachOutcomeOnce) {
   // The EDF schedule above, fed one job at a time: the same statistics, and
   // the sink hears of each job once, when it is final (e at 40, then d at 60).
-  const std::vector<GpuJob> jobs = {job("a", 0, 20, 100, 8), job("d", 1, 60, 100, 1),
-                                    job("e", 2, 40, 100, 1)};
+  const std::vector<Job> jobs = {job("a", 0, 20, 100, 8), job("d", 1, 60, 100, 1),
+                                 job("e", 2, 40, 100, 1)};
   DurationModel durations(estimator_4x8());
-  GpuReplayConfig config;
-  config.policy = GpuPolicy::parse("min_feasible", "test");
+  ReplayConfig config;
+  config.policy = Policy::parse("min_feasible", "test");
   size_t next = 0;
-  const GpuJobSource source = [&](GpuJob& j) {
+  const JobSource source = [&](Job& j) {
     if (next == jobs.size()) return false;
     j = jobs[next++];
     return true;
   };
   std::vector<long> order;
-  const GpuReplayStats streamed = replay_stream(
-      source, durations, config, [&](long j, const GpuJobOutcome&) { order.push_back(j); });
+  const ReplayStats streamed = replay_stream(
+      source, durations, config, [&](long j, const JobOutcome&) { order.push_back(j); });
   EXPECT_EQ(order, (std::vector<long>{0, 2, 1}));
-  const GpuReplayStats kept = replay_on_gpus(jobs, durations, config).stats;
+  const ReplayStats kept = replay_on_gpus(jobs, durations, config).stats;
   EXPECT_EQ(streamed.met, kept.met);
   EXPECT_DOUBLE_EQ(streamed.gpu_hours, kept.gpu_hours);
   EXPECT_DOUBLE_EQ(streamed.utilisation, kept.utilisation);
@@ -883,4 +882,4 @@ TEST(GpuReplay, AJobOutOfSubmissionOrderIsAnInputError) {
 }
 
 }  // namespace
-}  // namespace pacml::sim
+}  // namespace pacml::gpu

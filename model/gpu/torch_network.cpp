@@ -1,6 +1,6 @@
 // The second translation unit of pacml that includes LibTorch (with
 // torch_network.cpp): the GPU policy's network and its imitation update.
-#include "model/gpu_torch_network.h"
+#include "model/gpu/torch_network.h"
 
 #include <torch/torch.h>
 
@@ -10,33 +10,30 @@
 #include "core/util/error.h"
 #include "model/torch_message_passing.h"
 
-namespace pacml::model {
+namespace pacml::gpu {
 
-void GpuDecisionBatch::add(int graph_index, const features::GpuDecisionFeatures& f, int label_,
-                           float target_) {
+void DecisionBatch::add(int graph_index, const DecisionFeatures& f, int label_, float target_) {
   const int n = static_cast<int>(f.gpus.size());
   if (n < 1 || n > kMaxActions)
-    throw std::invalid_argument("GpuDecisionBatch: a decision has " + std::to_string(n) +
+    throw std::invalid_argument("DecisionBatch: a decision has " + std::to_string(n) +
                                 " candidates");
-  if (label_ < 0 || label_ >= n)
-    throw std::invalid_argument("GpuDecisionBatch: label out of range");
+  if (label_ < 0 || label_ >= n) throw std::invalid_argument("DecisionBatch: label out of range");
   graph.push_back(graph_index);
   actions.push_back(n);
   state.insert(state.end(), f.job.begin(), f.job.end());
   state.insert(state.end(), f.context.begin(), f.context.end());
   action.insert(action.end(), f.actions.begin(), f.actions.end());
-  action.insert(action.end(), static_cast<size_t>(kMaxActions - n) * features::kGpuActionScalars,
-                0.f);
+  action.insert(action.end(), static_cast<size_t>(kMaxActions - n) * kActionScalars, 0.f);
   label.push_back(label_);
   target.push_back(target_);
 }
 
-void GpuDecisionBatch::add_from(const GpuDecisionBatch& o, size_t k) {
+void DecisionBatch::add_from(const DecisionBatch& o, size_t k) {
   graph.push_back(o.graph[k]);
   actions.push_back(o.actions[k]);
   state.insert(state.end(), o.state.begin() + k * kStateScalars,
                o.state.begin() + (k + 1) * kStateScalars);
-  const size_t row = static_cast<size_t>(kMaxActions) * features::kGpuActionScalars;
+  const size_t row = static_cast<size_t>(kMaxActions) * kActionScalars;
   action.insert(action.end(), o.action.begin() + k * row, o.action.begin() + (k + 1) * row);
   label.push_back(o.label[k]);
   target.push_back(o.target[k]);
@@ -49,10 +46,10 @@ namespace nn = torch::nn;
 
 constexpr double kPaddingLogit = -1e9;  // finite, so the log-softmax stays finite
 
-struct GpuNetImpl : nn::Module {
-  explicit GpuNetImpl(const inference::GpuArchitecture& a) : arch(a) {
+struct NetImpl : nn::Module {
+  explicit NetImpl(const Architecture& a) : arch(a) {
     // Registration order fixes how the seed initialises the parameters.
-    mp = register_module("mp", torch_mp::make_layers(a.graph));
+    mp = register_module("mp", model::torch_mp::make_layers(a.graph));
     act1 = register_module("act1", nn::Linear(a.action_in(), a.hidden));
     act2 = register_module("act2", nn::Linear(a.hidden, a.hidden));
     act3 = register_module("act3", nn::Linear(a.hidden, 1));
@@ -72,11 +69,11 @@ struct GpuNetImpl : nn::Module {
     return {logits.masked_fill(valid.logical_not(), kPaddingLogit), values};
   }
 
-  inference::GpuArchitecture arch;
+  Architecture arch;
   nn::ModuleList mp{nullptr};
   nn::Linear act1{nullptr}, act2{nullptr}, act3{nullptr}, val1{nullptr}, val2{nullptr};
 };
-TORCH_MODULE(GpuNet);
+TORCH_MODULE(Net);
 
 // A batch's decisions as tensors (all of them; minibatches index into them).
 struct DecisionTensors {
@@ -92,24 +89,23 @@ Tensor f32_tensor(const std::vector<float>& v, std::vector<int64_t> shape) {
   return torch::from_blob(const_cast<float*>(v.data()), shape, torch::kFloat32).clone();
 }
 
-void check_batch(const std::vector<features::JobFeatures>& graphs, const GpuDecisionBatch& b) {
+void check_batch(const std::vector<features::JobFeatures>& graphs, const DecisionBatch& b) {
   const size_t n = b.size();
   if (b.actions.size() != n || b.label.size() != n || b.target.size() != n ||
-      b.state.size() != n * GpuDecisionBatch::kStateScalars ||
-      b.action.size() !=
-          n * GpuDecisionBatch::kMaxActions * static_cast<size_t>(features::kGpuActionScalars))
-    throw std::invalid_argument("GpuDecisionBatch: sizes do not match the decision count");
+      b.state.size() != n * DecisionBatch::kStateScalars ||
+      b.action.size() != n * DecisionBatch::kMaxActions * static_cast<size_t>(kActionScalars))
+    throw std::invalid_argument("DecisionBatch: sizes do not match the decision count");
   for (int g : b.graph)
     if (g < 0 || g >= static_cast<int>(graphs.size()))
-      throw std::invalid_argument("GpuDecisionBatch: graph index out of range");
+      throw std::invalid_argument("DecisionBatch: graph index out of range");
 }
 
-DecisionTensors make_tensors(const GpuDecisionBatch& b) {
-  const int64_t n = static_cast<int64_t>(b.size()), m = GpuDecisionBatch::kMaxActions;
+DecisionTensors make_tensors(const DecisionBatch& b) {
+  const int64_t n = static_cast<int64_t>(b.size()), m = DecisionBatch::kMaxActions;
   DecisionTensors t;
   t.graph = i64_tensor(b.graph);
-  t.state = f32_tensor(b.state, {n, GpuDecisionBatch::kStateScalars});
-  t.action = f32_tensor(b.action, {n, m, features::kGpuActionScalars});
+  t.state = f32_tensor(b.state, {n, DecisionBatch::kStateScalars});
+  t.action = f32_tensor(b.action, {n, m, kActionScalars});
   t.valid = torch::arange(m).unsqueeze(0).lt(i64_tensor(b.actions).unsqueeze(1));
   t.label = i64_tensor(b.label);
   t.target = f32_tensor(b.target, {n});
@@ -117,7 +113,7 @@ DecisionTensors make_tensors(const GpuDecisionBatch& b) {
 }
 
 // The distinct graphs of decisions `rows` (sorted), and each row's index among them.
-void distinct_graphs(const GpuDecisionBatch& b, const int64_t* rows, int64_t len,
+void distinct_graphs(const DecisionBatch& b, const int64_t* rows, int64_t len,
                      std::vector<int>& which, std::vector<int>& local) {
   which.clear();
   for (int64_t i = 0; i < len; ++i) which.push_back(b.graph[rows[i]]);
@@ -136,31 +132,32 @@ void to_vector(const Tensor& t, std::vector<float>& out) {
 
 }  // namespace
 
-struct GpuTorchNetwork::Impl {
-  explicit Impl(const inference::GpuArchitecture& a) : net(a) {}
+struct TorchNetwork::Impl {
+  explicit Impl(const Architecture& a) : net(a) {}
   // Logits [len, M] and values [len] of decisions `rows`, message passing
   // over their distinct graphs only.
   std::pair<Tensor, Tensor> run(const std::vector<features::JobFeatures>& graphs,
-                                const GpuDecisionBatch& batch, const DecisionTensors& t,
+                                const DecisionBatch& batch, const DecisionTensors& t,
                                 const int64_t* rows, int64_t len);
-  GpuNet net;
+  Net net;
   std::unique_ptr<torch::optim::Adam> optimizer;
 };
 
-std::pair<Tensor, Tensor> GpuTorchNetwork::Impl::run(
-    const std::vector<features::JobFeatures>& graphs, const GpuDecisionBatch& batch,
-    const DecisionTensors& t, const int64_t* rows, int64_t len) {
+std::pair<Tensor, Tensor> TorchNetwork::Impl::run(const std::vector<features::JobFeatures>& graphs,
+                                                  const DecisionBatch& batch,
+                                                  const DecisionTensors& t, const int64_t* rows,
+                                                  int64_t len) {
   std::vector<int> which, local;
   distinct_graphs(batch, rows, len, which, local);
-  const Tensor emb = torch_mp::embed(net->mp, torch_mp::make_graph_tensors(graphs, &which));
+  const Tensor emb =
+      model::torch_mp::embed(net->mp, model::torch_mp::make_graph_tensors(graphs, &which));
   std::vector<int64_t> r(rows, rows + len);
   const Tensor idx = torch::from_blob(r.data(), {len}, torch::kInt64).clone();
   return net->heads(emb, i64_tensor(local), t.state.index_select(0, idx),
                     t.action.index_select(0, idx), t.valid.index_select(0, idx));
 }
 
-GpuTorchNetwork::GpuTorchNetwork(const inference::GpuArchitecture& arch, std::uint64_t seed,
-                                 double lr) {
+TorchNetwork::TorchNetwork(const Architecture& arch, std::uint64_t seed, double lr) {
   torch::set_num_threads(1);
   torch::manual_seed(seed);
   impl_ = std::make_unique<Impl>(arch);
@@ -168,26 +165,25 @@ GpuTorchNetwork::GpuTorchNetwork(const inference::GpuArchitecture& arch, std::ui
       std::make_unique<torch::optim::Adam>(impl_->net->parameters(), torch::optim::AdamOptions(lr));
 }
 
-GpuTorchNetwork::~GpuTorchNetwork() = default;
+TorchNetwork::~TorchNetwork() = default;
 
-const inference::GpuArchitecture& GpuTorchNetwork::architecture() const {
+const Architecture& TorchNetwork::architecture() const {
   return impl_->net->arch;
 }
 
-inference::WeightsFile GpuTorchNetwork::export_weights(const nlohmann::json& metadata) const {
-  return torch_mp::export_parameters(impl_->net->named_parameters(), architecture().tensor_shapes(),
-                                     metadata, "GpuTorchNetwork");
+inference::WeightsFile TorchNetwork::export_weights(const nlohmann::json& metadata) const {
+  return model::torch_mp::export_parameters(
+      impl_->net->named_parameters(), architecture().tensor_shapes(), metadata, "TorchNetwork");
 }
 
-void GpuTorchNetwork::import_weights(const inference::WeightsFile& weights,
-                                     const std::string& where) {
-  torch_mp::import_parameters(impl_->net->named_parameters(), weights,
-                              architecture().tensor_shapes(), where);
+void TorchNetwork::import_weights(const inference::WeightsFile& weights, const std::string& where) {
+  model::torch_mp::import_parameters(impl_->net->named_parameters(), weights,
+                                     architecture().tensor_shapes(), where);
 }
 
-void GpuTorchNetwork::forward(const std::vector<features::JobFeatures>& graphs,
-                              const GpuDecisionBatch& batch, std::vector<float>& logits,
-                              std::vector<float>& values) const {
+void TorchNetwork::forward(const std::vector<features::JobFeatures>& graphs,
+                           const DecisionBatch& batch, std::vector<float>& logits,
+                           std::vector<float>& values) const {
   check_batch(graphs, batch);
   logits.clear();
   values.clear();
@@ -201,16 +197,15 @@ void GpuTorchNetwork::forward(const std::vector<features::JobFeatures>& graphs,
   std::vector<float> padded;
   to_vector(l, padded);
   for (int64_t i = 0; i < n; ++i)
-    logits.insert(logits.end(), padded.begin() + i * GpuDecisionBatch::kMaxActions,
-                  padded.begin() + i * GpuDecisionBatch::kMaxActions + batch.actions[i]);
+    logits.insert(logits.end(), padded.begin() + i * DecisionBatch::kMaxActions,
+                  padded.begin() + i * DecisionBatch::kMaxActions + batch.actions[i]);
   to_vector(v, values);
 }
 
-GpuTrainStats GpuTorchNetwork::train(const std::vector<features::JobFeatures>& graphs,
-                                     const GpuDecisionBatch& batch, const GpuTrainParams& params,
-                                     Rng& rng) {
+TrainStats TorchNetwork::train(const std::vector<features::JobFeatures>& graphs,
+                               const DecisionBatch& batch, const TrainParams& params, Rng& rng) {
   check_batch(graphs, batch);
-  GpuTrainStats stats;
+  TrainStats stats;
   const int64_t n = static_cast<int64_t>(batch.size());
   if (n == 0) return stats;
   for (auto& group : impl_->optimizer->param_groups())
@@ -254,4 +249,4 @@ GpuTrainStats GpuTorchNetwork::train(const std::vector<features::JobFeatures>& g
   return stats;
 }
 
-}  // namespace pacml::model
+}  // namespace pacml::gpu

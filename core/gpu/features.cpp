@@ -1,4 +1,4 @@
-#include "core/features/gpu_features.h"
+#include "core/gpu/features.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,9 +6,9 @@
 
 #include "core/parallel/parallel_job.h"
 
-namespace pacml::features {
+namespace pacml::gpu {
 
-const std::vector<std::string>& gpu_job_scalar_names() {
+const std::vector<std::string>& job_scalar_names() {
   static const std::vector<std::string> names = {
       "run_hours_log",        // log10 of the run on the fewest GPUs, hours: (x+3)/6
       "time_left_ratio_log",  // log2(time to deadline / run on the fewest) / 4
@@ -20,7 +20,7 @@ const std::vector<std::string>& gpu_job_scalar_names() {
   return names;
 }
 
-const std::vector<std::string>& gpu_context_scalar_names() {
+const std::vector<std::string>& context_scalar_names() {
   static const std::vector<std::string> names = {
       "free_share",          // free GPUs / cluster GPUs
       "free_servers_share",  // wholly free servers / servers
@@ -32,7 +32,7 @@ const std::vector<std::string>& gpu_context_scalar_names() {
   return names;
 }
 
-const std::vector<std::string>& gpu_action_scalar_names() {
+const std::vector<std::string>& action_scalar_names() {
   static const std::vector<std::string> names = {
       "start",             // 1 for a GPU count, 0 for "do not start now"
       "gpus_share",        // k / cluster GPUs
@@ -49,11 +49,11 @@ const std::vector<std::string>& gpu_action_scalar_names() {
   return names;
 }
 
-nlohmann::json gpu_schema_json() {
-  return {{"version", kGpuSchemaVersion},
-          {"job", gpu_job_scalar_names()},
-          {"context", gpu_context_scalar_names()},
-          {"action", gpu_action_scalar_names()}};
+nlohmann::json schema_json() {
+  return {{"version", kSchemaVersion},
+          {"job", job_scalar_names()},
+          {"context", context_scalar_names()},
+          {"action", action_scalar_names()}};
 }
 
 namespace {
@@ -77,7 +77,7 @@ float cost_log(double gpu_seconds, int cluster_gpus) {
 // them; per thread, so that a warm decision allocates nothing.
 class Answers {
  public:
-  explicit Answers(const GpuDecisionInput& in) : in_(in), table_(table()) {
+  explicit Answers(const DecisionInput& in) : in_(in), table_(table()) {
     if (++table_.stamp == 0) {  // wrapped: stale stamps could match again
       table_.slots.assign(table_.slots.size(), Slot{});
       table_.stamp = 1;
@@ -86,7 +86,7 @@ class Answers {
   Answers(const Answers&) = delete;
   Answers& operator=(const Answers&) = delete;
 
-  const GpuDecisionInput& input() const { return in_; }
+  const DecisionInput& input() const { return in_; }
   double seconds(int k) {
     Slot* s = slot(k);
     if (!s) return in_.seconds(k);
@@ -137,7 +137,7 @@ class Answers {
     if (static_cast<size_t>(k) >= table_.slots.size()) table_.slots.resize(k + 1);
     return &table_.slots[static_cast<size_t>(k)];
   }
-  const GpuDecisionInput& in_;
+  const DecisionInput& in_;
   Table& table_;
 };
 
@@ -194,13 +194,13 @@ void candidate_gpus(Answers& a, int fewest, int per_server, std::vector<int>& gp
   }
 }
 
-constexpr int kMinCostLog = 4;  // gpu_job_scalar_names()[4]
+constexpr int kMinCostLog = 4;  // job_scalar_names()[4]
 constexpr int kStrategies = static_cast<int>(std::size(kConcreteStrategies));
-static_assert(kGpuActionScalars == 9 + kStrategies, "gpu_action_scalar_names");
+static_assert(kActionScalars == 9 + kStrategies, "action_scalar_names");
 
 void job_scalars(Answers& a, int fewest, int cluster_gpus, std::vector<float>& x) {
-  const GpuDecisionInput& in = a.input();
-  x.assign(kGpuJobScalars, 0.f);
+  const DecisionInput& in = a.input();
+  x.assign(kJobScalars, 0.f);
   if (fewest > 0) {
     const double run = a.seconds(fewest);
     x[0] = clip01((std::log10(run / 3600) + 3) / 6);
@@ -218,10 +218,10 @@ void job_scalars(Answers& a, int fewest, int cluster_gpus, std::vector<float>& x
   }
 }
 
-void context_scalars(const GpuDecisionInput& in, int cluster_gpus, int per_server,
+void context_scalars(const DecisionInput& in, int cluster_gpus, int per_server,
                      std::vector<float>& out) {
   const double servers = std::max(1, cluster_gpus / per_server);
-  out.resize(kGpuContextScalars);
+  out.resize(kContextScalars);
   float* x = out.data();
   x[0] = clip01(static_cast<double>(in.free_gpus) / cluster_gpus);
   x[1] = clip01(in.free_servers / servers);
@@ -232,16 +232,16 @@ void context_scalars(const GpuDecisionInput& in, int cluster_gpus, int per_serve
   x[6] = clip01(std::log2(static_cast<double>(cluster_gpus)) / 12);
 }
 
-// Action k's kGpuActionScalars into x. `fewest_cost` is the job scalar
+// Action k's kActionScalars into x. `fewest_cost` is the job scalar
 // min_cost_log: the fewest count's cost_log, the same expression, not taken
 // again.
 void action_scalars(Answers& a, int k, int fewest, float fewest_cost, int cluster_gpus,
                     int per_server, float* x) {
   if (k == 0) {
-    std::fill_n(x, kGpuActionScalars, 0.f);
+    std::fill_n(x, kActionScalars, 0.f);
     return;
   }
-  const GpuDecisionInput& in = a.input();
+  const DecisionInput& in = a.input();
   const double run = a.seconds(k), least = fewest * a.seconds(fewest);
   const double left = in.deadline - in.now;
   x[0] = 1.f;
@@ -259,23 +259,23 @@ void action_scalars(Answers& a, int k, int fewest, float fewest_cost, int cluste
 
 }  // namespace
 
-JobFeatures gpu_job_features(const ParallelJob& job) {
+features::JobFeatures job_features(const ParallelJob& job) {
   const JobGraphPtr graph = make_job_graph(*job.at_batch(job.global_batch()));
-  return extract_job_features(*graph, EdgeSizeRule::kPhysical);
+  return features::extract_job_features(*graph, EdgeSizeRule::kPhysical);
 }
 
-int gpus_for_action(const GpuDecisionFeatures& decision, int action) {
+int gpus_for_action(const DecisionFeatures& decision, int action) {
   if (action == 0 && decision.gpus.size() > 1) return kTurnAway;
   return decision.gpus[static_cast<size_t>(action)];
 }
 
-GpuDecisionFeatures gpu_decision_features(const GpuDecisionInput& in) {
-  GpuDecisionFeatures f;
-  gpu_decision_features(in, f);
+DecisionFeatures decision_features(const DecisionInput& in) {
+  DecisionFeatures f;
+  decision_features(in, f);
   return f;
 }
 
-void gpu_decision_features(const GpuDecisionInput& in, GpuDecisionFeatures& f) {
+void decision_features(const DecisionInput& in, DecisionFeatures& f) {
   const int cluster_gpus = std::max(1, in.cluster_gpus > 0 ? in.cluster_gpus : in.free_gpus);
   const int per_server = in.gpus_per_server > 0 ? in.gpus_per_server : cluster_gpus;
   Answers a(in);
@@ -283,10 +283,10 @@ void gpu_decision_features(const GpuDecisionInput& in, GpuDecisionFeatures& f) {
   candidate_gpus(a, f.fewest, per_server, f.gpus);
   job_scalars(a, f.fewest, cluster_gpus, f.job);
   context_scalars(in, cluster_gpus, per_server, f.context);
-  f.actions.resize(f.gpus.size() * kGpuActionScalars);
+  f.actions.resize(f.gpus.size() * kActionScalars);
   for (size_t i = 0; i < f.gpus.size(); ++i)
     action_scalars(a, f.gpus[i], f.fewest, f.job[kMinCostLog], cluster_gpus, per_server,
-                   f.actions.data() + i * kGpuActionScalars);
+                   f.actions.data() + i * kActionScalars);
 }
 
-}  // namespace pacml::features
+}  // namespace pacml::gpu

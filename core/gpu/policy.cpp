@@ -1,20 +1,19 @@
-#include "core/policy/gpu_policy.h"
+#include "core/gpu/policy.h"
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
-#include "core/inference/gpu_learned_policy.h"
+#include "core/gpu/learned_policy.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
 
-namespace pacml {
+namespace pacml::gpu {
 
-GpuPolicy GpuPolicy::parse(const std::string& text, const std::string& where,
-                           const std::vector<std::string>& model_dirs) {
-  if (text.rfind("pacml:", 0) == 0)
-    return inference::make_gpu_learned_policy(text, where, model_dirs);
-  GpuPolicy p;
+Policy Policy::parse(const std::string& text, const std::string& where,
+                     const std::vector<std::string>& model_dirs) {
+  if (text.rfind("pacml:", 0) == 0) return make_learned_policy(text, where, model_dirs);
+  Policy p;
   p.name = text;
   if (text == "requested") return p;
   if (text == "min_feasible") return p.kind = Kind::kMinFeasible, p;
@@ -36,9 +35,8 @@ GpuPolicy GpuPolicy::parse(const std::string& text, const std::string& where,
           "'; known: requested, min_feasible, para_max, fixed:K, random, capped:X, pacml:MODEL");
 }
 
-GpuPolicy GpuPolicy::of_chooser(std::string name,
-                                std::function<int(const GpuDecisionInput&, Rng&)> fn) {
-  GpuPolicy p;
+Policy Policy::of_chooser(std::string name, std::function<int(const DecisionInput&, Rng&)> fn) {
+  Policy p;
   p.kind = Kind::kChooser;
   p.name = std::move(name);
   p.chooser = std::move(fn);
@@ -48,17 +46,17 @@ GpuPolicy GpuPolicy::of_chooser(std::string name,
 namespace {
 
 // k GPUs if they can start now and the job can run on them, else 0.
-int exactly(int k, const GpuDecisionInput& in) {
+int exactly(int k, const DecisionInput& in) {
   return in.startable(k) && std::isfinite(in.seconds(k)) ? k : 0;
 }
 
-int fewest_meeting_deadline(const GpuDecisionInput& in) {
+int fewest_meeting_deadline(const DecisionInput& in) {
   for (int k = 1; k <= in.free_gpus; ++k)
     if (in.now + in.seconds(k) <= in.deadline && in.startable(k)) return k;
   return 0;
 }
 
-int fastest_startable(const GpuDecisionInput& in) {
+int fastest_startable(const DecisionInput& in) {
   int best = 0;
   double best_seconds = INFINITY;
   for (int k = 1; k <= in.free_gpus; ++k) {
@@ -68,11 +66,11 @@ int fastest_startable(const GpuDecisionInput& in) {
   return best;
 }
 
-int cluster_size(const GpuDecisionInput& in) {
+int cluster_size(const DecisionInput& in) {
   return std::max(1, in.cluster_gpus > 0 ? in.cluster_gpus : in.free_gpus);
 }
 
-int any_startable(const GpuDecisionInput& in, Rng& rng) {
+int any_startable(const DecisionInput& in, Rng& rng) {
   std::vector<int> options;
   for (int k = 1; k <= in.free_gpus; ++k)
     if (exactly(k, in)) options.push_back(k);
@@ -81,30 +79,30 @@ int any_startable(const GpuDecisionInput& in, Rng& rng) {
 
 }  // namespace
 
-int choose_gpus(const GpuPolicy& policy, const GpuDecisionInput& input, Rng& rng) {
+int choose_gpus(const Policy& policy, const DecisionInput& input, Rng& rng) {
   switch (policy.kind) {
-    case GpuPolicy::Kind::kRequested:
+    case Policy::Kind::kRequested:
       return exactly(input.requested, input);
-    case GpuPolicy::Kind::kFixed:
+    case Policy::Kind::kFixed:
       return exactly(policy.fixed, input);
-    case GpuPolicy::Kind::kMinFeasible:
+    case Policy::Kind::kMinFeasible:
       return fewest_meeting_deadline(input);
-    case GpuPolicy::Kind::kParaMax:
+    case Policy::Kind::kParaMax:
       return fastest_startable(input);
-    case GpuPolicy::Kind::kRandom:
+    case Policy::Kind::kRandom:
       return any_startable(input, rng);
-    case GpuPolicy::Kind::kCapped:
+    case Policy::Kind::kCapped:
       return capped_min_feasible(input, policy.cap);
-    case GpuPolicy::Kind::kChooser:
+    case Policy::Kind::kChooser:
       return policy.chooser ? policy.chooser(input, rng) : 0;
   }
   return 0;
 }
 
-int capped_min_feasible(const GpuDecisionInput& input, double cap) {
+int capped_min_feasible(const DecisionInput& input, double cap) {
   const int k = fewest_meeting_deadline(input);
   if (k == 0) return 0;
   return k * input.seconds(k) / (cluster_size(input) * 3600.0) <= cap ? k : kTurnAway;
 }
 
-}  // namespace pacml
+}  // namespace pacml::gpu

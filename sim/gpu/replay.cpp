@@ -1,4 +1,4 @@
-#include "sim/gpu/gpu_replay.h"
+#include "sim/gpu/replay.h"
 
 #include <algorithm>
 #include <deque>
@@ -8,11 +8,11 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "core/placement/gpu_placement.h"
+#include "core/gpu/placement.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
 
-namespace pacml::sim {
+namespace pacml::gpu {
 
 Admission parse_admission(const std::string& text, const std::string& where) {
   if (text == "immediate") return Admission::kImmediate;
@@ -30,9 +30,9 @@ QueueOrder parse_queue_order(const std::string& text, const std::string& where) 
   throw InputError(where, "queue order must be 'edf' or 'fifo', got '" + text + "'");
 }
 
-GpuDecision parse_gpu_decision(const std::string& text, const std::string& where) {
-  if (text == "start") return GpuDecision::kAtStart;
-  if (text == "submission") return GpuDecision::kAtSubmission;
+DecisionTime parse_decision_time(const std::string& text, const std::string& where) {
+  if (text == "start") return DecisionTime::kAtStart;
+  if (text == "submission") return DecisionTime::kAtSubmission;
   throw InputError(where, "GPU decision must be 'start' or 'submission', got '" + text + "'");
 }
 
@@ -40,7 +40,7 @@ GpuDecision parse_gpu_decision(const std::string& text, const std::string& where
 
 namespace {
 
-constexpr double kOfferedWindow = 24 * 3600.0;  // the "recent" of GpuDecisionInput::recent_load
+constexpr double kOfferedWindow = 24 * 3600.0;  // the "recent" of DecisionInput::recent_load
 
 // Running sums of the statistics, added to as each job's outcome is final.
 class StatsAccumulator {
@@ -52,8 +52,8 @@ class StatsAccumulator {
   }
   // `window_end`: the last arrival, or (while jobs still arrive) any time
   // after the job's end; utilisation counts GPU time in [first, last arrival].
-  void add(const GpuJob& job, const GpuJobOutcome& o, double window_end);
-  GpuReplayStats stats(const GpuReplayConfig& config, int cluster_gpus) const;
+  void add(const Job& job, const JobOutcome& o, double window_end);
+  ReplayStats stats(const ReplayConfig& config, int cluster_gpus) const;
   double last_arrival() const { return last_; }
 
  private:
@@ -63,7 +63,7 @@ class StatsAccumulator {
   double gpu_seconds_ = 0, in_window_ = 0, delay_ = 0, jct_ = 0, gpus_ = 0;
 };
 
-void StatsAccumulator::add(const GpuJob& job, const GpuJobOutcome& o, double window_end) {
+void StatsAccumulator::add(const Job& job, const JobOutcome& o, double window_end) {
   unservable_ += o.unservable;
   if (!o.unservable && !o.met) {
     if (o.gpus > 0)
@@ -83,8 +83,8 @@ void StatsAccumulator::add(const GpuJob& job, const GpuJobOutcome& o, double win
   gpus_ += o.gpus;
 }
 
-GpuReplayStats StatsAccumulator::stats(const GpuReplayConfig& config, int cluster_gpus) const {
-  GpuReplayStats s;
+ReplayStats StatsAccumulator::stats(const ReplayConfig& config, int cluster_gpus) const {
+  ReplayStats s;
   s.policy = config.policy.name;
   s.admission = admission_name(config.admission);
   s.arrived = arrived_;
@@ -114,11 +114,10 @@ GpuReplayStats StatsAccumulator::stats(const GpuReplayConfig& config, int cluste
 
 namespace detail {
 
-// One replay's state; GpuReplayCursor (gpu_replay.h) steps it and copies it.
+// One replay's state; ReplayCursor (replay.h) steps it and copies it.
 class Replay {
  public:
-  Replay(GpuJobSource source, DurationModel& durations, const GpuReplayConfig& config,
-         GpuOutcomeSink sink)
+  Replay(JobSource source, DurationModel& durations, const ReplayConfig& config, OutcomeSink sink)
       : source_(std::move(source)),
         durations_(durations),
         config_(config),
@@ -126,7 +125,7 @@ class Replay {
         cluster_(durations.cluster()),
         rng_(config.seed) {}
   // The same state carrying on with its own source, sink and policy.
-  Replay(const Replay& from, GpuJobSource source, GpuOutcomeSink sink, const GpuPolicy& policy)
+  Replay(const Replay& from, JobSource source, OutcomeSink sink, const Policy& policy)
       : Replay(from) {
     source_ = std::move(source);
     sink_ = std::move(sink);
@@ -139,8 +138,8 @@ class Replay {
   bool step();
   // Jobs still waiting when nothing runs and nothing arrives never start.
   void drain();
-  GpuReplayStats stats() const { return stats_.stats(config_, cluster_.num_gpus()); }
-  GpuReplayStats run();
+  ReplayStats stats() const { return stats_.stats(config_, cluster_.num_gpus()); }
+  ReplayStats run();
   bool next_is_arrival() const {
     return has_next_ && (completions_.empty() || completions_.top().first > next_.submit);
   }
@@ -157,24 +156,24 @@ class Replay {
 
   // A job that has arrived and whose outcome is not final yet.
   struct Live {
-    GpuJob job;
-    GpuJobOutcome outcome;
-    GpuAllocation held;
-    int fixed_gpus = 0;        // GpuDecision::kAtSubmission: the count it waits for
+    Job job;
+    JobOutcome outcome;
+    Allocation held;
+    int fixed_gpus = 0;        // DecisionTime::kAtSubmission: the count it waits for
     bool turned_away = false;  // the policy will not run it (kTurnAway)
   };
   using Completion = std::pair<double, long>;  // (end, job)
   bool fetch_next();
   void next_event();
-  int choose(const GpuJob& job);
-  double predicted(const GpuJob& job, int k) {
+  int choose(const Job& job);
+  double predicted(const Job& job, int k) {
     return config_.predicted ? config_.predicted(job, k) : run_seconds(durations_, job, k);
   }
-  double predicted_fastest(const GpuJob& job);
-  GpuDecisionInput decision_input(const GpuJob& job, int free_gpus);
-  void add_context(const GpuJob& job, GpuDecisionInput& input);
-  void count_offered(const GpuJob& job);
-  int choose_on_empty_cluster(const GpuJob& job);
+  double predicted_fastest(const Job& job);
+  DecisionInput decision_input(const Job& job, int free_gpus);
+  void add_context(const Job& job, DecisionInput& input);
+  void count_offered(const Job& job);
+  int choose_on_empty_cluster(const Job& job);
   bool try_start(long j);
   void start(long j, int k);
   bool wait_for_fixed_count(long j);
@@ -184,13 +183,13 @@ class Replay {
   void schedule_queue();
   void finish(long j);
 
-  GpuJobSource source_;
+  JobSource source_;
   DurationModel& durations_;
-  GpuReplayConfig config_;
-  GpuOutcomeSink sink_;
-  GpuClusterState cluster_;
+  ReplayConfig config_;
+  OutcomeSink sink_;
+  ClusterState cluster_;
   std::unordered_map<long, Live> live_;
-  GpuJob next_;  // the next arrival, when has_next_
+  Job next_;  // the next arrival, when has_next_
   bool has_next_ = false;
   long next_index_ = 0;
   // Waiting jobs in the order they are tried: (deadline, submission, index)
@@ -221,29 +220,29 @@ bool Replay::fetch_next() {
 }
 
 // The policy's GPU count for `job` now, or 0 if it would not start it now.
-int Replay::choose(const GpuJob& job) {
-  GpuDecisionInput input = decision_input(job, cluster_.free_gpus());
+int Replay::choose(const Job& job) {
+  DecisionInput input = decision_input(job, cluster_.free_gpus());
   input.startable = [&](int k) { return startable(k); };
   return choose_gpus(config_.policy, input, rng_);
 }
 
 // What a policy sees of `job` now with `free_gpus` free; the caller says
 // which counts can start.
-GpuDecisionInput Replay::decision_input(const GpuJob& job, int free_gpus) {
-  GpuDecisionInput input;
+DecisionInput Replay::decision_input(const Job& job, int free_gpus) {
+  DecisionInput input;
   input.now = now_;
   input.deadline = job.deadline;
   input.requested = job.requested;
   input.free_gpus = free_gpus;
   input.seconds = [this, &job](int k) { return predicted(job, k); };
   input.cluster_gpus = cluster_.num_gpus();
-  if (config_.policy.kind == GpuPolicy::Kind::kChooser) add_context(job, input);
+  if (config_.policy.kind == Policy::Kind::kChooser) add_context(job, input);
   return input;
 }
 
 // The shortest predicted run: the model's, or with a world of its own the
 // shortest over every GPU count, as DurationModel::fastest takes it.
-double Replay::predicted_fastest(const GpuJob& job) {
+double Replay::predicted_fastest(const Job& job) {
   if (!config_.predicted) return fastest_seconds(durations_, job);
   double best = INFINITY;
   for (int k = 1; k <= durations_.cluster_gpus(); ++k) best = std::min(best, predicted(job, k));
@@ -252,7 +251,7 @@ double Replay::predicted_fastest(const GpuJob& job) {
 
 // Only a learned policy reads these, and counting free servers costs a pass
 // over the cluster, so rule policies skip it.
-void Replay::add_context(const GpuJob& job, GpuDecisionInput& input) {
+void Replay::add_context(const Job& job, DecisionInput& input) {
   input.job = job.work.get();
   input.traits = [this, &job](int k) { return durations_.traits(*job.work, k); };
   input.cluster_gpus = cluster_.num_gpus();
@@ -265,7 +264,7 @@ void Replay::add_context(const GpuJob& job, GpuDecisionInput& input) {
 }
 
 // Keeps the offered load of the last kOfferedWindow seconds up to date.
-void Replay::count_offered(const GpuJob& job) {
+void Replay::count_offered(const Job& job) {
   const int k = std::min(std::max(job.requested, 1), cluster_.num_gpus());
   const double seconds = predicted(job, k);
   if (std::isfinite(seconds)) {
@@ -288,8 +287,8 @@ inline bool Replay::startable(int k) {
 
 // The policy's count on an empty cluster if it meets the deadline, else 0:
 // what job_submit/pacml queues a job with (plugin/engine.cpp, gpus_meeting).
-int Replay::choose_on_empty_cluster(const GpuJob& job) {
-  GpuDecisionInput input = decision_input(job, cluster_.num_gpus());
+int Replay::choose_on_empty_cluster(const Job& job) {
+  DecisionInput input = decision_input(job, cluster_.num_gpus());
   input.startable = [&](int k) { return k >= 1 && k <= cluster_.num_gpus(); };
   const int k = choose_gpus(config_.policy, input, rng_);
   return k > 0 && now_ + input.seconds(k) <= job.deadline ? k : 0;
@@ -310,7 +309,7 @@ void Replay::start(long j, int k) {
   live.held = *cluster_.find(k);
   cluster_.take(live.held);
   ++placement_version_;
-  GpuJobOutcome& o = live.outcome;
+  JobOutcome& o = live.outcome;
   o.gpus = k;
   o.start = now_;
   o.end =
@@ -347,7 +346,7 @@ void Replay::arrive() {
   Live& live = live_[j];
   live.job = std::move(next_);
   stats_.arrive(live.job.submit);
-  if (config_.policy.kind == GpuPolicy::Kind::kChooser) count_offered(live.job);
+  if (config_.policy.kind == Policy::Kind::kChooser) count_offered(live.job);
   live.outcome.unservable = live.job.submit + predicted_fastest(live.job) > live.job.deadline;
   const double deadline = live.job.deadline, submit = live.job.submit;
   fetch_next();
@@ -363,7 +362,7 @@ void Replay::arrive() {
   const int requested = live.job.requested;
   const auto it = waiting_.emplace(edf ? deadline : 0.0, submit, j).first;
   queued_gpus_ += requested;
-  if (settle(j) || (config_.decide == GpuDecision::kAtSubmission && wait_for_fixed_count(j))) {
+  if (settle(j) || (config_.decide == DecisionTime::kAtSubmission && wait_for_fixed_count(j))) {
     queued_gpus_ -= requested;
     waiting_.erase(it);
   }
@@ -375,7 +374,7 @@ void Replay::arrive() {
 // True if it left.
 bool Replay::settle(long j) {
   const Live& live = live_.at(j);
-  const GpuJob& job = live.job;
+  const Job& job = live.job;
   const double fastest = live.fixed_gpus ? predicted(job, live.fixed_gpus) : predicted_fastest(job);
   if (now_ + fastest > job.deadline) {
     finish(j);
@@ -434,7 +433,7 @@ void Replay::drain() {
   }
 }
 
-GpuReplayStats Replay::run() {
+ReplayStats Replay::run() {
   begin();
   while (has_next_ || !completions_.empty()) next_event();
   drain();
@@ -443,23 +442,22 @@ GpuReplayStats Replay::run() {
 
 }  // namespace detail
 
-GpuReplayStats replay_stream(const GpuJobSource& source, DurationModel& durations,
-                             const GpuReplayConfig& config, const GpuOutcomeSink& sink) {
+ReplayStats replay_stream(const JobSource& source, DurationModel& durations,
+                          const ReplayConfig& config, const OutcomeSink& sink) {
   return detail::Replay(source, durations, config, sink).run();
 }
 
 // ---- the cursor ------------------------------------------------------------------
 
-GpuReplayCursor::GpuReplayCursor(const std::vector<GpuJob>& jobs, size_t end,
-                                 DurationModel& durations, const GpuReplayConfig& config,
-                                 GpuOutcomeSink sink)
+ReplayCursor::ReplayCursor(const std::vector<Job>& jobs, size_t end, DurationModel& durations,
+                           const ReplayConfig& config, OutcomeSink sink)
     : feed_(std::make_unique<Feed>(Feed{&jobs, 0, std::min(end, jobs.size())})),
       replay_(std::make_unique<detail::Replay>(source(), durations, config, std::move(sink))) {
   replay_->begin();
 }
 
-GpuReplayCursor::GpuReplayCursor(const GpuReplayCursor& from, const GpuPolicy& policy, size_t end,
-                                 GpuOutcomeSink sink)
+ReplayCursor::ReplayCursor(const ReplayCursor& from, const Policy& policy, size_t end,
+                           OutcomeSink sink)
     : feed_(std::make_unique<Feed>(
           Feed{from.feed_->jobs, from.feed_->next,
                std::max(from.feed_->next, std::min(end, from.feed_->jobs->size()))})),
@@ -468,51 +466,51 @@ GpuReplayCursor::GpuReplayCursor(const GpuReplayCursor& from, const GpuPolicy& p
     replay_->drop_next();
 }
 
-GpuReplayCursor::GpuReplayCursor(GpuReplayCursor&&) noexcept = default;
-GpuReplayCursor::~GpuReplayCursor() = default;
+ReplayCursor::ReplayCursor(ReplayCursor&&) noexcept = default;
+ReplayCursor::~ReplayCursor() = default;
 
-GpuJobSource GpuReplayCursor::source() {
+JobSource ReplayCursor::source() {
   Feed* feed = feed_.get();  // owned by this cursor, where it stays when the cursor moves
-  return [feed](GpuJob& job) {
+  return [feed](Job& job) {
     if (feed->next >= feed->end) return false;
     job = (*feed->jobs)[feed->next++];
     return true;
   };
 }
 
-bool GpuReplayCursor::next_is_arrival() const {
+bool ReplayCursor::next_is_arrival() const {
   return replay_->next_is_arrival();
 }
-long GpuReplayCursor::arrived() const {
+long ReplayCursor::arrived() const {
   return replay_->arrived();
 }
-double GpuReplayCursor::next_event_time() const {
+double ReplayCursor::next_event_time() const {
   return replay_->next_event_time();
 }
-bool GpuReplayCursor::step() {
+bool ReplayCursor::step() {
   return replay_->step();
 }
 
-GpuReplayStats GpuReplayCursor::run_to_end() {
+ReplayStats ReplayCursor::run_to_end() {
   while (replay_->step()) {
   }
   replay_->drain();
   return replay_->stats();
 }
 
-GpuReplayResult replay_on_gpus(const std::vector<GpuJob>& jobs, DurationModel& durations,
-                               const GpuReplayConfig& config) {
+ReplayResult replay_on_gpus(const std::vector<Job>& jobs, DurationModel& durations,
+                            const ReplayConfig& config) {
   size_t next = 0;
-  const GpuJobSource source = [&](GpuJob& job) {
+  const JobSource source = [&](Job& job) {
     if (next == jobs.size()) return false;
     job = jobs[next++];
     return true;
   };
-  GpuReplayResult result;
+  ReplayResult result;
   result.jobs.resize(jobs.size());
   result.stats = replay_stream(source, durations, config,
-                               [&](long j, const GpuJobOutcome& o) { result.jobs[j] = o; });
+                               [&](long j, const JobOutcome& o) { result.jobs[j] = o; });
   return result;
 }
 
-}  // namespace pacml::sim
+}  // namespace pacml::gpu

@@ -1,9 +1,9 @@
-// The GPU policy's DAgger loop (model/gpu_trainer.h): set up, then one
+// The GPU policy's DAgger loop (model/gpu/trainer.h): set up, then one
 // iteration after another (rollouts labelled by the teacher, the aggregated
 // dataset, training, validation, a curve row), final weights. The episodes
-// and the teacher's cap are model/gpu_trainer_episodes.cpp's, the config's
-// parsing model/gpu_trainer_config.cpp's.
-#include "model/gpu_trainer.h"
+// and the teacher's cap are model/gpu/trainer_episodes.cpp's, the config's
+// parsing model/gpu/trainer_config.cpp's.
+#include "model/gpu/trainer.h"
 
 #include <algorithm>
 #include <chrono>
@@ -15,10 +15,10 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "core/features/gpu_features.h"
-#include "core/inference/gpu_learned_policy.h"
+#include "core/gpu/features.h"
+#include "core/gpu/learned_policy.h"
 #include "core/util/error.h"
-#include "model/gpu_trainer_episodes.h"
+#include "model/gpu/trainer_episodes.h"
 #include "model/trainer.h"
 #include "sim/experiment/evaluation.h"
 #include "sim/gpu/hindsight_search.h"
@@ -26,18 +26,11 @@
 #include "sim/report/progress.h"
 #include "sim/workload/paths.h"
 
-namespace pacml::model {
+namespace pacml::gpu {
 namespace {
 
-using gpu::capped_teacher;
-using gpu::Episode;
-using gpu::make_setup;
-using gpu::parallel_for;
-using gpu::replay_met;
-using gpu::Setup;
-
 // The candidate index of `gpus` (0, "do not start now", for 0 GPUs).
-int candidate_index(const features::GpuDecisionFeatures& f, int gpus) {
+int candidate_index(const DecisionFeatures& f, int gpus) {
   for (size_t a = 1; a < f.gpus.size(); ++a)
     if (f.gpus[a] == gpus) return static_cast<int>(a);
   return 0;
@@ -45,14 +38,14 @@ int candidate_index(const features::GpuDecisionFeatures& f, int gpus) {
 
 // `keep` of the batch's decisions, drawn without replacement with `rng`, in
 // their original order.
-GpuDecisionBatch subsample(const GpuDecisionBatch& all, size_t keep, Rng& rng) {
+DecisionBatch subsample(const DecisionBatch& all, size_t keep, Rng& rng) {
   std::vector<size_t> idx(all.size());
   for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
   for (size_t i = 0; i < keep; ++i)
     std::swap(idx[i], idx[i + rng.below(static_cast<std::uint64_t>(idx.size() - i))]);
   idx.resize(keep);
   std::sort(idx.begin(), idx.end());
-  GpuDecisionBatch out;
+  DecisionBatch out;
   for (size_t i : idx) out.add_from(all, i);
   return out;
 }
@@ -97,7 +90,7 @@ std::string Agreement::text() const {
 }
 
 struct Rollout {
-  GpuDecisionBatch decisions;  // at most episode_decisions of them
+  DecisionBatch decisions;  // at most episode_decisions of them
   double met = 0;
   Agreement agreement;
 };
@@ -108,17 +101,17 @@ class Recorder {
  public:
   // `searched`: the rollout search's action at each decision, in order
   // (teacher: rollout); null: the capped teacher labels.
-  Recorder(const Setup& s, const GpuTrainConfig& c, const Episode& e,
-           inference::GpuLearnedPolicy* policy, const std::vector<int>* searched, Rollout& out)
+  Recorder(const Setup& s, const TrainConfig& c, const Episode& e, LearnedPolicy* policy,
+           const std::vector<int>* searched, Rollout& out)
       : s_(s), c_(c), e_(e), policy_(policy), searched_(searched), out_(out) {}
-  int operator()(const GpuDecisionInput& in, Rng& rng);
+  int operator()(const DecisionInput& in, Rng& rng);
 
  private:
-  int teacher_action(const GpuDecisionInput& in);
+  int teacher_action(const DecisionInput& in);
   const Setup& s_;
-  const GpuTrainConfig& c_;
+  const TrainConfig& c_;
   const Episode& e_;
-  inference::GpuLearnedPolicy* policy_;
+  LearnedPolicy* policy_;
   const std::vector<int>* searched_;
   size_t decisions_ = 0;
   Rollout& out_;
@@ -127,7 +120,7 @@ class Recorder {
   std::map<std::pair<const ParallelJob*, double>, int> last_;
 };
 
-int Recorder::teacher_action(const GpuDecisionInput& in) {
+int Recorder::teacher_action(const DecisionInput& in) {
   const size_t d = decisions_++;
   if (!searched_) return capped_min_feasible(in, e_.cap);
   if (d >= searched_->size())
@@ -135,39 +128,39 @@ int Recorder::teacher_action(const GpuDecisionInput& in) {
   return (*searched_)[d];
 }
 
-int Recorder::operator()(const GpuDecisionInput& in, Rng& rng) {
-  features::GpuDecisionFeatures f;
+int Recorder::operator()(const DecisionInput& in, Rng& rng) {
+  DecisionFeatures f;
   int chosen = -1;
   if (policy_) {
-    inference::GpuDecision d = policy_->decide(in, rng);
+    gpu::LearnedDecision d = policy_->decide(in, rng);
     chosen = d.action;
     f = std::move(d.features);
   } else {
-    f = features::gpu_decision_features(in);
+    f = decision_features(in);
   }
   const int label = candidate_index(f, teacher_action(in));
   if (chosen < 0) chosen = label;
   // A decision with one candidate (nothing can start now) teaches nothing.
-  if (f.gpus.size() < 2) return features::gpus_for_action(f, chosen);
+  if (f.gpus.size() < 2) return gpus_for_action(f, chosen);
   // A queue retries a waiting job at every completion, so a job held for
   // hours counts dozens of times. Without record_retries a retry is recorded
   // only when the teacher or the policy changes its mind.
   const auto [it, first] = last_.try_emplace({in.job, in.deadline}, label * 8 + chosen);
   if (!c_.record_retries && !first && it->second == label * 8 + chosen)
-    return features::gpus_for_action(f, chosen);
+    return gpus_for_action(f, chosen);
   it->second = label * 8 + chosen;
-  out_.agreement.add(e_.scenario.admission == sim::Admission::kQueue, label > 0, chosen == label);
+  out_.agreement.add(e_.scenario.admission == Admission::kQueue, label > 0, chosen == label);
   out_.decisions.add(s_.graphs.of(in.job), f, label);
-  return features::gpus_for_action(f, chosen);
+  return gpus_for_action(f, chosen);
 }
 
 // teacher: rollout: the rollout search's action at every decision of the
 // replay rollout() makes (following the greedy network, or the search
 // itself when there is no model yet), with the capped teacher as its base.
-std::vector<int> searched_labels(const Setup& s, const GpuTrainConfig& c, const Episode& e,
-                                 const std::shared_ptr<const inference::GpuLearnedModel>& model,
+std::vector<int> searched_labels(const Setup& s, const TrainConfig& c, const Episode& e,
+                                 const std::shared_ptr<const LearnedModel>& model,
                                  std::uint64_t rng_seed, int worker) {
-  sim::HindsightSearchOptions options;
+  HindsightSearchOptions options;
   options.base = capped_teacher(e.cap);
   options.lookahead = c.teacher_lookahead;
   options.seed = rng_seed;
@@ -175,27 +168,27 @@ std::vector<int> searched_labels(const Setup& s, const GpuTrainConfig& c, const 
   options.admission = e.scenario.admission;
   options.order = s.order;
   DurationModel& d = s.durations_of(worker, e.scenario.cluster_index);
-  if (!model) return sim::hindsight_labels(e.jobs, d, options, nullptr);
-  inference::GpuLearnedPolicy network(model, false);
-  const GpuPolicy follow = GpuPolicy::of_chooser(
-      "pacml:train",
-      [&](const GpuDecisionInput& in, Rng& rng) { return network.decide(in, rng).gpus(); });
-  return sim::hindsight_labels(e.jobs, d, options, &follow);
+  if (!model) return hindsight_labels(e.jobs, d, options, nullptr);
+  LearnedPolicy network(model, false);
+  const Policy follow = Policy::of_chooser("pacml:train", [&](const DecisionInput& in, Rng& rng) {
+    return network.decide(in, rng).gpus();
+  });
+  return hindsight_labels(e.jobs, d, options, &follow);
 }
 
 // Follows the teacher (model null) or the network, greedy or sampled with
 // the replay's RNG seeded by `rng_seed`; the teacher labels every decision.
-Rollout rollout(const Setup& s, const GpuTrainConfig& c, const Episode& e,
-                const std::shared_ptr<const inference::GpuLearnedModel>& model,
-                std::uint64_t rng_seed, int worker) {
+Rollout rollout(const Setup& s, const TrainConfig& c, const Episode& e,
+                const std::shared_ptr<const LearnedModel>& model, std::uint64_t rng_seed,
+                int worker) {
   Rollout out;
-  std::unique_ptr<inference::GpuLearnedPolicy> policy;
-  if (model) policy = std::make_unique<inference::GpuLearnedPolicy>(model, c.dagger_sample);
+  std::unique_ptr<LearnedPolicy> policy;
+  if (model) policy = std::make_unique<LearnedPolicy>(model, c.dagger_sample);
   std::vector<int> searched;
   if (c.teacher == "rollout") searched = searched_labels(s, c, e, model, rng_seed, worker);
   Recorder recorder(s, c, e, policy.get(), c.teacher == "rollout" ? &searched : nullptr, out);
-  const GpuPolicy follow = GpuPolicy::of_chooser(
-      "rollout", [&recorder](const GpuDecisionInput& in, Rng& rng) { return recorder(in, rng); });
+  const Policy follow = Policy::of_chooser(
+      "rollout", [&recorder](const DecisionInput& in, Rng& rng) { return recorder(in, rng); });
   out.met = replay_met(s, e, follow, worker, rng_seed);
   // A sample keeps the episodes' weights comparable and the dataset's
   // memory bounded.
@@ -211,11 +204,11 @@ Rollout rollout(const Setup& s, const GpuTrainConfig& c, const Episode& e,
 }
 
 double greedy_met(const Setup& s, const Episode& e,
-                  const std::shared_ptr<const inference::GpuLearnedModel>& model, int worker) {
-  inference::GpuLearnedPolicy policy(model, false);
-  const GpuPolicy p = GpuPolicy::of_chooser(
-      "pacml:train",
-      [&](const GpuDecisionInput& in, Rng& rng) { return policy.decide(in, rng).gpus(); });
+                  const std::shared_ptr<const LearnedModel>& model, int worker) {
+  LearnedPolicy policy(model, false);
+  const Policy p = Policy::of_chooser("pacml:train", [&](const DecisionInput& in, Rng& rng) {
+    return policy.decide(in, rng).gpus();
+  });
   return replay_met(s, e, p, worker, e.seed);
 }
 
@@ -229,7 +222,7 @@ MetShares mean_met(const std::vector<Episode>& episodes, F f) {
   MetShares m;
   double sum[2] = {0, 0}, n[2] = {0, 0};
   for (size_t i = 0; i < episodes.size(); ++i) {
-    const int q = episodes[i].scenario.admission == sim::Admission::kQueue;
+    const int q = episodes[i].scenario.admission == Admission::kQueue;
     sum[q] += f(i), n[q] += 1;
   }
   m.all = (sum[0] + sum[1]) / std::max(1.0, n[0] + n[1]);
@@ -247,13 +240,13 @@ std::string met_text(const MetShares& m) {
 
 // One iteration's rollouts on the training episodes, gathered in episode order.
 struct IterationData {
-  GpuDecisionBatch decisions;
+  DecisionBatch decisions;
   Agreement agreement;
   double met = 0;
 };
 
-IterationData run_rollouts(const Setup& s, const GpuTrainConfig& c, long iteration,
-                           const std::shared_ptr<const inference::GpuLearnedModel>& model) {
+IterationData run_rollouts(const Setup& s, const TrainConfig& c, long iteration,
+                           const std::shared_ptr<const LearnedModel>& model) {
   std::vector<Rollout> r(s.train.size());
   parallel_for(r.size(), s.workers, [&](size_t i, int worker) {
     const std::uint64_t rng_seed =
@@ -273,7 +266,7 @@ IterationData run_rollouts(const Setup& s, const GpuTrainConfig& c, long iterati
 // (iteration k's rollouts 1/(k+1) of the cap; the older ones the rest, each
 // a seeded sample), so the states of the early, teacher-led iterations stay
 // represented as the network's own states come in.
-void aggregate(GpuDecisionBatch& dataset, const GpuDecisionBatch& fresh, long iteration, size_t cap,
+void aggregate(DecisionBatch& dataset, const DecisionBatch& fresh, long iteration, size_t cap,
                Rng& rng) {
   size_t keep_new = fresh.size(), keep_old = dataset.size();
   if (keep_old + keep_new > cap) {
@@ -281,15 +274,14 @@ void aggregate(GpuDecisionBatch& dataset, const GpuDecisionBatch& fresh, long it
         std::min(fresh.size(), std::max(cap / static_cast<size_t>(iteration + 1), cap - keep_old));
     keep_old = std::min(dataset.size(), cap - keep_new);
   }
-  GpuDecisionBatch out =
+  DecisionBatch out =
       keep_old < dataset.size() ? subsample(dataset, keep_old, rng) : std::move(dataset);
-  const GpuDecisionBatch added = keep_new < fresh.size() ? subsample(fresh, keep_new, rng) : fresh;
+  const DecisionBatch added = keep_new < fresh.size() ? subsample(fresh, keep_new, rng) : fresh;
   for (size_t k = 0; k < added.size(); ++k) out.add_from(added, k);
   dataset = std::move(out);
 }
 
-std::vector<double> validate(const Setup& s,
-                             const std::shared_ptr<const inference::GpuLearnedModel>& model) {
+std::vector<double> validate(const Setup& s, const std::shared_ptr<const LearnedModel>& model) {
   std::vector<double> met(s.validation.size());
   parallel_for(met.size(), s.workers, [&](size_t i, int worker) {
     met[i] = greedy_met(s, s.validation[i], model, worker);
@@ -317,16 +309,16 @@ void write_plot(const std::string& dir, const std::string& title) {
     // The data and the script stay; a missing gnuplot only costs the PNG.
   }
 }
-// One call of train_gpu(): the episodes, the teacher's and min_feasible's
+// One call of train(): the episodes, the teacher's and min_feasible's
 // validation results, the network, the aggregated dataset and the curve.
-// Its steps, in the order train_gpu() calls them, are doc/LEARNING.md §7's
+// Its steps, in the order train() calls them, are doc/LEARNING.md §7's
 // DAgger loop.
-class GpuTraining {
+class Training {
  public:
   // Checks and creates the output directory, writes config.json, draws the
   // episodes' jobs and searches the teacher's cap per episode (the slow
   // part, said first), and opens curve.csv.
-  GpuTraining(const GpuTrainConfig& config, const GpuTrainOptions& options);
+  Training(const TrainConfig& config, const TrainOptions& options);
 
   long max_iterations() const { return max_iterations_; }
   long iterations() const { return iteration_; }
@@ -337,7 +329,7 @@ class GpuTraining {
   // aggregated dataset, training, validation, a curve row and a status line.
   void one_iteration();
   // final.pacw, curve.png and the closing status line.
-  GpuTrainSummary finish();
+  TrainSummary finish();
 
  private:
   void say(const std::string& line) const;
@@ -345,18 +337,18 @@ class GpuTraining {
   // The current network with the run's metadata, as the weights files store it.
   inference::WeightsFile weights() const;
   // Aggregates the iteration's decisions into the dataset and trains on it.
-  GpuTrainStats train_on(const GpuDecisionBatch& decisions);
+  TrainStats train_on(const DecisionBatch& decisions);
   // Seconds since the start at the iteration's three stages' ends.
   struct Timing {
     double start, rollouts, training;
   };
   // results (the weights files' metadata), best.pacw, the curve row and the
   // status line.
-  void record(const IterationData& data, const GpuTrainStats& stats, const MetShares& learned,
+  void record(const IterationData& data, const TrainStats& stats, const MetShares& learned,
               const Timing& timing);
 
-  const GpuTrainConfig& config_;
-  const GpuTrainOptions& options_;
+  const TrainConfig& config_;
+  const TrainOptions& options_;
   const std::chrono::steady_clock::time_point start_;
   const std::string dir_;
   const long max_iterations_;
@@ -365,22 +357,22 @@ class GpuTraining {
   const std::string revision_;
   std::unique_ptr<Setup> setup_;
   MetShares validation_min_feasible_, validation_teacher_;
-  GpuTorchNetwork net_;
+  TorchNetwork net_;
   nlohmann::json results_ = {{"iterations", 0}, {"decisions", 0}};
   std::ofstream curve_;
-  GpuDecisionBatch dataset_;
+  DecisionBatch dataset_;
   double best_validation_ = -1;
   long iteration_ = 0;
 };
 
 // The output directory, created; InputError when none was given.
-std::string output_directory(const GpuTrainOptions& options) {
+std::string output_directory(const TrainOptions& options) {
   if (options.out_dir.empty()) throw InputError("--out", "an output directory is required");
   sim::make_directories(options.out_dir);
   return options.out_dir;
 }
 
-GpuTraining::GpuTraining(const GpuTrainConfig& config, const GpuTrainOptions& options)
+Training::Training(const TrainConfig& config, const TrainOptions& options)
     : config_(config),
       options_(options),
       start_(std::chrono::steady_clock::now()),
@@ -389,7 +381,7 @@ GpuTraining::GpuTraining(const GpuTrainConfig& config, const GpuTrainOptions& op
       time_limit_(60.0 * (options.time_limit_minutes >= 0 ? options.time_limit_minutes
                                                           : config.time_limit_minutes)),
       workers_(options.workers >= 1 ? options.workers : config.workers),
-      revision_(git_revision(sim::directory_of(config.source))),
+      revision_(model::git_revision(sim::directory_of(config.source))),
       net_(config.architecture, config.seed, config.optimiser.lr) {
   sim::write_text_file(dir_ + "/config.json", config.to_json().dump(2) + "\n");
   say("pacml train: " + config.name + " — GPU policy, " + std::to_string(workers_) +
@@ -412,48 +404,45 @@ GpuTraining::GpuTraining(const GpuTrainConfig& config, const GpuTrainOptions& op
             "val_learned,val_min_feasible,val_teacher,wall_seconds\n";
 }
 
-void GpuTraining::say(const std::string& line) const {
+void Training::say(const std::string& line) const {
   if (options_.verbose) std::cerr << line << std::endl;
 }
 
-double GpuTraining::wall() const {
+double Training::wall() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
 }
 
-inference::WeightsFile GpuTraining::weights() const {
+inference::WeightsFile Training::weights() const {
   nlohmann::json training = config_.to_json();
   training["results"] = results_;
   training["results"]["wall_seconds"] = wall();
-  return net_.export_weights(
-      inference::make_gpu_metadata(config_.architecture, training, revision_));
+  return net_.export_weights(make_metadata(config_.architecture, training, revision_));
 }
 
-void GpuTraining::one_iteration() {
-  std::shared_ptr<const inference::GpuLearnedModel> model;
-  if (iteration_ > 0)
-    model = std::make_shared<const inference::GpuLearnedModel>(weights(), "training");
+void Training::one_iteration() {
+  std::shared_ptr<const LearnedModel> model;
+  if (iteration_ > 0) model = std::make_shared<const LearnedModel>(weights(), "training");
   Timing timing{wall(), 0, 0};
   const IterationData data = run_rollouts(*setup_, config_, iteration_, model);
   timing.rollouts = wall();
-  const GpuTrainStats stats = train_on(data.decisions);
+  const TrainStats stats = train_on(data.decisions);
   timing.training = wall();
-  const auto validation_model =
-      std::make_shared<const inference::GpuLearnedModel>(weights(), "validation");
+  const auto validation_model = std::make_shared<const LearnedModel>(weights(), "validation");
   const std::vector<double> met = validate(*setup_, validation_model);
   const MetShares learned = mean_met(setup_->validation, [&](size_t i) { return met[i]; });
   record(data, stats, learned, timing);
   ++iteration_;
 }
 
-GpuTrainStats GpuTraining::train_on(const GpuDecisionBatch& decisions) {
+TrainStats Training::train_on(const DecisionBatch& decisions) {
   Rng keep(sim::derive_seed(config_.seed, 4000000 + static_cast<std::uint64_t>(iteration_)));
   aggregate(dataset_, decisions, iteration_, static_cast<size_t>(config_.dataset_max), keep);
   Rng shuffle(sim::derive_seed(config_.seed, 3000000 + static_cast<std::uint64_t>(iteration_)));
   return net_.train(setup_->graphs.graphs, dataset_, config_.optimiser, shuffle);
 }
 
-void GpuTraining::record(const IterationData& data, const GpuTrainStats& stats,
-                         const MetShares& learned, const Timing& timing) {
+void Training::record(const IterationData& data, const TrainStats& stats, const MetShares& learned,
+                      const Timing& timing) {
   const double agreement = data.agreement.rate();
   results_ = {{"iterations", iteration_ + 1},
               {"decisions", dataset_.size()},
@@ -485,10 +474,10 @@ void GpuTraining::record(const IterationData& data, const GpuTrainStats& stats,
         fmt(wall() - timing.training, 0) + " s)");
 }
 
-GpuTrainSummary GpuTraining::finish() {
+TrainSummary Training::finish() {
   inference::write_weights_file(dir_ + "/final.pacw", weights());
   write_plot(dir_, config_.name + ": validation deadlines met");
-  GpuTrainSummary sum;
+  TrainSummary sum;
   sum.iterations = iteration_;
   sum.decisions = static_cast<long>(dataset_.size());
   sum.wall_seconds = wall();
@@ -507,8 +496,8 @@ GpuTrainSummary GpuTraining::finish() {
 
 }  // namespace
 
-GpuTrainSummary train_gpu(const GpuTrainConfig& config, const GpuTrainOptions& options) {
-  GpuTraining run(config, options);
+TrainSummary train(const TrainConfig& config, const TrainOptions& options) {
+  Training run(config, options);
   sim::ProgressBar bar("train", static_cast<size_t>(std::max<long>(run.max_iterations(), 1)),
                        options.progress);
   while (run.has_iterations_and_time_left()) {
@@ -519,4 +508,4 @@ GpuTrainSummary train_gpu(const GpuTrainConfig& config, const GpuTrainOptions& o
   return run.finish();
 }
 
-}  // namespace pacml::model
+}  // namespace pacml::gpu

@@ -1,8 +1,8 @@
 // The learned GPU policy's network in LibTorch, for training: the function
-// of core/inference/gpu_network.h (message passing over the job's graph,
+// of core/gpu/network.h (message passing over the job's graph,
 // then one scorer for every candidate action and a value head), with its
-// tensor names and shapes (GpuArchitecture::tensor_shapes()). LibTorch stays
-// inside gpu_torch_network.cpp (pimpl).
+// tensor names and shapes (Architecture::tensor_shapes()). LibTorch stays
+// inside torch_network.cpp (pimpl).
 //
 // A batch holds decisions with 1..kMaxStartActions+1 candidates each; they
 // are padded to the widest and the padding masked, so the softmax of a
@@ -18,34 +18,33 @@
 #include <nlohmann/json.hpp>
 
 #include "core/features/features.h"
-#include "core/features/gpu_features.h"
-#include "core/inference/gpu_network.h"
+#include "core/gpu/features.h"
+#include "core/gpu/network.h"
 #include "core/inference/weights_file.h"
 #include "core/policy/policy.h"
 
-namespace pacml::model {
+namespace pacml::gpu {
 
 // Decisions for a forward pass or a training pass.
-struct GpuDecisionBatch {
-  static constexpr int kStateScalars = features::kGpuJobScalars + features::kGpuContextScalars;
-  static constexpr int kMaxActions = features::kMaxStartActions + 1;
+struct DecisionBatch {
+  static constexpr int kStateScalars = kJobScalars + kContextScalars;
+  static constexpr int kMaxActions = kMaxStartActions + 1;
 
   std::vector<int> graph;     // per decision: index into the graph list
   std::vector<int> actions;   // per decision: its number of candidates (1..kMaxActions)
   std::vector<float> state;   // decisions × kStateScalars: job scalars, then context
-  std::vector<float> action;  // decisions × kMaxActions × kGpuActionScalars (zero padded)
+  std::vector<float> action;  // decisions × kMaxActions × kActionScalars (zero padded)
   std::vector<int> label;     // per decision: the teacher's candidate index (training)
   std::vector<float> target;  // per decision: the value head's target (training)
 
   size_t size() const { return graph.size(); }
   // Appends one decision (labelled `label` with value target `target`).
-  void add(int graph_index, const features::GpuDecisionFeatures& f, int label = 0,
-           float target = 0);
+  void add(int graph_index, const DecisionFeatures& f, int label = 0, float target = 0);
   // Appends decision `k` of `other`.
-  void add_from(const GpuDecisionBatch& other, size_t k);
+  void add_from(const DecisionBatch& other, size_t k);
 };
 
-struct GpuTrainParams {
+struct TrainParams {
   double lr = 1e-3;
   int minibatch = 256;
   int epochs = 2;
@@ -53,44 +52,44 @@ struct GpuTrainParams {
   double grad_clip = 1.0;
 };
 
-struct GpuTrainStats {
+struct TrainStats {
   double loss = 0;        // mean cross-entropy over the minibatches of the last epoch
   double value_loss = 0;  // mean squared error of the value head, last epoch
   double accuracy = 0;    // arg-max = label, share of the decisions in the last epoch
   int gradient_steps = 0;
 };
 
-class GpuTorchNetwork {
+class TorchNetwork {
  public:
   // Fresh parameters from `seed` (LibTorch's default initialisation). Sets
   // LibTorch to one intra-op thread.
-  GpuTorchNetwork(const inference::GpuArchitecture& arch, std::uint64_t seed, double lr = 1e-3);
-  ~GpuTorchNetwork();
-  GpuTorchNetwork(const GpuTorchNetwork&) = delete;
-  GpuTorchNetwork& operator=(const GpuTorchNetwork&) = delete;
+  TorchNetwork(const Architecture& arch, std::uint64_t seed, double lr = 1e-3);
+  ~TorchNetwork();
+  TorchNetwork(const TorchNetwork&) = delete;
+  TorchNetwork& operator=(const TorchNetwork&) = delete;
 
-  const inference::GpuArchitecture& architecture() const;
+  const Architecture& architecture() const;
 
-  // Tensors named and ordered as GpuArchitecture::tensor_shapes(), with `metadata`
-  // (inference::make_gpu_metadata).
+  // Tensors named and ordered as Architecture::tensor_shapes(), with `metadata`
+  // (make_metadata).
   inference::WeightsFile export_weights(const nlohmann::json& metadata) const;
   // Copies parameters from a weights file (shapes checked; InputError).
   void import_weights(const inference::WeightsFile& weights, const std::string& where);
 
   // No-grad forward: per decision its candidates' logits (batch.actions[k]
   // of them, concatenated) and its value.
-  void forward(const std::vector<features::JobFeatures>& graphs, const GpuDecisionBatch& batch,
+  void forward(const std::vector<features::JobFeatures>& graphs, const DecisionBatch& batch,
                std::vector<float>& logits, std::vector<float>& values) const;
 
   // `params.epochs` passes over `batch` in minibatches shuffled by `rng`:
   // cross-entropy of the labels over each decision's candidates, plus
   // value_coef × the squared error of the value against the targets; Adam.
-  GpuTrainStats train(const std::vector<features::JobFeatures>& graphs,
-                      const GpuDecisionBatch& batch, const GpuTrainParams& params, Rng& rng);
+  TrainStats train(const std::vector<features::JobFeatures>& graphs, const DecisionBatch& batch,
+                   const TrainParams& params, Rng& rng);
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace pacml::model
+}  // namespace pacml::gpu

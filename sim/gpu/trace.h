@@ -1,4 +1,4 @@
-// Trace records as jobs of the GPU replay (sim/gpu/gpu_replay.h): a model at
+// Trace records as jobs of the GPU replay (sim/gpu/replay.h): a model at
 // its global batch (ElasticFlow's names stand for zoo configurations:
 // doc/PHYSICAL.md §7.1) or a graph file, its iterations, deadline and
 // requested GPUs. Every trace format maps here (ElasticFlow, SWF, sacct,
@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "sim/engine/beta_distribution.h"
-#include "sim/gpu/gpu_replay.h"
+#include "sim/gpu/replay.h"
 #include "sim/trace/trace.h"
 
-namespace pacml::sim {
+namespace pacml::gpu {
 
 // The job a trace's (model, batch) stands for, one per pair (the replay's
 // duration cache keys on it). ElasticFlow's names map to zoo stand-ins.
@@ -37,7 +37,7 @@ bool is_known_trace_model(const std::string& model);
 // How trace records become GPU jobs (rules in sim/README.md, "The GPU
 // replay"): the same model rules as the paper's replay (trace_workload.h),
 // with zoo models and graph files costed by the physical model.
-struct GpuTraceMapping {
+struct TraceMapping {
   // Trace name → zoo model (or ElasticFlow stand-in) or graph file.
   std::map<std::string, std::string> model_map;
   // A record whose model is unknown (or whose graph file cannot be read):
@@ -45,13 +45,13 @@ struct GpuTraceMapping {
   // or graph file to replay instead.
   std::string unknown_model = "reject";
   std::vector<std::string> models;  // for records without a model (model_for_record)
-  long steps = 50;             // iterations of a record that gives neither steps nor iterations
-  BetaSpec fallback_beta;      // β of a record that gives no requirement at all
-  std::uint64_t seed = 1;      // of the fallback β draws
-  std::string base_dir = ".";  // relative graph files are found from here (paths.h)
+  long steps = 50;              // iterations of a record that gives neither steps nor iterations
+  sim::BetaSpec fallback_beta;  // β of a record that gives no requirement at all
+  std::uint64_t seed = 1;       // of the fallback β draws
+  std::string base_dir = ".";   // relative graph files are found from here (paths.h)
 };
 
-struct GpuTraceReport {
+struct MappingReport {
   long records = 0, jobs = 0, skipped = 0;
   std::map<std::string, long> skipped_by_reason;
   // "resnet50", "llama → gpt2" (--map or unknown_model), "(no model) → vgg16"
@@ -73,8 +73,8 @@ struct GpuTraceReport {
 // submission order (ties keep the trace's order). Throws InputError(file:line)
 // for a rejected record, InputError(option) for a bad map/models/unknown_model
 // target.
-std::vector<GpuJob> gpu_jobs_from_trace(const std::vector<TraceRecord>& records,
-                                        const GpuTraceMapping& mapping,
-                                        const PhysicalEstimator& estimator, GpuTraceReport& report);
+std::vector<Job> jobs_from_trace(const std::vector<sim::TraceRecord>& records,
+                                 const TraceMapping& mapping, const PhysicalEstimator& estimator,
+                                 MappingReport& report);
 
-}  // namespace pacml::sim
+}  // namespace pacml::gpu

@@ -1,4 +1,4 @@
-#include "core/inference/gpu_network.h"
+#include "core/gpu/network.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -8,11 +8,11 @@
 #include "core/inference/eigen_layers.h"
 #include "core/util/error.h"
 
-namespace pacml::inference {
+namespace pacml::gpu {
 
-using namespace eigen;
+using namespace inference::eigen;
 
-nlohmann::json GpuArchitecture::to_json() const {
+nlohmann::json Architecture::to_json() const {
   return {{"kind", kKind},
           {"node_in", graph.node_in},
           {"edge_in", graph.edge_in},
@@ -22,8 +22,8 @@ nlohmann::json GpuArchitecture::to_json() const {
           {"hidden", hidden}};
 }
 
-GpuArchitecture GpuArchitecture::from_json(const nlohmann::json& j, const std::string& where) {
-  GpuArchitecture a;
+Architecture Architecture::from_json(const nlohmann::json& j, const std::string& where) {
+  Architecture a;
   try {
     const std::string kind = j.at("kind").get<std::string>();
     if (kind != kKind)
@@ -52,10 +52,12 @@ GpuArchitecture GpuArchitecture::from_json(const nlohmann::json& j, const std::s
   return a;
 }
 
-TensorShapes GpuArchitecture::tensor_shapes() const {
-  TensorShapes t;
+inference::TensorShapes Architecture::tensor_shapes() const {
+  inference::TensorShapes t;
   graph.append_tensor_shapes(t);
-  auto fc = [&](const std::string& p, int in, int out) { append_linear_shape(t, p, in, out); };
+  auto fc = [&](const std::string& p, int in, int out) {
+    inference::append_linear_shape(t, p, in, out);
+  };
   fc("act1", action_in(), hidden);
   fc("act2", hidden, hidden);
   fc("act3", hidden, 1);
@@ -156,17 +158,18 @@ struct Scratch {
 
 }  // namespace
 
-struct GpuNetwork::Impl {
-  Impl(const GpuArchitecture& a, const TensorReader& r) : arch(a), message_passing(a.graph, r) {}
-  GpuArchitecture arch;
-  MessagePassing message_passing;
+struct Network::Impl {
+  Impl(const Architecture& a, const inference::TensorReader& r)
+      : arch(a), message_passing(a.graph, r) {}
+  Architecture arch;
+  inference::MessagePassing message_passing;
   Layer act1, act2, act3, val1, val2;
 };
 
-GpuNetwork::GpuNetwork(const GpuArchitecture& arch, const WeightsFile& weights,
-                       const std::string& where) {
-  const TensorShapes shapes = arch.tensor_shapes();
-  const TensorReader r(weights, shapes, where, GpuArchitecture::kKind);
+Network::Network(const Architecture& arch, const inference::WeightsFile& weights,
+                 const std::string& where) {
+  const inference::TensorShapes shapes = arch.tensor_shapes();
+  const inference::TensorReader r(weights, shapes, where, Architecture::kKind);
   impl_ = std::make_unique<Impl>(arch, r);
   impl_->act1 = input_major(read_linear(r, "act1"));
   impl_->act2 = input_major(read_linear(r, "act2"));
@@ -175,41 +178,40 @@ GpuNetwork::GpuNetwork(const GpuArchitecture& arch, const WeightsFile& weights,
   impl_->val2 = input_major(read_linear(r, "val2"));
 }
 
-GpuNetwork::~GpuNetwork() = default;
-GpuNetwork::GpuNetwork(GpuNetwork&&) noexcept = default;
-GpuNetwork& GpuNetwork::operator=(GpuNetwork&&) noexcept = default;
+Network::~Network() = default;
+Network::Network(Network&&) noexcept = default;
+Network& Network::operator=(Network&&) noexcept = default;
 
-const GpuArchitecture& GpuNetwork::architecture() const {
+const Architecture& Network::architecture() const {
   return impl_->arch;
 }
 
-std::vector<float> GpuNetwork::embed(const features::JobFeatures& job) const {
+std::vector<float> Network::embed(const features::JobFeatures& job) const {
   return impl_->message_passing.embed(job);
 }
 
-GpuJobEmbedding GpuNetwork::with_prefix(std::vector<float> embedding) const {
+JobEmbedding Network::with_prefix(std::vector<float> embedding) const {
   const Impl& m = *impl_;
   const int e = m.arch.graph.embedding();
   if (static_cast<int>(embedding.size()) != e)
-    throw std::invalid_argument("GpuNetwork: an embedding of " + std::to_string(embedding.size()) +
+    throw std::invalid_argument("Network: an embedding of " + std::to_string(embedding.size()) +
                                 " floats, the network's has " + std::to_string(e));
-  GpuJobEmbedding job;
+  JobEmbedding job;
   job.act1_prefix.resize(static_cast<size_t>(m.act1.padded));
   add_inputs(m.act1, 0, embedding.data(), e, true, job.act1_prefix.data());
   job.embedding = std::move(embedding);
   return job;
 }
 
-void GpuNetwork::score(const std::vector<float>& embedding, const features::GpuDecisionFeatures& d,
-                       std::vector<float>& logits, float* value) const {
+void Network::score(const std::vector<float>& embedding, const DecisionFeatures& d,
+                    std::vector<float>& logits, float* value) const {
   score(with_prefix(embedding), d, logits, value);
 }
 
-void GpuNetwork::score(const GpuJobEmbedding& job, const features::GpuDecisionFeatures& d,
-                       std::vector<float>& logits, float* value) const {
+void Network::score(const JobEmbedding& job, const DecisionFeatures& d, std::vector<float>& logits,
+                    float* value) const {
   const Impl& m = *impl_;
-  constexpr int kJob = features::kGpuJobScalars, kContext = features::kGpuContextScalars,
-                kAction = features::kGpuActionScalars;
+  constexpr int kJob = kJobScalars, kContext = kContextScalars, kAction = kActionScalars;
   const int e = m.arch.graph.embedding(), state = m.arch.state_in(), padded = m.act1.padded;
   const size_t actions = d.gpus.size();
   thread_local Scratch t;
@@ -240,4 +242,4 @@ void GpuNetwork::score(const GpuJobEmbedding& job, const features::GpuDecisionFe
   }
 }
 
-}  // namespace pacml::inference
+}  // namespace pacml::gpu

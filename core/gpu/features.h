@@ -19,50 +19,50 @@
 #include <nlohmann/json.hpp>
 
 #include "core/features/features.h"
-#include "core/policy/gpu_policy.h"
+#include "core/gpu/policy.h"
 
-namespace pacml::features {
+namespace pacml::gpu {
 
 // Bump when any GPU feature's meaning, order or scale changes; weights files
 // record it and are refused when it differs.
 // 2: the fastest candidate among powers of two and whole servers.
 // 3: each candidate's memory and strategy (the physical model's plan).
-constexpr int kGpuSchemaVersion = 3;
-constexpr int kGpuJobScalars = 9;
-constexpr int kGpuContextScalars = 7;
-constexpr int kGpuActionScalars = 14;
+constexpr int kSchemaVersion = 3;
+constexpr int kJobScalars = 9;
+constexpr int kContextScalars = 7;
+constexpr int kActionScalars = 14;
 constexpr int kMaxStartActions = 5;
 
-const std::vector<std::string>& gpu_job_scalar_names();
-const std::vector<std::string>& gpu_context_scalar_names();
-const std::vector<std::string>& gpu_action_scalar_names();
-// {"version": kGpuSchemaVersion, "job": [...], "context": [...], "action": [...]}
-nlohmann::json gpu_schema_json();
+const std::vector<std::string>& job_scalar_names();
+const std::vector<std::string>& context_scalar_names();
+const std::vector<std::string>& action_scalar_names();
+// {"version": kSchemaVersion, "job": [...], "context": [...], "action": [...]}
+nlohmann::json schema_json();
 
 // One decision's inputs, apart from the graph.
-struct GpuDecisionFeatures {
+struct DecisionFeatures {
   std::vector<int> gpus;       // GPU count of each action; gpus[0] = 0 (do not start now)
-  std::vector<float> job;      // kGpuJobScalars
-  std::vector<float> context;  // kGpuContextScalars
-  std::vector<float> actions;  // gpus.size() × kGpuActionScalars, row-major
+  std::vector<float> job;      // kJobScalars
+  std::vector<float> context;  // kContextScalars
+  std::vector<float> actions;  // gpus.size() × kActionScalars, row-major
   int fewest = 0;              // the fewest GPUs that meet the deadline now (0: none)
 };
 
 // What choose_gpus returns for `action`: its GPU count; for action 0,
 // kTurnAway when some count could start (the policy declined the job), else
 // 0 (nothing can start now: it waits, in a queue).
-int gpus_for_action(const GpuDecisionFeatures& decision, int action);
+int gpus_for_action(const DecisionFeatures& decision, int action);
 
 // The graph features of a job's model at its global batch (physical edge
 // sizes), what the network embeds: one function for the policy and the trainer.
-JobFeatures gpu_job_features(const ParallelJob& job);
+features::JobFeatures job_features(const ParallelJob& job);
 
 // The candidate actions and their features. `input` must have `seconds`
-// and `startable`; the context fields of GpuDecisionInput fill the context
+// and `startable`; the context fields of DecisionInput fill the context
 // scalars (zeros where the caller leaves them unset).
-GpuDecisionFeatures gpu_decision_features(const GpuDecisionInput& input);
+DecisionFeatures decision_features(const DecisionInput& input);
 // The same into `out`, reusing its vectors' memory (a caller deciding job
 // after job allocates nothing once warm).
-void gpu_decision_features(const GpuDecisionInput& input, GpuDecisionFeatures& out);
+void decision_features(const DecisionInput& input, DecisionFeatures& out);
 
-}  // namespace pacml::features
+}  // namespace pacml::gpu

@@ -23,11 +23,14 @@
 #include "core/policy/policy.h"
 
 namespace pacml {
-
 class ParallelJob;
-struct GpuDecisionInput;
+}  // namespace pacml
 
-struct GpuPolicy {
+namespace pacml::gpu {
+
+struct DecisionInput;
+
+struct Policy {
   enum class Kind {
     kRequested,
     kMinFeasible,
@@ -41,20 +44,19 @@ struct GpuPolicy {
   double cap = 0;  // kCapped: cluster-hours
   std::string name = "requested";
   // kChooser: a policy that is not a rule above (the learned policy,
-  // core/inference/gpu_learned_policy.h); it returns what choose_gpus returns.
-  std::function<int(const GpuDecisionInput&, Rng&)> chooser;
+  // core/gpu/learned_policy.h); it returns what choose_gpus returns.
+  std::function<int(const DecisionInput&, Rng&)> chooser;
   // Throws InputError naming `where` for an unknown name. "pacml:NAME" is the
-  // learned GPU policy (core/inference/gpu_learned_policy.h), NAME looked up
+  // learned GPU policy (core/gpu/learned_policy.h), NAME looked up
   // in $PACML_MODELS_DIR, then in `model_dirs`.
-  static GpuPolicy parse(const std::string& text, const std::string& where,
-                         const std::vector<std::string>& model_dirs = {});
+  static Policy parse(const std::string& text, const std::string& where,
+                      const std::vector<std::string>& model_dirs = {});
   // A kChooser policy named `name` that decides with `fn`.
-  static GpuPolicy of_chooser(std::string name,
-                              std::function<int(const GpuDecisionInput&, Rng&)> fn);
+  static Policy of_chooser(std::string name, std::function<int(const DecisionInput&, Rng&)> fn);
 };
 
 // What a GPU policy sees when it decides one job.
-struct GpuDecisionInput {
+struct DecisionInput {
   double now = 0;       // seconds, the clock `deadline` is on
   double deadline = 0;  // absolute; infinite when the job has none
   int requested = 1;    // GPUs the job asked for
@@ -68,7 +70,7 @@ struct GpuDecisionInput {
   // traits); unset, a learned policy reads "nothing known".
   std::function<PlanTraits(int)> traits;
 
-  // What else a learned policy reads (core/features/gpu_features.h); the
+  // What else a learned policy reads (core/gpu/features.h); the
   // rules above ignore it. Left unset, a field reads as "nothing known".
   const ParallelJob* job = nullptr;  // the model at its global batch (its graph)
   int cluster_gpus = 0;              // 0: free_gpus
@@ -90,12 +92,12 @@ constexpr int kTurnAway = -1;
 
 // The GPU count the policy starts the job with now, 0 to not start it now,
 // or kTurnAway.
-int choose_gpus(const GpuPolicy& policy, const GpuDecisionInput& input, Rng& rng);
+int choose_gpus(const Policy& policy, const DecisionInput& input, Rng& rng);
 
 // capped:X's rule: the fewest GPUs that meet the deadline now if their run
 // costs at most `cap` cluster-hours (k × run / (cluster GPUs × 3600 s)),
 // kTurnAway if it costs more (waiting only makes it dearer: less time left
 // needs more GPUs, each less efficient), 0 if no count can start now.
-int capped_min_feasible(const GpuDecisionInput& input, double cap);
+int capped_min_feasible(const DecisionInput& input, double cap);
 
-}  // namespace pacml
+}  // namespace pacml::gpu

@@ -1,11 +1,11 @@
-#include "core/placement/gpu_placement.h"
+#include "core/gpu/placement.h"
 
 #include <algorithm>
 #include <stdexcept>
 
-namespace pacml {
+namespace pacml::gpu {
 
-GpuClusterState::GpuClusterState(const ClusterSpec& cluster)
+ClusterState::ClusterState(const ClusterSpec& cluster)
     : per_server_(cluster.gpus_per_server),
       free_(cluster.num_servers(), cluster.gpus_per_server),
       free_total_(cluster.num_gpus()),
@@ -13,10 +13,10 @@ GpuClusterState::GpuClusterState(const ClusterSpec& cluster)
   servers_with_free_.back() = cluster.num_servers();
 }
 
-std::optional<GpuAllocation> GpuClusterState::find(int gpus) const {
+std::optional<Allocation> ClusterState::find(int gpus) const {
   if (gpus < 1 || gpus > free_total_) return std::nullopt;
   const int whole = gpus / per_server_, rest = gpus % per_server_;
-  GpuAllocation allocation;
+  Allocation allocation;
   std::vector<bool> used(free_.size(), false);
   for (size_t s = 0; s < free_.size() && static_cast<int>(allocation.size()) < whole; ++s)
     if (free_[s] == per_server_)
@@ -32,7 +32,7 @@ std::optional<GpuAllocation> GpuClusterState::find(int gpus) const {
   return allocation;
 }
 
-bool GpuClusterState::fits(int gpus) const {
+bool ClusterState::fits(int gpus) const {
   if (gpus < 1 || gpus > free_total_) return false;
   const int whole = gpus / per_server_, rest = gpus % per_server_;
   const int whole_free = free_servers();
@@ -45,7 +45,7 @@ bool GpuClusterState::fits(int gpus) const {
   return false;
 }
 
-void GpuClusterState::take(const GpuAllocation& allocation) {
+void ClusterState::take(const Allocation& allocation) {
   for (const auto& [server, gpus] : allocation) {
     if (free_.at(server) < gpus) throw std::logic_error("GPUs taken twice");
     count_server(free_[server], -1);
@@ -55,7 +55,7 @@ void GpuClusterState::take(const GpuAllocation& allocation) {
   }
 }
 
-void GpuClusterState::release(const GpuAllocation& allocation) {
+void ClusterState::release(const Allocation& allocation) {
   for (const auto& [server, gpus] : allocation) {
     if (free_.at(server) + gpus > per_server_) throw std::logic_error("GPUs released twice");
     count_server(free_[server], -1);
@@ -65,4 +65,4 @@ void GpuClusterState::release(const GpuAllocation& allocation) {
   }
 }
 
-}  // namespace pacml
+}  // namespace pacml::gpu

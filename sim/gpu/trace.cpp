@@ -1,4 +1,4 @@
-#include "sim/gpu/gpu_trace.h"
+#include "sim/gpu/trace.h"
 
 #include <algorithm>
 
@@ -8,7 +8,7 @@
 #include "sim/trace/trace_workload.h"
 #include "sim/workload/paths.h"
 
-namespace pacml::sim {
+namespace pacml::gpu {
 ParallelJobPtr JobKinds::get(const std::string& model, int batch, const TransformerShape& shape) {
   const std::string key = model + "/" + std::to_string(batch) + "/" + std::to_string(shape.layers) +
                           "x" + std::to_string(shape.hidden) + "x" + std::to_string(shape.heads);
@@ -20,7 +20,7 @@ ParallelJobPtr JobKinds::get(const std::string& model, int batch, const Transfor
   // keeps it, whether a stand-in or a zoo model named directly.
   options.attention = Attention::kEager;
   std::string zoo = model;
-  if (const ZooStandIn* s = find_stand_in(model)) {
+  if (const sim::ZooStandIn* s = sim::find_stand_in(model)) {
     zoo = s->zoo_model;
     options = s->options();
   }
@@ -40,17 +40,17 @@ ParallelJobPtr JobKinds::get_graph(const std::string& path, int profiled_batch, 
 }
 
 bool is_known_trace_model(const std::string& model) {
-  return find_stand_in(model) || is_zoo_model(model);
+  return sim::find_stand_in(model) || is_zoo_model(model);
 }
 
 namespace {
 
 // One trace's records to jobs: the model, iterations and deadline of each,
-// with the counts of gpu_trace.h's report.
+// with the counts of trace.h's report.
 class RecordMapper {
  public:
-  RecordMapper(const GpuTraceMapping& mapping, const PhysicalEstimator& estimator,
-               GpuTraceReport& report)
+  RecordMapper(const TraceMapping& mapping, const PhysicalEstimator& estimator,
+               MappingReport& report)
       : mapping_(mapping),
         estimator_(estimator),
         report_(report),
@@ -60,7 +60,7 @@ class RecordMapper {
   }
 
   // The job of `r`, or false when it is skipped (and counted).
-  bool map(const TraceRecord& r, GpuJob& job) {
+  bool map(const sim::TraceRecord& r, Job& job) {
     std::string label;
     job.work = work_of(r, label);
     if (!job.work) return false;
@@ -82,8 +82,9 @@ class RecordMapper {
   // its option, even when no record needs it.
   void check_targets() {
     auto check = [&](const std::string& target, const std::string& where) {
-      if (looks_like_path(target))
-        kinds_.get_graph(resolve_path(target, mapping_.base_dir, where), kDefaultProfiledBatch, 0);
+      if (sim::looks_like_path(target))
+        kinds_.get_graph(sim::resolve_path(target, mapping_.base_dir, where), kDefaultProfiledBatch,
+                         0);
       else if (!is_known_trace_model(target))
         throw InputError(where, "unknown model '" + target +
                                     "' (a zoo model, as pacml graph zoo lists, or a graph file)");
@@ -97,10 +98,11 @@ class RecordMapper {
   // A checked target: a graph file (run at the batch it was measured at) or a
   // zoo model at the record's batch (0: the zoo's); nullptr (counted) for a
   // batch the model cannot take.
-  ParallelJobPtr build(const std::string& target, const TraceRecord& r, const std::string& where) {
-    if (looks_like_path(target))
-      return kinds_.get_graph(resolve_path(target, mapping_.base_dir, where), kDefaultProfiledBatch,
-                              0);
+  ParallelJobPtr build(const std::string& target, const sim::TraceRecord& r,
+                       const std::string& where) {
+    if (sim::looks_like_path(target))
+      return kinds_.get_graph(sim::resolve_path(target, mapping_.base_dir, where),
+                              kDefaultProfiledBatch, 0);
     try {
       return kinds_.get(target, r.batch);
     } catch (const InputError& e) {
@@ -109,10 +111,10 @@ class RecordMapper {
     }
   }
 
-  ParallelJobPtr work_of(const TraceRecord& r, std::string& label) {
+  ParallelJobPtr work_of(const sim::TraceRecord& r, std::string& label) {
     if (r.model.empty()) {
       if (mapping_.models.empty()) return unknown(r, "a job without a model", "", label);
-      const std::string& pick = model_for_record(mapping_.models, r);
+      const std::string& pick = sim::model_for_record(mapping_.models, r);
       label = "(no model) → " + pick;
       return build(pick, r, "models");
     }
@@ -122,7 +124,7 @@ class RecordMapper {
       return build(it->second, r, "model_map." + r.model);
     }
     label = r.model;
-    if (looks_like_path(r.model)) {
+    if (sim::looks_like_path(r.model)) {
       try {
         return build(r.model, r, r.source);
       } catch (const InputError& e) {
@@ -137,8 +139,8 @@ class RecordMapper {
 
   // A record whose model cannot be replayed, as unknown_model says; `detail`
   // is the reader's error, for the message.
-  ParallelJobPtr unknown(const TraceRecord& r, const std::string& what, const std::string& detail,
-                         std::string& label) {
+  ParallelJobPtr unknown(const sim::TraceRecord& r, const std::string& what,
+                         const std::string& detail, std::string& label) {
     if (mapping_.unknown_model == "reject")
       throw InputError(r.source, what + (detail.empty() ? "" : " (" + detail + ")") +
                                      "; map it with --map NAME=MODEL, or give --unknown-model "
@@ -152,7 +154,7 @@ class RecordMapper {
     return build(mapping_.unknown_model, r, "unknown_model");
   }
 
-  long iterations_of(const TraceRecord& r) {
+  long iterations_of(const sim::TraceRecord& r) {
     if (r.steps >= 1) return r.steps;
     if (r.iterations >= 1) return r.iterations;
     ++report_.steps_fallback;
@@ -162,7 +164,7 @@ class RecordMapper {
   // The plugin's order (plugin/engine.cpp set_requirement): a deadline, else
   // β of the one-GPU time, else the time limit; the trace replay's fallback
   // β draw last.
-  double deadline_of(const TraceRecord& r, const ParallelJob& work, long iterations) {
+  double deadline_of(const sim::TraceRecord& r, const ParallelJob& work, long iterations) {
     if (!std::isnan(r.deadline)) return counted("deadline", r.deadline);
     const double one_gpu = static_cast<double>(iterations) * one_gpu_step(work);
     if (!std::isnan(r.beta)) return counted("beta", r.submit + r.beta * one_gpu);
@@ -182,32 +184,31 @@ class RecordMapper {
     return one_gpu_[&work] = estimator_.single_gpu_step_time(work);
   }
 
-  const GpuTraceMapping& mapping_;
+  const TraceMapping& mapping_;
   const PhysicalEstimator& estimator_;
-  GpuTraceReport& report_;
+  MappingReport& report_;
   JobKinds kinds_;  // a cache: a graph file target checked up front is loaded once
   Rng rng_;
-  BetaSampler fallback_;
+  sim::BetaSampler fallback_;
   std::map<const ParallelJob*, double> one_gpu_;  // the kinds_ keep the jobs alive
 };
 
 }  // namespace
 
-std::vector<GpuJob> gpu_jobs_from_trace(const std::vector<TraceRecord>& records,
-                                        const GpuTraceMapping& mapping,
-                                        const PhysicalEstimator& estimator,
-                                        GpuTraceReport& report) {
+std::vector<Job> jobs_from_trace(const std::vector<sim::TraceRecord>& records,
+                                 const TraceMapping& mapping, const PhysicalEstimator& estimator,
+                                 MappingReport& report) {
   RecordMapper mapper(mapping, estimator, report);
-  std::vector<GpuJob> jobs;
-  for (const TraceRecord& r : records) {
+  std::vector<Job> jobs;
+  for (const sim::TraceRecord& r : records) {
     ++report.records;
-    GpuJob job;
+    Job job;
     if (mapper.map(r, job)) jobs.push_back(std::move(job));
   }
   std::stable_sort(jobs.begin(), jobs.end(),
-                   [](const GpuJob& a, const GpuJob& b) { return a.submit < b.submit; });
+                   [](const Job& a, const Job& b) { return a.submit < b.submit; });
   report.jobs = static_cast<long>(jobs.size());
   return jobs;
 }
 
-}  // namespace pacml::sim
+}  // namespace pacml::gpu

@@ -4,7 +4,7 @@
 //
 // Scenarios are the product of the config's clusters, loads and admission
 // modes; each (scenario, seed) is one episode of `jobs` jobs drawn from the
-// fitted workload and replayed on the cluster (sim/gpu/gpu_replay.h).
+// fitted workload and replayed on the cluster (sim/gpu/replay.h).
 //
 // Teacher, "min_feasible with a cost cap" (the GPU policy capped:X): start
 // the fewest GPUs that meet the deadline now if that run costs at most `cap`
@@ -44,13 +44,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/inference/gpu_network.h"
+#include "core/gpu/network.h"
 #include "core/world.h"
-#include "model/gpu_torch_network.h"
+#include "model/gpu/torch_network.h"
 
-namespace pacml::model {
+namespace pacml::gpu {
 
-struct GpuScenarioGrid {
+struct ScenarioGrid {
   std::vector<std::string> clusters;    // preset names or cluster files
   std::vector<double> loads;            // × the workload's arrival rate (see load_reference_gpus)
   std::vector<std::string> admissions;  // immediate, queue
@@ -58,7 +58,7 @@ struct GpuScenarioGrid {
   long jobs = 2000;  // per episode
 };
 
-struct GpuTrainConfig {
+struct TrainConfig {
   std::string source = "<config>";
   std::string name = "gpu";
   // Built-in names or files (relative to the config); every grid scenario
@@ -70,8 +70,8 @@ struct GpuTrainConfig {
   // GPUs busy). 0: loads are the generator's as given.
   int load_reference_gpus = 128;
   std::string order = "edf";  // queue order: edf | submission
-  GpuScenarioGrid train;
-  GpuScenarioGrid validation;  // defaults to train's scenarios with seeds 1001, 1002
+  ScenarioGrid train;
+  ScenarioGrid validation;  // defaults to train's scenarios with seeds 1001, 1002
   std::vector<double> teacher_caps = {0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 1, 2, INFINITY};
   // "cap": the labels are the searched cap's (capped:X). "rollout": the
   // rollout search's (sim/gpu/hindsight_search.h) with that capped:X as its
@@ -90,23 +90,23 @@ struct GpuTrainConfig {
   std::uint64_t seed = 1;
   double time_limit_minutes = 30;
   int workers = 2;
-  GpuTrainParams optimiser;
-  inference::GpuArchitecture architecture;
+  TrainParams optimiser;
+  Architecture architecture;
 
   nlohmann::json to_json() const;
 };
 
 // Every key is checked: unknown keys and bad values are InputErrors naming
 // file:line. Needs `pacml_train: 1` and `world: gpu`.
-GpuTrainConfig parse_gpu_train_config(const std::string& yaml_text, const std::string& source);
-GpuTrainConfig load_gpu_train_config(const std::string& path);
+TrainConfig parse_train_config(const std::string& yaml_text, const std::string& source);
+TrainConfig load_train_config(const std::string& path);
 
 // The config's `world:` (core/world.h): gpu is this trainer's, paper (also
 // when absent) the PPO trainer's (model/trainer.h); InputError naming
 // file:line for another value.
 World train_config_world(const std::string& yaml_text, const std::string& source);
 
-struct GpuTrainOptions {
+struct TrainOptions {
   std::string out_dir;
   long iterations = -1;            // overrides the config when ≥ 0
   double time_limit_minutes = -1;  // overrides the config when ≥ 0
@@ -115,7 +115,7 @@ struct GpuTrainOptions {
   bool verbose = true;             // status lines on stderr
 };
 
-struct GpuTrainSummary {
+struct TrainSummary {
   long iterations = 0;
   long decisions = 0;  // in the final dataset
   double wall_seconds = 0;
@@ -124,6 +124,6 @@ struct GpuTrainSummary {
   std::string final_weights, best_weights;
 };
 
-GpuTrainSummary train_gpu(const GpuTrainConfig& config, const GpuTrainOptions& options);
+TrainSummary train(const TrainConfig& config, const TrainOptions& options);
 
-}  // namespace pacml::model
+}  // namespace pacml::gpu

@@ -1,7 +1,7 @@
-// The fixed part of the GPU policy's training (model/gpu_trainer.h): the
+// The fixed part of the GPU policy's training (model/gpu/trainer.h): the
 // episodes of the config's scenario grids, their jobs, the teacher's cap
 // searched per episode, and the replay that scores a policy on one. Internal
-// to the trainer; split from the DAgger loop (model/gpu_trainer.cpp) so that
+// to the trainer; split from the DAgger loop (model/gpu/trainer.cpp) so that
 // each reads on its own: this file knows clusters, workloads and replays, the
 // loop knows rollouts, the dataset and the network.
 #pragma once
@@ -18,15 +18,15 @@
 #include <vector>
 
 #include "core/features/features.h"
+#include "core/gpu/policy.h"
 #include "core/parallel/duration_model.h"
 #include "core/parallel/parallel_job.h"
 #include "core/parallel/physical_estimator.h"
-#include "core/policy/gpu_policy.h"
-#include "model/gpu_trainer.h"
+#include "model/gpu/trainer.h"
 #include "sim/gpu/fitted_workload.h"
-#include "sim/gpu/gpu_replay.h"
+#include "sim/gpu/replay.h"
 
-namespace pacml::model::gpu {
+namespace pacml::gpu {
 
 struct Scenario {
   int workload = 0;       // into Setup::workloads
@@ -34,13 +34,13 @@ struct Scenario {
   int cluster_index = 0;  // into Setup::estimators
   double load = 1;        // as configured
   double generator_load = 1;
-  sim::Admission admission = sim::Admission::kImmediate;
+  Admission admission = Admission::kImmediate;
 };
 
 struct Episode {
   Scenario scenario;
   std::uint64_t seed = 0;
-  std::vector<sim::GpuJob> jobs;
+  std::vector<Job> jobs;
   double cap = INFINITY;  // the teacher's, searched on these jobs
   double teacher_met = 0, min_feasible_met = 0;
 };
@@ -70,7 +70,7 @@ void parallel_for(size_t n, int threads, Fn fn) {
 }
 
 // The job graphs the network embeds, one per ParallelJob key, encoded as
-// GpuLearnedPolicy encodes them (the unpartitioned step graph at the job's
+// LearnedPolicy encodes them (the unpartitioned step graph at the job's
 // global batch, physical edge sizes).
 struct GraphTable {
   std::vector<features::JobFeatures> graphs;
@@ -81,12 +81,12 @@ struct GraphTable {
 
 // Everything fixed before the first iteration.
 struct Setup {
-  std::vector<sim::FittedWorkload> workloads;                        // as the config lists them
+  std::vector<FittedWorkload> workloads;                             // as the config lists them
   std::vector<std::shared_ptr<const PhysicalEstimator>> estimators;  // one per distinct cluster
   std::map<std::string, int> cluster_index;
   std::vector<Episode> train, validation;
   GraphTable graphs;
-  sim::QueueOrder order = sim::QueueOrder::kEarliestDeadline;
+  QueueOrder order = QueueOrder::kEarliestDeadline;
   int workers = 1;
   // Duration models are not thread-safe: each worker keeps one per cluster.
   // Their answers do not depend on what they cached, so results do not
@@ -98,16 +98,16 @@ struct Setup {
 // The episodes of the config's training and validation grids, their jobs
 // drawn, the graphs the network embeds and each episode's searched cap (on
 // `workers` threads; the results do not depend on their number).
-std::unique_ptr<Setup> make_setup(const GpuTrainConfig& c, int workers);
+std::unique_ptr<Setup> make_setup(const TrainConfig& c, int workers);
 
-// The teacher: the GPU policy capped:X (core/policy/gpu_policy.h): the
+// The teacher: the GPU policy capped:X (core/gpu/policy.h): the
 // fewest GPUs that meet the deadline now if that run costs at most `cap`
 // cluster-hours, else the job is turned away.
-GpuPolicy capped_teacher(double cap);
+Policy capped_teacher(double cap);
 
 // The share of the episode's deadlines that `policy` meets in a replay with
 // the RNG seeded by `rng_seed`.
-double replay_met(const Setup& s, const Episode& e, const GpuPolicy& policy, int worker,
+double replay_met(const Setup& s, const Episode& e, const Policy& policy, int worker,
                   std::uint64_t rng_seed);
 
-}  // namespace pacml::model::gpu
+}  // namespace pacml::gpu

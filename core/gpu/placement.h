@@ -9,14 +9,14 @@
 
 #include "core/cluster/cluster_spec.h"
 
-namespace pacml {
+namespace pacml::gpu {
 
 // The GPUs a job holds: (server, GPUs on it).
-using GpuAllocation = std::vector<std::pair<int, int>>;
+using Allocation = std::vector<std::pair<int, int>>;
 
-class GpuClusterState {
+class ClusterState {
  public:
-  explicit GpuClusterState(const ClusterSpec& cluster);
+  explicit ClusterState(const ClusterSpec& cluster);
 
   int num_gpus() const { return static_cast<int>(free_.size()) * per_server_; }
   int free_gpus() const { return free_total_; }
@@ -27,12 +27,12 @@ class GpuClusterState {
 
   // k GPUs on ceil(k/G) servers: whole free servers for every G, the rest on
   // the free server that fits it most tightly. Nothing if they are not free.
-  std::optional<GpuAllocation> find(int gpus) const;
+  std::optional<Allocation> find(int gpus) const;
   // Whether find(gpus) would succeed, without building the allocation (asked
   // for every candidate count of every decision).
   bool fits(int gpus) const;
-  void take(const GpuAllocation& allocation);
-  void release(const GpuAllocation& allocation);
+  void take(const Allocation& allocation);
+  void release(const Allocation& allocation);
 
  private:
   void count_server(int free, int change) {
@@ -48,4 +48,4 @@ class GpuClusterState {
   std::vector<int> servers_with_free_;
 };
 
-}  // namespace pacml
+}  // namespace pacml::gpu

@@ -1,9 +1,9 @@
-// The GPU trainer's config (model/gpu_trainer.h): GpuTrainConfig from YAML,
+// The GPU trainer's config (model/gpu/trainer.h): TrainConfig from YAML,
 // and back to JSON for config.json and the weights files' metadata. Kept
 // apart from the training because it needs neither LibTorch nor the
 // replays, only the key tables shared with the pacml command
 // (core/config/train_config_keys.h).
-#include "model/gpu_trainer.h"
+#include "model/gpu/trainer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,14 +15,14 @@
 #include "core/util/error.h"
 #include "core/util/yaml_input.h"
 #include "sim/gpu/fitted_workload.h"
-#include "sim/gpu/gpu_replay.h"
+#include "sim/gpu/replay.h"
 #include "sim/workload/paths.h"
 
-namespace pacml::model {
+namespace pacml::gpu {
 
 namespace {
 
-nlohmann::json grid_json(const GpuScenarioGrid& g) {
+nlohmann::json grid_json(const ScenarioGrid& g) {
   return {{"clusters", g.clusters},
           {"loads", g.loads},
           {"admissions", g.admissions},
@@ -39,7 +39,7 @@ nlohmann::json caps_json(const std::vector<double>& caps) {
 
 }  // namespace
 
-nlohmann::json GpuTrainConfig::to_json() const {
+nlohmann::json TrainConfig::to_json() const {
   return {{"world", "gpu"},
           {"name", name},
           {"source", source},
@@ -103,7 +103,7 @@ std::string resolve_cluster(const std::string& entry, const std::string& source)
   return sim::directory_of(source) + "/" + entry;
 }
 
-void parse_grid(const YAML::Node& g, const std::string& source, GpuScenarioGrid& out) {
+void parse_grid(const YAML::Node& g, const std::string& source, ScenarioGrid& out) {
   const SettingsTable& keys = gpu_train_scenario_settings();
   keys.check_known(g, source);
   if (g["clusters"]) {
@@ -117,8 +117,7 @@ void parse_grid(const YAML::Node& g, const std::string& source, GpuScenarioGrid&
   if (g["loads"]) out.loads = keys.numbers(g, source, "loads");
   if (g["admissions"]) {
     out.admissions = yaml_list(g["admissions"], source, "admissions");
-    for (const auto& a : out.admissions)
-      sim::parse_admission(a, yaml_where(source, g["admissions"]));
+    for (const auto& a : out.admissions) parse_admission(a, yaml_where(source, g["admissions"]));
   }
   if (g["seeds"]) {
     out.seeds.clear();
@@ -128,7 +127,7 @@ void parse_grid(const YAML::Node& g, const std::string& source, GpuScenarioGrid&
   if (g["jobs"]) out.jobs = keys.integer(g, source, "jobs");
 }
 
-void parse_optimiser(const YAML::Node& o, const std::string& source, GpuTrainParams& p) {
+void parse_optimiser(const YAML::Node& o, const std::string& source, TrainParams& p) {
   const SettingsTable& keys = gpu_train_optimiser_settings();
   keys.check_known(o, source);
   if (o["lr"]) p.lr = keys.number(o, source, "lr");
@@ -138,7 +137,7 @@ void parse_optimiser(const YAML::Node& o, const std::string& source, GpuTrainPar
   if (o["grad_clip"]) p.grad_clip = keys.number(o, source, "grad_clip");
 }
 
-void parse_network(const YAML::Node& n, const std::string& source, inference::GpuArchitecture& a) {
+void parse_network(const YAML::Node& n, const std::string& source, Architecture& a) {
   const SettingsTable& keys = gpu_train_network_settings();
   keys.check_known(n, source);
   if (n["module_width"])
@@ -152,7 +151,7 @@ void parse_network(const YAML::Node& n, const std::string& source, inference::Gp
 }
 
 // The top-level keys other than the grids, optimiser and network.
-void parse_scalars(const YAML::Node& r, const std::string& source, GpuTrainConfig& c) {
+void parse_scalars(const YAML::Node& r, const std::string& source, TrainConfig& c) {
   const SettingsTable& keys = gpu_train_settings();
   if (r["name"]) c.name = keys.text(r, source, "name");
   if (r["workload"]) {
@@ -160,7 +159,7 @@ void parse_scalars(const YAML::Node& r, const std::string& source, GpuTrainConfi
     if (c.workloads.empty())
       throw InputError(yaml_where(source, r["workload"]), "workload: empty list");
     for (std::string& w : c.workloads)
-      if (!sim::is_builtin_workload(w) && w.front() != '/') w = sim::directory_of(source) + "/" + w;
+      if (!is_builtin_workload(w) && w.front() != '/') w = sim::directory_of(source) + "/" + w;
   }
   if (r["load_reference_gpus"])
     c.load_reference_gpus = static_cast<int>(keys.integer(r, source, "load_reference_gpus"));
@@ -179,7 +178,7 @@ void parse_scalars(const YAML::Node& r, const std::string& source, GpuTrainConfi
 }
 
 // Validation seeds must not be training seeds: the curve would flatter.
-void check_seeds_disjoint(const GpuTrainConfig& c, const YAML::Node& where) {
+void check_seeds_disjoint(const TrainConfig& c, const YAML::Node& where) {
   for (auto s : c.validation.seeds)
     if (std::count(c.train.seeds.begin(), c.train.seeds.end(), s))
       throw InputError(yaml_where(c.source, where),
@@ -196,11 +195,11 @@ World train_config_world(const std::string& yaml_text, const std::string& source
                      yaml_where(source, root["world"]));
 }
 
-GpuTrainConfig parse_gpu_train_config(const std::string& yaml_text, const std::string& source) {
+TrainConfig parse_train_config(const std::string& yaml_text, const std::string& source) {
   std::istringstream in(yaml_text);
   const YAML::Node root = parse_yaml(in, source);
   return convert_yaml(root, source, [&](const YAML::Node& r) {
-    GpuTrainConfig c;
+    TrainConfig c;
     c.source = source;
     c.train = {{"ramp-a100-16x8"}, {1}, {"immediate", "queue"}, {1}, 2000};
     gpu_train_settings().check_known(r, source);
@@ -225,8 +224,8 @@ GpuTrainConfig parse_gpu_train_config(const std::string& yaml_text, const std::s
   });
 }
 
-GpuTrainConfig load_gpu_train_config(const std::string& path) {
-  return parse_gpu_train_config(read_input_file(path), path);
+TrainConfig load_train_config(const std::string& path) {
+  return parse_train_config(read_input_file(path), path);
 }
 
-}  // namespace pacml::model
+}  // namespace pacml::gpu

@@ -21,13 +21,13 @@
 #include <string>
 #include <vector>
 
+#include "core/gpu/policy.h"
 #include "core/parallel/duration_model.h"
 #include "core/parallel/physical_estimator.h"
-#include "core/policy/gpu_policy.h"
 
-namespace pacml::sim {
+namespace pacml::gpu {
 
-struct GpuJob {
+struct Job {
   std::string id, source;
   double submit = 0;
   double deadline = INFINITY;  // absolute seconds
@@ -44,10 +44,10 @@ enum class QueueOrder { kSubmission, kEarliestDeadline };
 QueueOrder parse_queue_order(const std::string& text, const std::string& where);
 
 // Run times on the cluster, the way policies see them.
-inline double run_seconds(DurationModel& durations, const GpuJob& job, int gpus) {
+inline double run_seconds(DurationModel& durations, const Job& job, int gpus) {
   return durations.seconds(*job.work, job.iterations, gpus);
 }
-inline double fastest_seconds(DurationModel& durations, const GpuJob& job) {
+inline double fastest_seconds(DurationModel& durations, const Job& job) {
   return durations.fastest(*job.work, job.iterations);
 }
 
@@ -57,32 +57,32 @@ inline double fastest_seconds(DurationModel& durations, const GpuJob& job) {
 // policy's count on an empty cluster, which must meet the deadline (else the
 // job is turned away); the job then waits for exactly that many GPUs and
 // leaves, missed, once they could no longer end by its deadline.
-enum class GpuDecision { kAtStart, kAtSubmission };
-GpuDecision parse_gpu_decision(const std::string& text, const std::string& where);
+enum class DecisionTime { kAtStart, kAtSubmission };
+DecisionTime parse_decision_time(const std::string& text, const std::string& where);
 
 // Seconds a job runs on k GPUs, when the replay's world is not the model's.
-using GpuRunSeconds = std::function<double(const GpuJob& job, int gpus)>;
+using RunSeconds = std::function<double(const Job& job, int gpus)>;
 
-struct GpuReplayConfig {
-  GpuPolicy policy;
+struct ReplayConfig {
+  Policy policy;
   Admission admission = Admission::kQueue;
   QueueOrder order = QueueOrder::kEarliestDeadline;
-  GpuDecision decide = GpuDecision::kAtStart;  // queue admission only
+  DecisionTime decide = DecisionTime::kAtStart;  // queue admission only
   std::uint64_t seed = 1;
   // A world whose run times differ from the model's (sim/history): when set,
   // `predicted` is what the policy and the queue see, and `actual` how long
   // a started job runs (called once per start). Empty: the model's seconds.
-  GpuRunSeconds predicted, actual;
+  RunSeconds predicted, actual;
 };
 
-struct GpuJobOutcome {
+struct JobOutcome {
   int gpus = 0;  // 0: never started
   double start = NAN, end = NAN;
   bool met = false, unservable = false;
   bool turned_away = false;  // the policy would not run it (kTurnAway)
 };
 
-struct GpuReplayStats {
+struct ReplayStats {
   std::string policy, admission;
   long arrived = 0, started = 0, met = 0, unservable = 0;
   double deadline_met_rate = 0;  // met / arrived
@@ -101,27 +101,27 @@ struct GpuReplayStats {
   double mean_gpus = 0;         // GPUs per started job
 };
 
-struct GpuReplayResult {
-  GpuReplayStats stats;
-  std::vector<GpuJobOutcome> jobs;  // in the order of the input
+struct ReplayResult {
+  ReplayStats stats;
+  std::vector<JobOutcome> jobs;  // in the order of the input
 };
 
 // The next job in submission order into `job`, or false when there are no
 // more. A source lets a replay hold only its running and waiting jobs, so a
 // million-job replay takes the memory of the busiest moment, not of the run.
-using GpuJobSource = std::function<bool(GpuJob& job)>;
+using JobSource = std::function<bool(Job& job)>;
 // Told each job's outcome once it is final (ended, blocked, or dropped from
 // the queue), with the job's position in the source.
-using GpuOutcomeSink = std::function<void(long index, const GpuJobOutcome& outcome)>;
+using OutcomeSink = std::function<void(long index, const JobOutcome& outcome)>;
 
 // Replays the source's jobs on the estimator's cluster; the statistics are
 // kept as running sums. Throws InputError for a job out of submission order.
-GpuReplayStats replay_stream(const GpuJobSource& source, DurationModel& durations,
-                             const GpuReplayConfig& config, const GpuOutcomeSink& sink = {});
+ReplayStats replay_stream(const JobSource& source, DurationModel& durations,
+                          const ReplayConfig& config, const OutcomeSink& sink = {});
 
 // Replays `jobs` (sorted by submission) and keeps every job's outcome.
-GpuReplayResult replay_on_gpus(const std::vector<GpuJob>& jobs, DurationModel& durations,
-                               const GpuReplayConfig& config);
+ReplayResult replay_on_gpus(const std::vector<Job>& jobs, DurationModel& durations,
+                            const ReplayConfig& config);
 
 namespace detail {
 class Replay;
@@ -134,16 +134,15 @@ class Replay;
 // rollout search (hindsight_search.h) forks the replay it is making at each
 // decision instead of replaying the trace so far. Stepped to its end a
 // cursor makes the same decisions and outcomes as replay_stream.
-class GpuReplayCursor {
+class ReplayCursor {
  public:
-  GpuReplayCursor(const std::vector<GpuJob>& jobs, size_t end, DurationModel& durations,
-                  const GpuReplayConfig& config, GpuOutcomeSink sink = {});
+  ReplayCursor(const std::vector<Job>& jobs, size_t end, DurationModel& durations,
+               const ReplayConfig& config, OutcomeSink sink = {});
   // A fork of `from` (its RNG included) that decides with `policy` and
   // replays the jobs before `end` only (those that have arrived stay).
-  GpuReplayCursor(const GpuReplayCursor& from, const GpuPolicy& policy, size_t end,
-                  GpuOutcomeSink sink);
-  GpuReplayCursor(GpuReplayCursor&&) noexcept;
-  ~GpuReplayCursor();
+  ReplayCursor(const ReplayCursor& from, const Policy& policy, size_t end, OutcomeSink sink);
+  ReplayCursor(ReplayCursor&&) noexcept;
+  ~ReplayCursor();
 
   // Whether the next event is an arrival (else a completion, or none left).
   bool next_is_arrival() const;
@@ -151,16 +150,16 @@ class GpuReplayCursor {
   double next_event_time() const;  // infinite when none is left
   bool step();                     // one event; false when none is left
   // The remaining events, then the jobs still waiting leave (missed).
-  GpuReplayStats run_to_end();
+  ReplayStats run_to_end();
 
  private:
   struct Feed {
-    const std::vector<GpuJob>* jobs;
+    const std::vector<Job>* jobs;
     size_t next, end;
   };
-  GpuJobSource source();
+  JobSource source();
   std::unique_ptr<Feed> feed_;
   std::unique_ptr<detail::Replay> replay_;
 };
 
-}  // namespace pacml::sim
+}  // namespace pacml::gpu
