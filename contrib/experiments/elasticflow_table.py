@@ -170,9 +170,9 @@ def print_timing(out):
     if not os.path.exists(path):
         return
     t = load_json(path)
-    print(f"The {len(t['traces'])} cluster traces replay in {t['wall_s']:.0f} s for "
+    print(f"The {len(t['traces'])} cluster traces replay in {t['wall_s']:.1f} s for "
           f"`{t['policy']}` on {t['cluster']} with {t['admission']} admissions "
-          f"({t['cpu_s']:.0f} s of CPU, one replay at a time).")
+          f"({t['cpu_s']:.1f} s of CPU, one replay at a time).")
 
 
 def main():
