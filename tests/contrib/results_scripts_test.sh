@@ -1,8 +1,11 @@
 #!/bin/sh
 # The scripts that write doc/'s results tables: heldout_table.py counts rows
 # and picks the best baseline, cap teacher and rollout search from the runs'
-# JSON alone (here, made-up runs whose answers are known), and replace_block.py
-# rewrites only the named block and refuses a document without it.
+# JSON alone (here, made-up runs whose answers are known); elasticflow_table.py
+# writes a row per replay and admission, compares with ElasticFlow's points and
+# names a missing replay; elasticflow-replay.sh refuses an unknown option and
+# says when ElasticFlow's archive is absent; replace_block.py rewrites only the
+# named block and refuses a document without it.
 . "$(dirname "$0")/../sim/cli/cli_lib.sh"
 EXP=$SRC/contrib/experiments
 
@@ -43,6 +46,43 @@ grep -qF "capped:1 gets 90 % of pacml:default's gain" "$table" && pass || fail "
 grep -qF "the best single cap capped:1 0.650" "$table" && pass || fail "validation: $(cat "$table")"
 rm -r "$tmp/runs/cluster06-dgx-a100-4x8.json"
 expect_error "no held-out results" "no held-out results" python3 "$EXP/heldout_table.py" "$tmp/runs"
+
+# elasticflow_table.py: cluster10 and 195job on both clusters, every policy at
+# made-up rates; pacml:default 0.95 on cluster10/32 with a queue (ElasticFlow's
+# 0.908: +0.042), min_feasible 0.90 there (−0.008).
+mkdir -p "$tmp/ef"
+efrow() { echo "{\"policy\": \"$1\", \"admission\": \"$2\", \"deadline_met_rate_mean\": $3, \"unservable_rate_mean\": 0.015, \"blocking_rate_mean\": 0.1}"; }
+for t in cluster10 195job; do
+  for c in dgx-a100-4x8 dgx-a100-16x8; do
+    {
+      echo '{"cluster": "test", "mapping": {"jobs": 260}, "summary": ['
+      for adm in immediate queue; do
+        efrow min_feasible $adm 0.90; echo ,
+        efrow requested $adm 0.40; echo ,
+        efrow para_max $adm 0.60; echo ,
+        efrow pacml:default $adm 0.95; [ $adm = immediate ] && echo ,
+      done
+      echo ']}'
+    } > "$tmp/ef/$t-$c.json"
+  done
+done
+expect_ok "elasticflow_table.py" python3 "$EXP/elasticflow_table.py" "$tmp/ef" cluster10 195job
+cp "$tmp/out" "$tmp/ef-table.md"
+[ "$(grep -c '^| \(cluster10\|195job\) | 260 |' "$tmp/ef-table.md")" = 8 ] \
+  && pass || fail "a row per JSON and admission: $(cat "$tmp/ef-table.md")"
+grep -qF "| cluster10 | 260 | 32 | queue | 0.900 | 0.400 | 0.600 | **0.950** | 0.015 | 0.908 |" "$tmp/ef-table.md" \
+  && pass || fail "cluster10 queue row: $(cat "$tmp/ef-table.md")"
+grep -qF "| cluster10 | 32 | 0.908 | 0.900 | −0.008 | 0.950 | +0.042 | 0.269 | 0.600 | 0.419 | 0.400 |" "$tmp/ef-table.md" \
+  && pass || fail "ElasticFlow comparison: $(cat "$tmp/ef-table.md")"
+grep -qF "copied from ElasticFlow's paper (Gu et al." "$tmp/ef-table.md" \
+  && pass || fail "citation: $(cat "$tmp/ef-table.md")"
+rm "$tmp/ef/195job-dgx-a100-16x8.json"
+expect_error "a missing replay" "195job-dgx-a100-16x8.json is missing" \
+  python3 "$EXP/elasticflow_table.py" "$tmp/ef" cluster10 195job
+# elasticflow-replay.sh: an unknown option, and no archive.
+expect_input_error "unknown option" "unknown option --bogus" sh "$EXP/elasticflow-replay.sh" --bogus
+expect_error "no archive" "elasticflow-traces.tar.gz is absent" \
+  env PACML_SHARED_DATA="$tmp/nodata" sh "$EXP/elasticflow-replay.sh" "$tmp/ef-out"
 
 # replace_block.py: only the block changes; a missing block is refused.
 printf 'before\n<!-- t -->\nold\n<!-- end of t -->\nafter\n' > "$tmp/doc.md"
