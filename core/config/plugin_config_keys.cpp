@@ -108,7 +108,7 @@ std::string minutes_seconds_text(double seconds) {
   return std::to_string(s / 60) + ":" + (ss.size() < 2 ? "0" + ss : ss);
 }
 
-// What pacml decides with and for: the policy, the world, the cluster and its nodes.
+// What pacml decides with: the policy, the GPU cluster, its measured and corrected step times.
 std::vector<Binding> decision_keys(const PluginConfig& d) {
   return {
       bind(SettingKey("policy", T::kText,
@@ -163,7 +163,13 @@ std::vector<Binding> decision_keys(const PluginConfig& d) {
              PluginConfig& cfg) {
             cfg.margin = plugin::parse_margin(keys.text(r, source, "margin"),
                                               yaml_where(source, r["margin"]));
-          }),
+          })};
+}
+
+// Which world, and the paper's RAMP cluster with its nodes and partitions (in
+// this order: nodes are read on the topology before them).
+std::vector<Binding> world_and_cluster_keys(const PluginConfig& d) {
+  return {
       bind_with<PluginConfig>(
           SettingKey("world", T::kChoice,
                      "gpu: k GPUs chosen with the physical model (doc/PHYSICAL.md); paper: "
@@ -281,6 +287,7 @@ const BoundSettings<PluginConfig>& plugin_config_keys() {
   static const BoundSettings<PluginConfig> keys("pacml.conf key", [] {
     const PluginConfig defaults;
     std::vector<Binding> bindings = decision_keys(defaults);
+    for (Binding& b : world_and_cluster_keys(defaults)) bindings.push_back(std::move(b));
     for (Binding& b : submission_keys(defaults)) bindings.push_back(std::move(b));
     return bindings;
   }());
