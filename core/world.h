@@ -9,6 +9,7 @@
 //          by a GPU policy (core/gpu) with the physical model's step times.
 #pragma once
 
+#include <optional>
 #include <string>
 
 namespace pacml {
@@ -18,5 +19,14 @@ enum class World { kPaper, kGpu };
 // "paper" or "gpu"; throws InputError(where, ...) naming the value otherwise.
 World parse_world(const std::string& text, const std::string& where);
 const char* world_name(World world);
+
+// `profile`, the name `world` had in pacml.conf and on the command line:
+// physical = gpu, reference = paper. Given with `world` (`given`), the two
+// must agree. Throws InputError(where, ...) for another profile or a
+// disagreement, naming the keys as written (`profile_key`, `world_key`:
+// "profile:" and "world:" in a file, "--profile" and "--world" on a command line).
+World world_of_profile(const std::string& profile, std::optional<World> given,
+                       const std::string& where, const std::string& profile_key,
+                       const std::string& world_key);
 
 }  // namespace pacml

@@ -87,18 +87,13 @@ std::vector<std::string> parse_nodes(const YAML::Node& node, const RampParams& r
   return names;
 }
 
-// `profile:` is `world:`'s older name (physical = gpu, reference = paper);
-// given with `world:` (read before it, in table order) the two must agree.
+// `profile:` is `world:`'s older name; given with `world:` (read before it, in
+// table order) the two must agree.
 void read_profile(const SettingsTable& keys, const YAML::Node& r, const std::string& source,
                   PluginConfig& cfg) {
-  const World named =
-      keys.choice(r, source, "profile") == "reference" ? World::kPaper : World::kGpu;
-  if (r["world"] && named != cfg.world)
-    throw InputError(yaml_where(source, r["profile"]),
-                     "profile: " + r["profile"].Scalar() + " is world: " + world_name(named) +
-                         ", but this file also says world: " + world_name(cfg.world) +
-                         "; keep only world:");
-  cfg.world = named;
+  cfg.world = world_of_profile(keys.choice(r, source, "profile"),
+                               r["world"] ? std::optional<World>(cfg.world) : std::nullopt,
+                               yaml_where(source, r["profile"]), "profile:", "world:");
 }
 
 // "1:00" for 60 s: Slurm's MM:SS, as time_limit_extra is written.

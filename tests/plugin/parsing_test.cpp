@@ -273,8 +273,8 @@ TEST(PluginConfig, WorldIsOneKeyAndProfileItsOlderName) {
   EXPECT_EQ(parse("profile: physical\n").world, World::kGpu);
   EXPECT_EQ(parse("world: paper\nprofile: reference\npolicy: para_min\n").world, World::kPaper);
   EXPECT_NE(error_of([] { parse("world: gpu\nprofile: reference\n"); })
-                .find("pacml.conf:2: profile: reference is world: paper, but this file also says "
-                      "world: gpu; keep only world:"),
+                .find("pacml.conf:2: profile: reference is world: paper, but world: gpu is given "
+                      "too; give only world:"),
             std::string::npos);
   EXPECT_NE(error_of([] {
               parse("world: ramp\n");
