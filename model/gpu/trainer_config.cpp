@@ -187,12 +187,19 @@ void check_seeds_disjoint(const TrainConfig& c, const YAML::Node& where) {
 
 }  // namespace
 
-World train_config_world(const std::string& yaml_text, const std::string& source) {
-  std::istringstream in(yaml_text);
-  const YAML::Node root = parse_yaml(in, source);
+namespace {
+
+World config_world(const YAML::Node& root, const std::string& source) {
   if (!root.IsMap() || !root["world"]) return World::kPaper;
   return parse_world(yaml_scalar(root["world"], source, "world"),
                      yaml_where(source, root["world"]));
+}
+
+}  // namespace
+
+World train_config_world(const std::string& yaml_text, const std::string& source) {
+  std::istringstream in(yaml_text);
+  return config_world(parse_yaml(in, source), source);
 }
 
 TrainConfig parse_train_config(const std::string& yaml_text, const std::string& source) {
@@ -204,7 +211,7 @@ TrainConfig parse_train_config(const std::string& yaml_text, const std::string& 
     c.train = {{"ramp-a100-16x8"}, {1}, {"immediate", "queue"}, {1}, 2000};
     gpu_train_settings().check_known(r, source);
     check_train_config_version(r, source);
-    if (train_config_world(yaml_text, source) != World::kGpu)
+    if (config_world(r, source) != World::kGpu)
       throw InputError(source, "a GPU training config needs 'world: gpu'");
     parse_scalars(r, source, c);
     if (r["train"]) parse_grid(r["train"], source, c.train);
