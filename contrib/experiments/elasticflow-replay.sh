@@ -22,19 +22,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/results_lib.sh"
 pacml=${PACML:-pacml}
 parse_out_and_doc elasticflow-replay.sh elasticflow-results "$@"
-data=${PACML_SHARED_DATA:-$here/../../../shared/data}
-export PACML_SHARED_DATA=$data
-archive=$data/elasticflow/elasticflow-traces.tar.gz
+elasticflow_archive "$here"
 say() { echo "elasticflow-replay.sh: $*" >&2; }
 if [ ! -f "$archive" ]; then
   say "$archive is absent: the replays need ElasticFlow's traces (set PACML_SHARED_DATA)"
   exit 1
 fi
 mkdir -p "$out"
-traces=$(mktemp -d)
-trap 'rm -rf "$traces"' EXIT
-tar xzf "$archive" -C "$traces"
-trace_file() { find "$traces" -name "$1.csv" | head -n 1; }
+unpack_elasticflow_traces
 
 policies=min_feasible,requested,para_max,pacml:default
 for t in cluster01 cluster02 cluster03 cluster04 cluster05 cluster06 cluster07 cluster08 \

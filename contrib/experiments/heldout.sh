@@ -29,9 +29,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/results_lib.sh"
 pacml=${PACML:-pacml}
 parse_out_and_doc heldout.sh heldout-results "$@"
-data=${PACML_SHARED_DATA:-$here/../../../shared/data}
-export PACML_SHARED_DATA=$data
-archive=$data/elasticflow/elasticflow-traces.tar.gz
+elasticflow_archive "$here"
 mkdir -p "$out"
 say() { echo "heldout.sh: $*" >&2; }
 
@@ -91,19 +89,17 @@ say "chosen on the validation scenarios: $cap"
 # 2. The held-out experiments and traces, every policy and the cap grid.
 policies=pacml:default,$baselines,$caps
 for e in heldout-zoo heldout-pipedream; do
-  if [ $e = heldout-pipedream ] && [ ! -f "$data/pipedream/vgg16.txt" ]; then
-    say "$data/pipedream is absent: skipping the PipeDream profiles (set PACML_SHARED_DATA)"
+  if [ $e = heldout-pipedream ] && [ ! -f "$PACML_SHARED_DATA/pipedream/vgg16.txt" ]; then
+    say "$PACML_SHARED_DATA/pipedream is absent: skipping the PipeDream profiles (set PACML_SHARED_DATA)"
     continue
   fi
   say "$e"
   "$pacml" evaluate "$here/$e.yaml" --policies "$policies" --out "$out/$e" > "$out/$e.txt"
 done
 if [ -f "$archive" ]; then
-  traces=$(mktemp -d)
-  trap 'rm -rf "$traces"' EXIT
-  tar xzf "$archive" -C "$traces"
+  unpack_elasticflow_traces
   for t in cluster06 cluster07 cluster08 cluster09 195job; do
-    file=$(find "$traces" -name "$t.csv" | head -n 1)
+    file=$(trace_file $t)
     for cluster in dgx-a100-4x8 dgx-a100-16x8; do
       say "$t on $cluster"
       # The rollout search goes decision by decision with a queue: up to

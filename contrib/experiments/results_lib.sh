@@ -22,3 +22,20 @@ made_by_line() {
   cpu=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)
   echo "Made by \`$1\` at $commit on $(date -u +%Y-%m-%d), $(nproc)-core $(uname -m) ($cpu)${2:+; $2}."
 }
+
+# elasticflow_archive SCRIPT_DIR: sets $archive, ElasticFlow's traces under
+# $PACML_SHARED_DATA (default: ../shared/data beside the source tree, exported).
+elasticflow_archive() {
+  PACML_SHARED_DATA=${PACML_SHARED_DATA:-$1/../../../shared/data}
+  export PACML_SHARED_DATA
+  archive=$PACML_SHARED_DATA/elasticflow/elasticflow-traces.tar.gz
+}
+
+# unpack_elasticflow_traces: unpacks $archive into $traces, a temporary folder
+# removed on exit; then `trace_file NAME` is the path of NAME.csv in it.
+unpack_elasticflow_traces() {
+  traces=$(mktemp -d)
+  trap 'rm -rf "$traces"' EXIT
+  tar xzf "$archive" -C "$traces"
+}
+trace_file() { find "$traces" -name "$1.csv" | head -n 1; }
