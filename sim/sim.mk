@@ -72,5 +72,5 @@ pacml_SOURCES += \
 	sim/cli/cmd_workload.cpp
 
 EXTRA_DIST += sim/README.md contrib/experiments/paper.yaml contrib/experiments/default.yaml \
-	contrib/experiments/paper-zoo.yaml contrib/experiments/heldout-zoo.yaml contrib/experiments/heldout-pipedream.yaml contrib/experiments/heldout.sh contrib/experiments/heldout_table.py contrib/experiments/replace_block.py contrib/experiments/results_lib.sh contrib/experiments/probe-example.sh contrib/experiments/estimate-example.sh contrib/experiments/history-loop.sh contrib/experiments/elasticflow-replay.sh contrib/experiments/elasticflow_table.py \
+	contrib/experiments/paper-zoo.yaml contrib/experiments/heldout-zoo.yaml contrib/experiments/heldout-pipedream.yaml contrib/experiments/heldout.sh contrib/experiments/heldout_table.py contrib/experiments/replace_block.py contrib/experiments/results_lib.sh contrib/experiments/probe-example.sh contrib/experiments/estimate-example.sh contrib/experiments/history-loop.sh contrib/experiments/elasticflow-replay.sh contrib/experiments/elasticflow_table.py contrib/experiments/default-experiment.sh contrib/experiments/default_experiment_table.py \
 	contrib/slurm/evaluate-array.sbatch contrib/workloads

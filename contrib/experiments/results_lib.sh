@@ -2,14 +2,15 @@
 # run): their command line, [OUT_DIR] [--doc FILE], and the line under each
 # table that says at which commit, on which date and machine it was made.
 
-# parse_out_and_doc SCRIPT DEFAULT_OUT ARGS...: sets $out and $doc.
+# parse_out_and_doc SCRIPT DEFAULT_OUT ARGS...: sets $out, $doc (the last
+# --doc) and $docs (every --doc, for a script whose blocks live in several files).
 parse_out_and_doc() {
-  script=$1 out=$2 doc=
+  script=$1 out=$2 doc= docs=
   shift 2
   while [ $# -gt 0 ]; do
     case $1 in
       --doc) [ $# -ge 2 ] || { echo "$script: --doc needs a FILE" >&2; exit 2; }
-        doc=$2; shift 2 ;;
+        doc=$2 docs="$docs $2"; shift 2 ;;
       -*) echo "$script: unknown option $1" >&2; exit 2 ;;
       *) out=$1; shift ;;
     esac

@@ -5,7 +5,8 @@
 # writes a row per replay and admission, compares with ElasticFlow's points and
 # names a missing replay; elasticflow-replay.sh refuses an unknown option and
 # says when ElasticFlow's archive is absent; replace_block.py rewrites only the
-# named block and refuses a document without it.
+# named block and refuses a document without it; default_experiment_table.py
+# compares the learned policy with capped:0.3 and the best other baseline.
 . "$(dirname "$0")/../sim/cli/cli_lib.sh"
 EXP=$SRC/contrib/experiments
 
@@ -83,6 +84,26 @@ expect_error "a missing replay" "195job-dgx-a100-16x8.json is missing" \
 expect_input_error "unknown option" "unknown option --bogus" sh "$EXP/elasticflow-replay.sh" --bogus
 expect_error "no archive" "elasticflow-traces.tar.gz is absent" \
   env PACML_SHARED_DATA="$tmp/nodata" sh "$EXP/elasticflow-replay.sh" "$tmp/ef-out"
+
+# default_experiment_table.py: for each admission, the learned policy against
+# capped:0.3 and the best baseline that starts every job it can (here
+# min_feasible 0.60 beats requested 0.30); a summary without capped:0.3 is named.
+dg() { echo "{\"policy\": \"$1\", \"admission\": \"$2\", \"deadline_met_rate_mean\": $3, \"deadline_met_rate_ci95\": 0.01, \"gpu_hours_per_met_mean\": $4}"; }
+{
+  echo '['
+  for adm in immediate queue; do
+    dg pacml:default $adm 0.80 6; echo ,; dg capped:0.3 $adm 0.82 7; echo ,
+    dg min_feasible $adm 0.60 12; echo ,; dg requested $adm 0.30 20
+    [ $adm = immediate ] && echo ,
+  done
+  echo ']'
+} > "$tmp/summary.json"
+expect_ok "default_experiment_table.py" python3 "$EXP/default_experiment_table.py" "$tmp/summary.json"
+grep -qF '* Immediate admission: `pacml:default` meets 0.800 ± 0.010 of deadlines at 6.00 GPU-hours per met deadline; `capped:0.3` 0.820 ± 0.010 at 7.00 (difference -0.020); the best baseline that starts every job it can, `min_feasible`, 0.600 ± 0.010 at 12.00.' "$tmp/out" \
+  && pass || fail "default experiment sentence: $(cat "$tmp/out")"
+echo '[{"policy": "pacml:default", "admission": "immediate", "deadline_met_rate_mean": 0.8}]' > "$tmp/nocap.json"
+expect_error "a summary without capped:0.3" "no capped:0.3 run with immediate admission" python3 "$EXP/default_experiment_table.py" "$tmp/nocap.json"
+expect_input_error "default-experiment.sh: an unknown option" "unknown option --bogus" sh "$EXP/default-experiment.sh" --bogus
 
 # replace_block.py: only the block changes; a missing block is refused.
 printf 'before\n<!-- t -->\nold\n<!-- end of t -->\nafter\n' > "$tmp/doc.md"

@@ -207,8 +207,9 @@ TEST(FittedExperiment, BuiltInDefaultMatchesTheShippedFile) {
   ASSERT_EQ(s.world, World::kGpu);
   EXPECT_EQ(s.fitted.cluster, "ramp-a100-16x8");
   EXPECT_EQ(s.fitted.admissions.size(), 2u);
-  EXPECT_EQ(s.policies.size(), 6u);
+  EXPECT_EQ(s.policies.size(), 7u);
   EXPECT_EQ(s.policies[0], "pacml:default");  // the learned GPU policy, then every baseline
+  EXPECT_EQ(s.policies[1], "capped:0.3");     // the baseline that may turn jobs away too
   EXPECT_GE(s.seeds.size(), 3u);
   EXPECT_EQ(fitted_estimator(s)->cluster().num_gpus(), 128);
 }
