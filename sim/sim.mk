@@ -58,6 +58,7 @@ pacml_SOURCES += \
 	sim/cli/cmd_replay.cpp \
 	sim/cli/world_option.h sim/cli/world_option.cpp \
 	sim/cli/replay_gpu.h sim/cli/replay_gpu.cpp \
+	sim/cli/replay_options.h sim/cli/replay_options.cpp \
 	sim/cli/list_option.h \
 	sim/cli/cmd_bench_sim.cpp \
 	sim/cli/cmd_calibrate.cpp \

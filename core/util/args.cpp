@@ -2,7 +2,6 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <deque>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -13,16 +12,11 @@
 
 namespace pacml {
 
-// CLI11 writes each option's value into a variable it is given; these hold
-// them (std::map and std::deque never move their elements, so the addresses
-// CLI11 keeps stay valid).
+// What parse() and help() need to know of the declarations CLI11 holds.
 struct Args::Storage {
-  std::map<std::string, std::string> values;    // option → value, its default until given
   std::map<std::string, CLI::Option*> options;  // options and flags by name (without "--")
-  // Positionals in declaration order, each with its value (nullptr: the list).
+  // Positionals in declaration order, each with its member (nullptr: the list).
   std::vector<std::pair<CLI::Option*, std::string*>> positionals;
-  std::deque<std::string> positional_values;
-  std::vector<std::string> list;
   bool has_list = false;
 };
 
@@ -74,37 +68,136 @@ Args::Args(std::string usage, std::string description)
 
 Args::~Args() = default;
 
-Args& Args::option(const std::string& name, const std::string& metavar, const std::string& help,
-                   const std::string& default_value) {
-  if (metavar.empty()) return flag(name, help);
-  storage_->values[name] = default_value;
-  CLI::Option* opt = app_->add_option("--" + name, storage_->values[name], help);
-  // The last of repeated options wins, as with most Unix tools.
+CLI::Option* Args::add_typed(const std::string& name, const std::string& metavar,
+                             const std::string& help, const std::string& default_text,
+                             std::function<void(const std::string&)> set) {
+  CLI::Option* opt = app_->add_option_function<std::string>("--" + name, std::move(set), help);
   opt->type_name(metavar)
-      ->default_str(default_value)
+      ->default_str(default_text)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   storage_->options[name] = opt;
+  return opt;
+}
+
+Args& Args::bind(const std::string& name, const std::string& metavar, const std::string& help,
+                 std::string& member) {
+  add_typed(name, metavar, help, member, [&member](const std::string& text) { member = text; });
   return *this;
 }
 
-Args& Args::flag(const std::string& name, const std::string& help) {
+Args& Args::bind(const std::string& name, const std::string& metavar, const std::string& help,
+                 std::optional<std::string>& member, const std::string& absent_means) {
+  add_typed(name, metavar, help, member.value_or(absent_means),
+            [&member](const std::string& text) { member = text; });
+  return *this;
+}
+
+Args& Args::bind(const std::string& name, const std::string& metavar, const std::string& help,
+                 int& member, long lo, long hi) {
+  add_typed(name, metavar, help, std::to_string(member),
+            [&member, name, lo, hi](const std::string& text) {
+              member = static_cast<int>(parse_integer(text, lo, hi, "--" + name, "value"));
+            });
+  return *this;
+}
+
+Args& Args::bind(const std::string& name, const std::string& metavar, const std::string& help,
+                 long& member, long lo, long hi) {
+  add_typed(name, metavar, help, std::to_string(member),
+            [&member, name, lo, hi](const std::string& text) {
+              member = parse_integer(text, lo, hi, "--" + name, "value");
+            });
+  return *this;
+}
+
+Args& Args::bind(const std::string& name, const std::string& metavar, const std::string& help,
+                 std::optional<int>& member, long lo, long hi) {
+  add_typed(name, metavar, help, member ? std::to_string(*member) : "",
+            [&member, name, lo, hi](const std::string& text) {
+              member = static_cast<int>(parse_integer(text, lo, hi, "--" + name, "value"));
+            });
+  return *this;
+}
+
+Args& Args::bind(const std::string& name, const std::string& metavar, const std::string& help,
+                 std::optional<long>& member, long lo, long hi) {
+  add_typed(name, metavar, help, member ? std::to_string(*member) : "",
+            [&member, name, lo, hi](const std::string& text) {
+              member = parse_integer(text, lo, hi, "--" + name, "value");
+            });
+  return *this;
+}
+
+Args& Args::bind(const std::string& name, const std::string& metavar, const std::string& help,
+                 double& member) {
+  add_typed(name, metavar, help, exact_number_text(member),
+            [&member, name](const std::string& text) {
+              member = parse_finite_double(text, "--" + name, "value");
+            });
+  return *this;
+}
+
+Args& Args::bind(const std::string& name, const std::string& metavar, const std::string& help,
+                 std::optional<double>& member) {
+  add_typed(name, metavar, help, member ? exact_number_text(*member) : "",
+            [&member, name](const std::string& text) {
+              member = parse_finite_double(text, "--" + name, "value");
+            });
+  return *this;
+}
+
+Args& Args::bind_flag(const std::string& name, const std::string& help, bool& member) {
   // disable_flag_override: "--json=no" is an error, not a way to unset.
-  storage_->options[name] = app_->add_flag("--" + name, help)->disable_flag_override();
+  storage_->options[name] = app_->add_flag("--" + name, member, help)->disable_flag_override();
   return *this;
 }
 
-Args& Args::positional(const std::string& name, const std::string& help, bool required) {
+namespace {
+
+std::string choices_metavar(const std::vector<std::string>& choices) {
+  std::string text;
+  for (const std::string& c : choices) text += (text.empty() ? "" : "|") + c;
+  return text;
+}
+
+}  // namespace
+
+Args& Args::bind_choice(const std::string& name, const std::vector<std::string>& choices,
+                        const std::string& help, std::string& member) {
+  add_typed(name, choices_metavar(choices), help, member, [&member](const std::string& text) {
+    member = text;
+  })->check(CLI::IsMember(choices));
+  return *this;
+}
+
+Args& Args::bind_choice(const std::string& name, const std::vector<std::string>& choices,
+                        const std::string& help, std::optional<std::string>& member) {
+  add_typed(name, choices_metavar(choices), help, member.value_or(""),
+            [&member](const std::string& text) { member = text; })
+      ->check(CLI::IsMember(choices));
+  return *this;
+}
+
+Args& Args::bind_positional(const std::string& name, const std::string& help, std::string& member,
+                            bool required) {
   if (storage_->has_list) throw std::logic_error("Args: positional after positional_list");
-  std::string* value = &storage_->positional_values.emplace_back();
-  CLI::Option* opt = app_->add_option(name, *value, help)->required(required);
-  storage_->positionals.emplace_back(opt, value);
+  CLI::Option* opt = app_->add_option(name, member, help)->required(required);
+  storage_->positionals.emplace_back(opt, &member);
   return *this;
 }
 
-Args& Args::positional_list(const std::string& name, const std::string& help) {
-  CLI::Option* opt = app_->add_option(name, storage_->list, help);
+Args& Args::bind_positionals(const std::string& name, const std::string& help,
+                             std::vector<std::string>& members) {
+  CLI::Option* opt = app_->add_option(name, members, help);
   storage_->positionals.emplace_back(opt, nullptr);
   storage_->has_list = true;
+  return *this;
+}
+
+Args& Args::excludes(const std::string& first, const std::string& second) {
+  CLI::Option* a = storage_->options.at(first);
+  CLI::Option* b = storage_->options.at(second);
+  a->excludes(b);
   return *this;
 }
 
@@ -123,6 +216,34 @@ namespace {
   if (it->second->get_items_expected_max() == 0)
     throw InputError("--" + name, "is a flag and takes no value");
   throw InputError("--" + name, "needs a value (" + it->second->get_type_name() + ")");
+}
+
+// "--format: xml not in {native,pipedream}" (CLI::IsMember) →
+// InputError("--format", "must be one of native, pipedream; got 'xml'").
+[[noreturn]] void reword_validation(const CLI::ValidationError& e) {
+  const std::string what = e.what();
+  const size_t colon = what.find(": ");
+  if (colon == std::string::npos) throw InputError("", what + " (see --help)");
+  const std::string option = what.substr(0, colon), detail = what.substr(colon + 2);
+  const size_t not_in = detail.rfind(" not in {");
+  if (not_in == std::string::npos || detail.back() != '}')
+    throw InputError(option, detail + " (see --help)");
+  std::string choices = detail.substr(not_in + 9, detail.size() - not_in - 10);
+  for (size_t comma = choices.find(','); comma != std::string::npos;
+       comma = choices.find(',', comma + 2))
+    choices.replace(comma, 1, ", ");
+  throw InputError(option,
+                   "must be one of " + choices + "; got '" + detail.substr(0, not_in) + "'");
+}
+
+// "--model excludes --graph" → InputError("--model", "give either ... not both").
+[[noreturn]] void reword_excludes(const CLI::ExcludesError& e) {
+  const std::string what = e.what();
+  const std::string separator = " excludes ";
+  const size_t at = what.find(separator);
+  if (at == std::string::npos) throw InputError("", what + " (see --help)");
+  const std::string first = what.substr(0, at), second = what.substr(at + separator.size());
+  throw InputError(first, "give either " + second + " or " + first + ", not both");
 }
 
 [[noreturn]] void throw_unknown_option(const std::string& token,
@@ -155,17 +276,14 @@ bool Args::parse(const std::vector<std::string>& args) {
     throw InputError("", std::string(e.what()) + " (see --help)");
   } catch (const CLI::ArgumentMismatch& e) {
     throw_mismatch(e, storage_->options);
+  } catch (const CLI::ValidationError& e) {
+    reword_validation(e);
+  } catch (const CLI::ExcludesError& e) {
+    reword_excludes(e);
   } catch (const CLI::ParseError& e) {
     throw InputError("", std::string(e.what()) + " (see --help)");
   }
   reject_extras();
-  positionals_.clear();
-  for (const auto& [opt, value] : storage_->positionals) {
-    if (!value)
-      positionals_.insert(positionals_.end(), storage_->list.begin(), storage_->list.end());
-    else if (opt->count() > 0)
-      positionals_.push_back(*value);
-  }
   return true;
 }
 
@@ -185,45 +303,11 @@ void Args::reject_extras() const {
                            "; see --help)");
 }
 
-// A look-up of a name the command never declared, or of a flag as an option
-// (or the reverse), is a bug in the command, not bad input: it would
-// otherwise read as "not given" and silently drop what the user typed.
-const CLI::Option& Args::declared(const std::string& name, bool flag) const {
-  const auto it = storage_->options.find(name);
-  if (it == storage_->options.end())
-    throw std::logic_error("Args: --" + name + " is looked up but not declared");
-  if ((it->second->get_items_expected_max() == 0) != flag)
-    throw std::logic_error(
-        "Args: --" + name + " is looked up as " +
-        (flag ? "a flag but declared as an option" : "an option but declared as a flag"));
-  return *it->second;
-}
-
-bool Args::has(const std::string& name) const {
-  return declared(name, false).count() > 0;
-}
-
-std::string Args::get(const std::string& name) const {
-  declared(name, false);
-  return storage_->values.at(name);
-}
-
-std::optional<std::string> Args::maybe(const std::string& name) const {
-  const std::string value = get(name);
-  if (has(name) || !value.empty()) return value;
-  return std::nullopt;
-}
-
-bool Args::is_set(const std::string& flag) const {
-  return declared(flag, true).count() > 0;
-}
-
-double Args::get_double(const std::string& name) const {
-  return parse_finite_double(get(name), "--" + name, "value");
-}
-
-long Args::get_long(const std::string& name, long lo, long hi) const {
-  return parse_integer(get(name), lo, hi, "--" + name, "value");
+std::vector<std::string> Args::given() const {
+  std::vector<std::string> names;
+  for (const auto& [name, opt] : storage_->options)
+    if (opt->count() > 0) names.push_back(name);
+  return names;
 }
 
 // The text of --help, from the declarations CLI11 holds.

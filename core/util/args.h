@@ -1,12 +1,16 @@
 // Option parsing for pacml's subcommands, on CLI11: --name VALUE,
 // --name=VALUE, boolean --flag, positional arguments, and a --help text
-// generated from the same declarations. Unknown options and arguments beyond
+// generated from the same declarations. Every option is bound to a member of
+// the command's options struct, which CLI11 fills as it parses: there is no
+// look-up by name, so reading an option the command never declared cannot
+// compile. Unknown options and arguments beyond
 // the declared positionals are errors (InputError, so the command exits 2),
 // with a hint at the closest declared option. CLI11 stays inside args.cpp
 // (libpacml_args.la). The options layer of both commands: `pacml` (sim/cli/)
 // and `pacml-train` (model/train_main.cpp).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,40 +31,76 @@ class Args {
   Args(const Args&) = delete;
   Args& operator=(const Args&) = delete;
 
-  // Declare options before parse(). metavar empty = boolean flag.
-  Args& option(const std::string& name, const std::string& metavar, const std::string& help,
-               const std::string& default_value = "");
-  Args& flag(const std::string& name, const std::string& help);
-  // One positional argument; declared positionals are filled in order.
-  Args& positional(const std::string& name, const std::string& help, bool required = true);
-  // Zero or more positional arguments (only as the last positional).
-  Args& positional_list(const std::string& name, const std::string& help);
+  // Typed options (issue 30, item 2): CLI11 writes the value into the struct
+  // member it is bound to, checked on the way (integers and numbers in
+  // [lo, hi], choices with CLI::IsMember), so a command reads finished
+  // structs, never option names. The help's default is the member's value
+  // when the option is bound (std::optional members: none, "not given").
+  Args& bind(const std::string& name, const std::string& metavar, const std::string& help,
+             std::string& member);
+  // `absent_means`: what the command does when the option is not given, for --help.
+  Args& bind(const std::string& name, const std::string& metavar, const std::string& help,
+             std::optional<std::string>& member, const std::string& absent_means = "");
+  Args& bind(const std::string& name, const std::string& metavar, const std::string& help,
+             int& member, long lo, long hi);
+  Args& bind(const std::string& name, const std::string& metavar, const std::string& help,
+             long& member, long lo, long hi);
+  Args& bind(const std::string& name, const std::string& metavar, const std::string& help,
+             std::optional<int>& member, long lo, long hi);
+  Args& bind(const std::string& name, const std::string& metavar, const std::string& help,
+             std::optional<long>& member, long lo, long hi);
+  Args& bind(const std::string& name, const std::string& metavar, const std::string& help,
+             double& member);
+  Args& bind(const std::string& name, const std::string& metavar, const std::string& help,
+             std::optional<double>& member);
+  // A boolean flag: true when given.
+  Args& bind_flag(const std::string& name, const std::string& help, bool& member);
+  // One of `choices` (CLI::IsMember); the metavar lists them.
+  Args& bind_choice(const std::string& name, const std::vector<std::string>& choices,
+                    const std::string& help, std::string& member);
+  Args& bind_choice(const std::string& name, const std::vector<std::string>& choices,
+                    const std::string& help, std::optional<std::string>& member);
+  // A value parsed by `parse(text, "--name")` (an enum, a world, a yes/no),
+  // which throws InputError naming where; `default_text` is the help's default.
+  template <class T, class Parse>
+  Args& bind_parsed(const std::string& name, const std::string& metavar, const std::string& help,
+                    T& member, Parse parse, const std::string& default_text = "") {
+    add_typed(name, metavar, help, default_text, [&member, parse, name](const std::string& text) {
+      member = parse(text, "--" + name);
+    });
+    return *this;
+  }
+  // Positional arguments bound to members, in declaration order.
+  Args& bind_positional(const std::string& name, const std::string& help, std::string& member,
+                        bool required = true);
+  Args& bind_positionals(const std::string& name, const std::string& help,
+                         std::vector<std::string>& members);
+  // Giving both options is an InputError naming `first` (CLI11's excludes).
+  Args& excludes(const std::string& first, const std::string& second);
 
   // Parses; throws InputError for unknown options, unexpected arguments,
   // missing values or arguments. Returns false if --help was given (help
   // already printed).
   bool parse(const std::vector<std::string>& args);
 
-  // Look-ups of an option (has, get, maybe, get_double, get_long) or a flag
-  // (is_set) the command did not declare as such throw std::logic_error.
-  bool has(const std::string& name) const;         // given on the command line
-  std::string get(const std::string& name) const;  // value or default
-  std::optional<std::string> maybe(const std::string& name) const;
-  bool is_set(const std::string& flag) const;
-  const std::vector<std::string>& positionals() const { return positionals_; }
-  double get_double(const std::string& name) const;
-  long get_long(const std::string& name, long lo, long hi) const;
+  // The options and flags given on the command line (names without "--"), in
+  // name order: for a command whose options each belong to one mode and are
+  // refused in the other (pacml replay).
+  std::vector<std::string> given() const;
 
   std::string help() const;
 
  private:
   struct Storage;
+  // The one way a typed option is declared: CLI11 calls `set` with the
+  // option's text (the last one given) during parse().
+  CLI::Option* add_typed(const std::string& name, const std::string& metavar,
+                         const std::string& help, const std::string& default_text,
+                         std::function<void(const std::string&)> set);
   void reject_extras() const;
-  const CLI::Option& declared(const std::string& name, bool flag) const;
   std::string usage_;
   std::unique_ptr<CLI::App> app_;
   std::unique_ptr<Storage> storage_;
-  std::vector<std::string> positionals_;
 };
 
 // " (did you mean 'X'?)" for the candidate closest to `word` (a small edit

@@ -68,19 +68,18 @@ int bench_command(const std::vector<std::string>& argv) {
             "Benchmarks the JCT estimator on the five PAC-ML paper graphs (PipeDream profiles):\n"
             "median single-threaded CPU time of partition+placement+dependency timing, and of\n"
             "the one-step lookahead alone, on an empty 4x4x2 RAMP cluster.");
-  args.option("dir", "DIR",
-              "folder with alexnet.txt, resnet18.txt, ... ($PACML_SHARED_DATA/pipedream)",
-              default_graph_dir());
-  args.option("action", "A", "action to partition with", "16");
-  args.option("repeats", "R", "runs per graph (median reported)", "21");
-  args.option("profile", "NAME", "reference or physical", "reference");
-  args.flag("json", "print one JSON array");
+  std::string dir = default_graph_dir(), profile_name = "reference";
+  int action = 16, repeats = 21;
+  bool json = false;
+  args.bind("dir", "DIR",
+            "folder with alexnet.txt, resnet18.txt, ... ($PACML_SHARED_DATA/pipedream)", dir);
+  args.bind("action", "A", "action to partition with", action, 1, kMaxAction);
+  args.bind("repeats", "R", "runs per graph (median reported)", repeats, 1, 100000);
+  args.bind_choice("profile", {"reference", "physical"}, "reference or physical", profile_name);
+  args.bind_flag("json", "print one JSON array", json);
   if (!args.parse(argv)) return 0;
-  const int action = static_cast<int>(args.get_long("action", 1, kMaxAction));
   check_action(action, kMaxAction, "--action");
-  const int repeats = static_cast<int>(args.get_long("repeats", 1, 100000));
-  const Profile profile = Profile::by_name(args.get("profile"));
-  const std::string dir = args.get("dir");
+  const Profile profile = Profile::by_name(profile_name);
   if (!std::filesystem::is_directory(dir))
     throw InputError("--dir", "no such folder '" + dir +
                                   "' (the PipeDream profiles live in ../shared/data/pipedream)");
@@ -99,7 +98,7 @@ int bench_command(const std::vector<std::string>& argv) {
                     {"prepare_ms", r.prepare_ms},
                     {"lookahead_ms", r.lookahead_ms}});
   }
-  if (args.is_set("json")) {
+  if (json) {
     std::cout << rows.dump(2) << "\n";
     return 0;
   }

@@ -223,22 +223,21 @@ int bench_gpu_policy_command(const std::vector<std::string>& argv) {
             "('answers': its episode without deciding), to say what deciding takes.\n"
             "Targets: network <= 0.5 ms for graphs up to 400 ops; an episode at most 3x the\n"
             "slowest baseline's.");
-  args.positional("EXPERIMENT.yaml", "a fitted-workload experiment (default: built-in default)",
-                  false)
-      .option("weights", "NAME", "a pacml-gpu model (pacml:NAME or a .pacw file)", "pacml:default")
-      .option("repeats", "R", "runs per measurement (median reported)", "51");
+  std::string file, weights = "pacml:default";
+  int repeats = 51;
+  args.bind_positional("EXPERIMENT.yaml",
+                       "a fitted-workload experiment (default: built-in default)", file, false)
+      .bind("weights", "NAME", "a pacml-gpu model (pacml:NAME or a .pacw file)", weights)
+      .bind("repeats", "R", "runs per measurement (median reported)", repeats, 1, 100000);
   if (!args.parse(argv)) return 0;
-  const sim::ExperimentSpec spec = args.positionals().empty()
-                                       ? sim::default_experiment()
-                                       : sim::load_experiment_file(args.positionals()[0], false);
+  const sim::ExperimentSpec spec =
+      file.empty() ? sim::default_experiment() : sim::load_experiment_file(file, false);
   if (spec.world != World::kGpu)
     throw InputError(spec.source,
                      "pacml bench-gpu-policy times fitted-workload experiments "
                      "(workload: {kind: fitted, ...}); this one is paper-style");
   // Read before any timing, so that a missing model file stops it at once.
   const gpu::FittedWorkload workload = gpu::load_workload_named(spec.fitted.params);
-  const int repeats = static_cast<int>(args.get_long("repeats", 1, 100000));
-  const std::string weights = args.get("weights");
   const std::string path =
       inference::resolve_model_path(weights, "--weights", sim::model_search_dirs());
   const auto model = gpu::LearnedModel::load(path);

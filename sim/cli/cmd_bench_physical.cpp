@@ -36,10 +36,11 @@ int bench_physical_command(const std::vector<std::string>& argv) {
             "(pacml estimate --gpus K --strategy S) cold (a new job) and warm (its graphs\n"
             "cached), per zoo model, strategy and K = 1, 8, 64 on dgx-a100-16x8.\n"
             "Targets: cold <= 10 ms, warm <= 1 ms for graphs up to 400 ops, K <= 64.");
-  args.option("repeats", "R", "runs per case (median reported)", "11");
-  args.flag("json", "print one JSON array");
+  int repeats = 11;
+  bool json = false;
+  args.bind("repeats", "R", "runs per case (median reported)", repeats, 1, 100000);
+  args.bind_flag("json", "print one JSON array", json);
   if (!args.parse(argv)) return 0;
-  const int repeats = static_cast<int>(args.get_long("repeats", 1, 100000));
   const PhysicalEstimator estimator(load_cluster("dgx-a100-16x8"));
   nlohmann::json rows = nlohmann::json::array();
   Table table({"model", "ops", "strategy", "GPUs", "cold ms", "warm ms", "status"});
@@ -72,7 +73,7 @@ int bench_physical_command(const std::vector<std::string>& argv) {
                         {"status", plan_status_name(plan.status)}});
       }
   }
-  if (args.is_set("json")) {
+  if (json) {
     std::cout << rows.dump(2) << "\n";
     return 0;
   }

@@ -50,8 +50,23 @@ std::vector<JobGraphPtr> paper_graphs(sim::GraphCatalog& catalog, std::string& w
   return out;
 }
 
-void bench_paper_episode(const Args& args) {
-  const std::string policy_name = args.get("policy");
+// The options, which CLI11 fills (run_bench_sim).
+struct BenchSimOptions {
+  std::string only = "paper,ramp,traces,generated";
+  long episodes = 3;
+  std::string policy = "para_max";
+  std::string scale_policy = "para_min";
+  long ramp_jobs = 100000;
+  std::string topology = "8x8x8";
+  long jobs = 1000000;
+  double load = 8;
+  std::string gpu_policy = "min_feasible";
+  gpu::Admission admission = gpu::Admission::kQueue;
+  bool skip_scale = false;
+};
+
+void bench_paper_episode(const BenchSimOptions& o) {
+  const std::string& policy_name = o.policy;
   sim::check_policy_name(policy_name, "--policy");
   sim::GraphCatalog catalog;
   std::string where;
@@ -73,7 +88,7 @@ void bench_paper_episode(const Args& args) {
   config.horizon = 1e6;
   config.record_timeline = false;
   config.policy_label = policy_name;
-  const long episodes = args.get_long("episodes", 1, 1000);
+  const long episodes = o.episodes;
   std::cout << "paper episode: reference profile, 4x4x2, graphs from " << where << ", "
             << policy_name << ", 1 thread\n";
   for (long seed = 0; seed < episodes; ++seed) {
@@ -100,10 +115,10 @@ void bench_paper_episode(const Args& args) {
 
 // An ElasticFlow-like trace (model mix, GPU counts, deadlines) of N jobs on a
 // large RAMP cluster, in the paper's simulator.
-void bench_ramp_trace(const Args& args) {
+void bench_ramp_trace(const BenchSimOptions& o) {
   sim::GraphCatalog catalog;
-  const long jobs = args.get_long("ramp-jobs", 1, 10000000);
-  const RampTopology topology = RampTopology::parse(args.get("topology"), "--topology");
+  const long jobs = o.ramp_jobs;
+  const RampTopology topology = RampTopology::parse(o.topology, "--topology");
   auto t = Clock::now();
   std::vector<sim::TraceRecord> records;
   Rng rng(12345);
@@ -136,7 +151,7 @@ void bench_ramp_trace(const Args& args) {
   scale.shared_cache = std::make_shared<LookaheadCache>();
   scale.record_timeline = false;
   scale.record_jobs = false;
-  const std::string scale_policy = args.get("scale-policy");
+  const std::string& scale_policy = o.scale_policy;
   sim::check_policy_name(scale_policy, "--scale-policy");
   scale.policy_label = scale_policy;
   PolicyPtr policy = sim::make_policy(scale_policy);
@@ -172,11 +187,10 @@ struct Timing {
   }
 };
 
-gpu::ReplayConfig gpu_config(const Args& args) {
+gpu::ReplayConfig gpu_config(const BenchSimOptions& o) {
   gpu::ReplayConfig config;
-  config.policy =
-      gpu::Policy::parse(args.get("gpu-policy"), "--gpu-policy", sim::model_search_dirs());
-  config.admission = gpu::parse_admission(args.get("admission"), "--admission");
+  config.policy = gpu::Policy::parse(o.gpu_policy, "--gpu-policy", sim::model_search_dirs());
+  config.admission = o.admission;
   return config;
 }
 
@@ -188,7 +202,7 @@ void print_gpu_stats(const gpu::ReplayStats& s) {
 }
 
 // Every ElasticFlow trace (../shared/data) merged into one stream on 128 GPUs.
-void bench_gpu_traces(const Args& args) {
+void bench_gpu_traces(const BenchSimOptions& o) {
   const sim::ElasticFlowTraces traces = sim::find_elasticflow_traces("");
   if (!traces.found) {
     std::cout << "ElasticFlow traces: skipped (" << traces.note << ")\n";
@@ -202,7 +216,7 @@ void bench_gpu_traces(const Args& args) {
   const std::vector<gpu::Job> jobs =
       gpu::jobs_from_trace(traces.records, mapping, *estimator, report);
   DurationModel durations(estimator);
-  const gpu::ReplayConfig config = gpu_config(args);
+  const gpu::ReplayConfig config = gpu_config(o);
   std::printf(
       "ElasticFlow traces: %ld jobs (%ld skipped) from %s on %s, %s, %s admission, 1 "
       "thread\n",
@@ -223,13 +237,13 @@ ClusterSpec thousand_gpu_cluster() {
 
 // --jobs jobs drawn from the built-in fitted workload, streamed through the
 // replay: memory stays that of the jobs running and waiting at once.
-void bench_gpu_generated(const Args& args) {
-  const long jobs = args.get_long("jobs", 1, 1'000'000'000);
-  const double load = args.get_double("load");
+void bench_gpu_generated(const BenchSimOptions& o) {
+  const long jobs = o.jobs;
+  const double load = o.load;
   const gpu::FittedWorkload workload = gpu::load_workload_named("elasticflow-01-05");
   auto estimator = std::make_shared<const PhysicalEstimator>(thousand_gpu_cluster());
   DurationModel durations(estimator);
-  const gpu::ReplayConfig config = gpu_config(args);
+  const gpu::ReplayConfig config = gpu_config(o);
   std::printf(
       "generated: %ld jobs from elasticflow-01-05 at load %g on %s, %s, %s admission, 1 "
       "thread\n",
@@ -266,24 +280,25 @@ int run_bench_sim(const std::vector<std::string>& argv) {
       "of all ten ElasticFlow traces (../shared/data) on 128 GPUs (ramp-a100-16x8); (generated) "
       "--jobs jobs drawn from the fitted workload elasticflow-01-05 streamed through the GPU "
       "replay on 1,024 GPUs. Prints wall and CPU seconds and the peak RSS.");
-  args.option("only", "LIST", "benchmarks to run: paper, ramp, traces, generated",
-              "paper,ramp,traces,generated")
-      .option("episodes", "N", "paper episodes to time (seeds 0..N-1)", "3")
-      .option("policy", "P", "policy of the paper episode", "para_max")
-      .option("scale-policy", "P", "policy of the RAMP trace benchmark", "para_min")
-      .option("ramp-jobs", "N", "jobs in the RAMP trace benchmark", "100000")
-      .option("topology", "CxRxS", "topology of the RAMP trace benchmark", "8x8x8")
-      .option("jobs", "N", "generated jobs in the 1,024-GPU benchmark", "1000000")
-      .option(
-          "load", "X",
-          "their arrival rate, × the fitted workload's (8: the default experiment's load per GPU)",
-          "8")
-      .option("gpu-policy", "P", "GPU policy of the GPU replays", "min_feasible")
-      .option("admission", "MODE", "admission of the GPU replays: immediate or queue", "queue")
-      .flag("skip-scale", "run only the paper episode (as --only paper)");
+  BenchSimOptions o;
+  args.bind("only", "LIST", "benchmarks to run: paper, ramp, traces, generated", o.only)
+      .bind("episodes", "N", "paper episodes to time (seeds 0..N-1)", o.episodes, 1, 1000)
+      .bind("policy", "P", "policy of the paper episode", o.policy)
+      .bind("scale-policy", "P", "policy of the RAMP trace benchmark", o.scale_policy)
+      .bind("ramp-jobs", "N", "jobs in the RAMP trace benchmark", o.ramp_jobs, 1, 10000000)
+      .bind("topology", "CxRxS", "topology of the RAMP trace benchmark", o.topology)
+      .bind("jobs", "N", "generated jobs in the 1,024-GPU benchmark", o.jobs, 1, 1'000'000'000)
+      .bind("load", "X",
+            "their arrival rate, × the fitted workload's (8: the default experiment's load per "
+            "GPU)",
+            o.load)
+      .bind("gpu-policy", "P", "GPU policy of the GPU replays", o.gpu_policy)
+      .bind_parsed("admission", "MODE", "admission of the GPU replays: immediate or queue",
+                   o.admission, gpu::parse_admission, "queue")
+      .bind_flag("skip-scale", "run only the paper episode (as --only paper)", o.skip_scale);
   if (!args.parse(argv)) return 0;
-  std::vector<std::string> only = split_list(args.get("only"));
-  if (args.is_set("skip-scale")) only = {"paper"};
+  std::vector<std::string> only = split_list(o.only);
+  if (o.skip_scale) only = {"paper"};
   for (const std::string& name : only)
     if (name != "paper" && name != "ramp" && name != "traces" && name != "generated")
       throw InputError("--only",
@@ -291,10 +306,10 @@ int run_bench_sim(const std::vector<std::string>& argv) {
   auto wanted = [&](const char* name) {
     return std::find(only.begin(), only.end(), name) != only.end();
   };
-  if (wanted("paper")) bench_paper_episode(args);
-  if (wanted("ramp")) bench_ramp_trace(args);
-  if (wanted("traces")) bench_gpu_traces(args);
-  if (wanted("generated")) bench_gpu_generated(args);
+  if (wanted("paper")) bench_paper_episode(o);
+  if (wanted("ramp")) bench_ramp_trace(o);
+  if (wanted("traces")) bench_gpu_traces(o);
+  if (wanted("generated")) bench_gpu_generated(o);
   return 0;
 }
 

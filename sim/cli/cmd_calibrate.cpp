@@ -139,12 +139,12 @@ void print_text(const std::vector<CalibrationRow>& rows, const std::string& trac
 
 // `pacml calibrate --probe FILE`: the probe's configurations against the
 // device file, before and after the fit.
-int probe_section(const Args& args) {
-  if (args.has("elasticflow"))
+int probe_section(const CalibrateOptions& o) {
+  if (o.elasticflow)
     throw InputError("--elasticflow", "give either --probe or the scaling points, not both");
-  const sim::ProbeRun run = sim::read_probe_file(args.get("probe"));
-  const sim::DeviceFit fit = sim::fit_device(run, probe_starting_device(args, run));
-  emit_probe_report(run, fit, args.has("out") ? args.get("out") : "", args.is_set("json"));
+  const sim::ProbeRun run = sim::read_probe_file(*o.probe);
+  const sim::DeviceFit fit = sim::fit_device(run, probe_starting_device(o.device, run));
+  emit_probe_report(run, fit, o.out.value_or(""), o.json);
   return 0;
 }
 
@@ -159,45 +159,55 @@ int calibrate_command(const std::vector<std::string>& argv) {
       "one GPU's probe measurements against the device file and the fitted one. With\n"
       "--history (or --log and --sacct): a site correction of predicted step times\n"
       "fitted from completed jobs, written to --out, with the error before and after.");
-  args.option(
+  CalibrateOptions o;
+  args.bind(
       "elasticflow", "PATH",
       "ElasticFlow traces: the .tar.gz, a directory of cluster CSVs or one CSV "
-      "(default: $PACML_SHARED_DATA or ../shared/data, elasticflow/elasticflow-traces.tar.gz)");
-  args.option("probe", "PROBE.csv",
-              "instead: the probe section, a GPU's measured one-GPU step times and peak memory "
-              "(contrib/probe/pacml-probe) against the model, before and after `pacml device "
-              "fit`");
-  args.option("device", "NAME|FILE",
-              "with --probe: the device file to compare with (default: the built-in the probe's "
-              "'# device:' line names)");
-  args.option("history", "JOINED.csv",
-              "instead: fit a site correction from `pacml history join --out`'s jobs");
-  declare_history_fit_options(args);
-  args.flag("json", "print one JSON array of rows (with --probe: the comparison object)");
-  args.option("out", "DIR|FILE",
-              "also write calibration.csv, calibration.json and calibration.png (with --probe: "
-              "probe.csv, probe.json and probe.png); with --history: the correction file");
+      "(default: $PACML_SHARED_DATA or ../shared/data, elasticflow/elasticflow-traces.tar.gz)",
+      o.elasticflow);
+  args.bind("probe", "PROBE.csv",
+            "instead: the probe section, a GPU's measured one-GPU step times and peak memory "
+            "(contrib/probe/pacml-probe) against the model, before and after `pacml device "
+            "fit`",
+            o.probe);
+  args.bind("device", "NAME|FILE",
+            "with --probe: the device file to compare with (default: the built-in the probe's "
+            "'# device:' line names)",
+            o.device);
+  args.bind("history", "JOINED.csv",
+            "instead: fit a site correction from `pacml history join --out`'s jobs", o.history);
+  declare_history_fit_options(args, o);
+  args.bind_flag("json", "print one JSON array of rows (with --probe: the comparison object)",
+                 o.json);
+  args.bind("out", "DIR|FILE",
+            "also write calibration.csv, calibration.json and calibration.png (with --probe: "
+            "probe.csv, probe.json and probe.png); with --history: the correction file",
+            o.out);
   if (!args.parse(argv)) return 0;
-  if (args.has("history") || args.has("log") || args.has("sacct")) return history_section(args);
-  for (const char* only : {"startup", "prior-jobs", "min-jobs", "version-name"})
-    if (args.has(only)) throw InputError(std::string("--") + only, "applies to --history only");
-  if (args.has("probe")) return probe_section(args);
-  if (args.has("device")) throw InputError("--device", "applies to --probe only");
-  const sim::ElasticFlowTraces traces =
-      sim::find_elasticflow_traces(args.has("elasticflow") ? args.get("elasticflow") : "");
+  if (o.history_given()) return history_section(o);
+  const std::pair<const char*, bool> history_only[] = {
+      {"startup", o.startup.has_value()},
+      {"prior-jobs", o.prior_jobs.has_value()},
+      {"min-jobs", o.min_jobs.has_value()},
+      {"version-name", o.version_name.has_value()}};
+  for (const auto& [only, given] : history_only)
+    if (given) throw InputError(std::string("--") + only, "applies to --history only");
+  if (o.probe) return probe_section(o);
+  if (o.device) throw InputError("--device", "applies to --probe only");
+  const sim::ElasticFlowTraces traces = sim::find_elasticflow_traces(o.elasticflow.value_or(""));
   std::vector<sim::ScalingPoint> points = sim::elasticflow_points(traces.records);
   for (sim::ScalingPoint& p : sim::published_points()) points.push_back(std::move(p));
   const std::vector<CalibrationRow> rows = sim::calibrate(points, PhysicalConstants::calibrated());
   nlohmann::json json = nlohmann::json::array();
   for (const CalibrationRow& r : rows) json.push_back(row_json(r));
-  if (args.has("out")) {
-    const std::string dir = args.get("out");
+  if (o.out) {
+    const std::string dir = *o.out;
     sim::make_directories(dir);
     write_csv(dir + "/calibration.csv", rows);
     sim::write_text_file(dir + "/calibration.json", json.dump(2) + "\n");
     std::cerr << write_calibration_plot(dir, rows) << "\n";
   }
-  if (args.is_set("json")) {
+  if (o.json) {
     std::cout << json.dump(2) << "\n";
     if (!traces.found) std::cerr << traces.note << "\n";
     return 0;

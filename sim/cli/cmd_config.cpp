@@ -75,18 +75,21 @@ int keys(const std::vector<std::string>& argv) {
             "The keys a file format accepts, with their type, range, unit, default and\n"
             "meaning: the table its parser reads them with. Formats: " +
                 format_names() + ".");
-  args.positional("format", "the file format (all of them when omitted)", false);
-  args.flag("markdown", "a Markdown table, as in doc/");
+  std::string format;
+  bool markdown = false;
+  args.bind_positional("format", "the file format (all of them when omitted)", format, false);
+  args.bind_flag("markdown", "a Markdown table, as in doc/", markdown);
   if (!args.parse(argv)) return 0;
-  std::vector<std::string> chosen = args.positionals();
+  std::vector<std::string> chosen;
+  if (!format.empty()) chosen.push_back(format);
   if (chosen.empty())
     for (const auto& [name, table] : formats()) chosen.push_back(name);
   for (const std::string& name : chosen) {
     const auto it = formats().find(name);
     if (it == formats().end())
       throw InputError("FORMAT", "unknown file format '" + name + "'; known: " + format_names());
-    if (chosen.size() > 1) std::cout << (args.is_set("markdown") ? "### " : "") << name << "\n";
-    if (args.is_set("markdown"))
+    if (chosen.size() > 1) std::cout << (markdown ? "### " : "") << name << "\n";
+    if (markdown)
       std::cout << it->second().markdown();
     else
       print_table(it->second());

@@ -51,9 +51,10 @@ int show(const std::vector<std::string>& argv) {
   Args args("pacml device show NAME|FILE",
             "A device as a device file (every key, the host's cost included): a starting\n"
             "point for a GPU pacml has no file for.");
-  args.positional("device", "a built-in name ('pacml device list') or a device file");
+  std::string device;
+  args.bind_positional("device", "a built-in name ('pacml device list') or a device file", device);
   if (!args.parse(argv)) return 0;
-  std::cout << device_file_text(load_device(args.positionals()[0], "NAME"), {});
+  std::cout << device_file_text(load_device(device, "NAME"), {});
   return 0;
 }
 
@@ -92,21 +93,24 @@ int fit(const std::vector<std::string>& argv) {
             "host's cost per op and per step by a search that minimises the step-time\n"
             "error. Prints every configuration measured against predicted, before and\n"
             "after, and writes the fitted device file.");
-  args.positional("probe", "the probe's CSV (contrib/probe/pacml-probe --out)");
-  args.option("out", "DEVICE.yaml", "the fitted device file to write (required)");
-  args.option("device", "NAME|FILE",
-              "the device file to start from (default: the built-in the probe's '# device:' "
-              "line names)");
-  args.option("report", "DIR", "also write probe.csv, probe.json and probe.png there");
-  args.flag("json", "print the comparison as JSON instead of a table");
+  std::string probe;
+  std::optional<std::string> out, device, report;
+  bool json = false;
+  args.bind_positional("probe", "the probe's CSV (contrib/probe/pacml-probe --out)", probe);
+  args.bind("out", "DEVICE.yaml", "the fitted device file to write (required)", out);
+  args.bind("device", "NAME|FILE",
+            "the device file to start from (default: the built-in the probe's '# device:' "
+            "line names)",
+            device);
+  args.bind("report", "DIR", "also write probe.csv, probe.json and probe.png there", report);
+  args.bind_flag("json", "print the comparison as JSON instead of a table", json);
   if (!args.parse(argv)) return 0;
-  if (!args.has("out")) throw InputError("--out", "give the device file to write");
-  const sim::ProbeRun run = sim::read_probe_file(args.positionals()[0]);
-  const sim::DeviceFit result = sim::fit_device(run, probe_starting_device(args, run));
-  sim::write_text_file(args.get("out"),
-                       device_file_text(result.after, fitted_file_comment(run, result)));
-  emit_probe_report(run, result, args.has("report") ? args.get("report") : "", args.is_set("json"));
-  std::cerr << "pacml device fit: wrote " << args.get("out") << "\n";
+  if (!out) throw InputError("--out", "give the device file to write");
+  const sim::ProbeRun run = sim::read_probe_file(probe);
+  const sim::DeviceFit result = sim::fit_device(run, probe_starting_device(device, run));
+  sim::write_text_file(*out, device_file_text(result.after, fitted_file_comment(run, result)));
+  emit_probe_report(run, result, report.value_or(""), json);
+  std::cerr << "pacml device fit: wrote " << *out << "\n";
   return 0;
 }
 

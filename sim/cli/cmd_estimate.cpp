@@ -60,35 +60,39 @@ int estimate_command(const std::vector<std::string>& argv) {
       "world paper: the paper's RAMP model (reference profile); for each action a (max partitions "
       "per op)\n"
       "the split histogram, servers used, JCT and speed-up.");
-  add_graph_options(args);
-  args.option("world", "W",
-              "gpu: GPU counts with the physical model (s); paper: the paper's actions with its "
-              "reference profile (ms)",
-              "gpu");
-  args.option("profile", "NAME", "the name --world had before: physical = gpu, reference = paper");
-  args.option("topology", "CxRxS",
-              "the paper's RAMP cluster of this shape: groups x racks x servers (default 4x4x2)");
-  args.option("action", "A", "world paper: only this action (1 or even up to 16); gpu: = --gpus");
-  args.option("beta", "F", "JCT requirement as a fraction of the one-GPU JCT, in (0, 1]");
-  args.option("steps", "N", "training steps per job", "50");
-  add_physical_estimate_options(args);
-  args.flag("json", "print one JSON array of objects");
+  EstimateOptions o;
+  add_graph_options(args, o.graph);
+  add_world_options(args, o.world,
+                    "gpu: GPU counts with the physical model (s); paper: the paper's actions with "
+                    "its reference profile (ms)");
+  args.bind("topology", "CxRxS",
+            "the paper's RAMP cluster of this shape: groups x racks x servers (default 4x4x2)",
+            o.cluster.topology);
+  args.bind("action", "A", "world paper: only this action (1 or even up to 16); gpu: = --gpus",
+            o.action, 1, kMaxAction);
+  args.bind("beta", "F", "JCT requirement as a fraction of the one-GPU JCT, in (0, 1]", o.beta);
+  args.bind("steps", "N", "training steps per job", o.steps, 1, 1'000'000'000);
+  add_physical_estimate_options(args, o);
+  args.bind_flag("json", "print one JSON array of objects", o.json);
   if (!args.parse(argv)) return 0;
-  if (world_from_options(args) == World::kGpu) return estimate_physical(args);
-  for (const char* physical_only :
-       {"cluster", "gpus", "strategy", "deadline", "throughput-table", "profiled-batch"})
-    if (args.has(physical_only))
-      throw InputError(std::string("--") + physical_only, "applies to world gpu only");
-  const JobGraphPtr job = load_job_graph(args);
-  const JctEstimator estimator(
-      RampTopology::parse(args.has("topology") ? args.get("topology") : "4x4x2"),
-      Profile::reference(), static_cast<int>(args.get_long("steps", 1, 1'000'000'000)));
-  const double beta = args.has("beta") ? args.get_double("beta") : 1.0;
+  if (chosen_world(o.world) == World::kGpu) return estimate_physical(o);
+  const std::pair<const char*, bool> physical_only[] = {
+      {"cluster", o.cluster.cluster.has_value()},
+      {"gpus", o.gpus.has_value()},
+      {"strategy", o.strategy.has_value()},
+      {"deadline", o.deadline.has_value()},
+      {"throughput-table", o.cluster.throughput_table.has_value()},
+      {"profiled-batch", o.job.profiled_batch.has_value()}};
+  for (const auto& [name, given] : physical_only)
+    if (given) throw InputError(std::string("--") + name, "applies to world gpu only");
+  const JobGraphPtr job = load_job_graph(o.graph);
+  const JctEstimator estimator(RampTopology::parse(o.cluster.topology.value_or("4x4x2")),
+                               Profile::reference(), static_cast<int>(o.steps));
+  const double beta = o.beta.value_or(1.0);
   std::vector<int> actions;
-  if (args.has("action")) {
-    const int a = static_cast<int>(args.get_long("action", 1, kMaxAction));
-    check_action(a, kMaxAction, "--action");
-    actions.push_back(a);
+  if (o.action) {
+    check_action(*o.action, kMaxAction, "--action");
+    actions.push_back(*o.action);
   } else {
     for (int a = 1; a <= kMaxAction; a = a == 1 ? 2 : a + 2) actions.push_back(a);
   }
@@ -107,7 +111,7 @@ int estimate_command(const std::vector<std::string>& argv) {
                e.placed ? significant_number_text(e.comp_time, 6) : "-",
                e.accepted() ? "ok" : block_cause_name(e.blocked)});
   }
-  if (args.is_set("json")) {
+  if (o.json) {
     std::cout << rows.dump(2) << "\n";
     return 0;
   }

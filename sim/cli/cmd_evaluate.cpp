@@ -46,46 +46,60 @@ void print_summary(const std::vector<sim::EpisodeStats>& episodes, bool json,
   }
 }
 
-int run_merge(const Args& args) {
-  std::vector<std::string> files = args.positionals();
+// The options, which CLI11 fills (declare_options).
+struct EvaluateOptions {
+  std::vector<std::string> files;  // EXPERIMENT.yaml, or the shard files with --merge
+  std::optional<std::string> policies;
+  std::optional<std::string> seeds;
+  std::optional<std::string> beta_dists;
+  std::optional<int> threads;
+  std::optional<std::string> shard;
+  std::optional<std::string> out;
+  bool bound = false, jobs_csv = false, decision_mix = false, no_plots = false;
+  bool progress = false, quiet = false, merge = false, json = false;
+};
+
+int run_merge(const EvaluateOptions& o) {
+  const std::vector<std::string>& files = o.files;
   const sim::MergedShards merged = sim::merge_shard_files(files);
   if (!merged.missing.empty())
     std::cerr << "pacml evaluate --merge: warning: " << merged.missing.size() << " of "
               << merged.grid_size << " grid cells are missing (first missing cell "
               << merged.missing.front() << "); the summary covers the cells present\n";
-  if (args.has("out"))
-    std::cerr << sim::write_evaluation_outputs(args.get("out"), merged.episodes, nullptr) << "\n";
-  if (!args.is_set("json"))
+  if (o.out) std::cerr << sim::write_evaluation_outputs(*o.out, merged.episodes, nullptr) << "\n";
+  if (!o.json)
     std::cout << "experiment " << merged.experiment << ": " << merged.episodes.size()
               << " episodes from " << files.size() << " shard files\n\n";
-  print_summary(merged.episodes, args.is_set("json"), merged.time_unit);
+  print_summary(merged.episodes, o.json, merged.time_unit);
   return merged.missing.empty() ? 0 : 3;
 }
 
 // A fitted-workload experiment: GPU policies × admission modes × seeds on a
 // GPU cluster (sim/gpu/evaluation.h). The paper's grid options
 // have no meaning there and are refused rather than ignored.
-int run_fitted_evaluation(const Args& args, sim::ExperimentSpec spec) {
+int run_fitted_evaluation(const EvaluateOptions& o, sim::ExperimentSpec spec) {
   auto refuse = [](const std::string& option) {
     throw InputError("--" + option,
                      "applies to the paper's experiments, not to a fitted-workload one");
   };
   // One thread: the default experiment's 100 replays take about a second.
-  for (const char* option : {"beta-dists", "shard", "threads"})
-    if (args.has(option)) refuse(option);
-  for (const char* flag : {"bound", "jobs-csv"})
-    if (args.is_set(flag)) refuse(flag);
-  if (args.has("policies")) {
-    spec.policies = split_list(args.get("policies"));
+  const std::pair<const char*, bool> paper_only[] = {{"beta-dists", o.beta_dists.has_value()},
+                                                     {"shard", o.shard.has_value()},
+                                                     {"threads", o.threads.has_value()},
+                                                     {"bound", o.bound},
+                                                     {"jobs-csv", o.jobs_csv}};
+  for (const auto& [option, given] : paper_only)
+    if (given) refuse(option);
+  if (o.policies) {
+    spec.policies = split_list(*o.policies);
     for (const std::string& p : spec.policies)
       gpu::Policy::parse(p, "--policies", sim::model_search_dirs());
   }
   const auto estimator = gpu::fitted_estimator(spec);
-  const bool json = args.is_set("json");
+  const bool json = o.json;
   if (!json) std::cerr << gpu::describe_experiment(spec, estimator->cluster().summary()) << "\n";
   const gpu::Evaluation evaluation = gpu::run_experiment(spec, estimator);
-  if (args.has("out"))
-    std::cerr << gpu::write_outputs(args.get("out"), evaluation, !args.is_set("no-plots")) << "\n";
+  if (o.out) std::cerr << gpu::write_outputs(*o.out, evaluation, !o.no_plots) << "\n";
   if (json) {
     nlohmann::json j = nlohmann::json::array();
     for (const gpu::GroupSummary& g : evaluation.groups) j.push_back(gpu::summary_to_json(g));
@@ -95,7 +109,7 @@ int run_fitted_evaluation(const Args& args, sim::ExperimentSpec spec) {
   std::cerr << "finished in " << evaluation.wall_seconds << " s\n\n";
   std::cout << "mean ± 95% CI over " << spec.seeds.size() << " seeds\n"
             << gpu::format_table(evaluation.groups);
-  if (args.is_set("decision-mix"))
+  if (o.decision_mix)
     std::cout << "\ndecision mix: per job kind, what each policy did (all seeds)\n"
               << gpu::format_decision_mix(evaluation.mix);
   return 0;
@@ -123,13 +137,13 @@ std::vector<sim::BetaSpec> parse_beta_dists(const std::string& text) {
 
 // The options that replace a paper-style experiment's policies and β
 // distributions.
-void apply_grid_options(const Args& args, sim::ExperimentSpec& spec) {
-  if (args.has("policies")) {
-    spec.policies = sim::split_policy_list(args.get("policies"), "--policies");
+void apply_grid_options(const EvaluateOptions& o, sim::ExperimentSpec& spec) {
+  if (o.policies) {
+    spec.policies = sim::split_policy_list(*o.policies, "--policies");
     for (const std::string& p : spec.policies) sim::check_policy_name(p, "--policies");
   }
-  if (args.has("beta-dists")) spec.betas = parse_beta_dists(args.get("beta-dists"));
-  if (args.is_set("decision-mix"))
+  if (o.beta_dists) spec.betas = parse_beta_dists(*o.beta_dists);
+  if (o.decision_mix)
     throw InputError("--decision-mix", "applies to fitted-workload experiments (GPU counts)");
 }
 
@@ -139,117 +153,124 @@ struct EpisodeFiles {
   std::ofstream jobs, timeline;
 };
 
-void open_episode_files(const Args& args, bool sharded, EpisodeFiles& files,
+void open_episode_files(const EvaluateOptions& o, bool sharded, EpisodeFiles& files,
                         sim::EvaluationOptions& options) {
-  const bool out = args.has("out");
-  if (out) sim::make_directories(args.get("out"));
-  if (out && args.is_set("jobs-csv") && !sharded) {
-    files.jobs.open(args.get("out") + "/jobs.csv", std::ios::binary);
-    if (!files.jobs) throw InputError(args.get("out") + "/jobs.csv", "cannot write the file");
+  if (!o.out) return;
+  sim::make_directories(*o.out);
+  if (o.jobs_csv && !sharded) {
+    files.jobs.open(*o.out + "/jobs.csv", std::ios::binary);
+    if (!files.jobs) throw InputError(*o.out + "/jobs.csv", "cannot write the file");
     options.jobs_csv = &files.jobs;
   }
-  if (out && !sharded) {
-    files.timeline.open(args.get("out") + "/occupancy.csv", std::ios::binary);
-    if (!files.timeline)
-      throw InputError(args.get("out") + "/occupancy.csv", "cannot write the file");
+  if (!sharded) {
+    files.timeline.open(*o.out + "/occupancy.csv", std::ios::binary);
+    if (!files.timeline) throw InputError(*o.out + "/occupancy.csv", "cannot write the file");
     options.timeline_csv = &files.timeline;
   }
 }
 
 // A shard's episodes as JSON for --merge: into DIR/shard-I-of-N.json with
 // --out, else on stdout.
-void write_shard(const Args& args, const sim::Experiment& experiment, int shard, int shards,
+void write_shard(const EvaluateOptions& o, const sim::Experiment& experiment, int shard, int shards,
                  const sim::Evaluation& evaluation, size_t episodes) {
   const std::string text = sim::shard_to_json(experiment, shard, shards, evaluation).dump(1) + "\n";
-  if (!args.has("out")) {
+  if (!o.out) {
     std::cout << text;
     return;
   }
-  const std::string path = args.get("out") + "/shard-" + std::to_string(shard) + "-of-" +
-                           std::to_string(shards) + ".json";
+  const std::string path =
+      *o.out + "/shard-" + std::to_string(shard) + "-of-" + std::to_string(shards) + ".json";
   sim::write_text_file(path, text);
   std::cerr << "wrote " << path << " (" << episodes << " episodes, " << evaluation.wall_seconds
             << " s)\n";
 }
 
 // --bound: the blocking no policy avoids, per β distribution (and bounds.csv with --out).
-std::vector<sim::BoundSummary> blocking_bounds(const Args& args, const sim::Experiment& experiment,
+std::vector<sim::BoundSummary> blocking_bounds(const EvaluateOptions& o,
+                                               const sim::Experiment& experiment,
                                                const sim::EvaluationOptions& options) {
   const std::vector<sim::EpisodeBound> bounds =
       sim::experiment_bounds(experiment, sim::evaluation_threads(experiment, options));
-  if (args.has("out")) {
+  if (o.out) {
     std::ostringstream csv;
     sim::write_bounds_csv(csv, bounds);
-    sim::write_text_file(args.get("out") + "/bounds.csv", csv.str());
+    sim::write_text_file(*o.out + "/bounds.csv", csv.str());
   }
   return sim::summarize_bounds(bounds);
 }
 
 // A paper-style experiment: every (policy, β distribution, seed) episode of
 // the grid, or of one shard of it.
-int run_paper_evaluation(const Args& args, sim::ExperimentSpec spec) {
-  apply_grid_options(args, spec);
+int run_paper_evaluation(const EvaluateOptions& o, sim::ExperimentSpec spec) {
+  apply_grid_options(o, spec);
   int shard = 0, shards = 1;
-  if (args.has("shard")) std::tie(shard, shards) = sim::parse_shard(args.get("shard"), "--shard");
+  if (o.shard) std::tie(shard, shards) = sim::parse_shard(*o.shard, "--shard");
   sim::Experiment experiment(spec);
   const std::vector<sim::GridCell> cells = experiment.grid(shard, shards);
   sim::EvaluationOptions options;
-  if (args.has("threads")) options.threads = static_cast<int>(args.get_long("threads", 1, 1024));
-  options.progress = args.is_set("quiet") ? 0 : args.is_set("progress") ? 1 : -1;
-  const bool sharded = args.has("shard");
-  if (sharded && args.is_set("bound"))
+  if (o.threads) options.threads = *o.threads;
+  options.progress = o.quiet ? 0 : o.progress ? 1 : -1;
+  const bool sharded = o.shard.has_value();
+  if (sharded && o.bound)
     throw InputError("--bound", "not with --shard (compute the bound on the whole experiment)");
   EpisodeFiles files;
-  open_episode_files(args, sharded, files, options);
+  open_episode_files(o, sharded, files, options);
   options.keep_plot_data = !sharded;
-  if (!args.is_set("json"))
+  if (!o.json)
     std::cerr << experiment.describe() << "\n"
               << cells.size() << " episodes (" << spec.policies.size() << " policies × "
               << spec.betas.size() << " β distributions × " << spec.seeds.size() << " seeds"
-              << (sharded ? ", shard " + args.get("shard") : std::string()) << ")\n";
+              << (sharded ? ", shard " + *o.shard : std::string()) << ")\n";
   const sim::Evaluation evaluation = sim::run_evaluation(experiment, cells, options);
   if (sharded) {
-    write_shard(args, experiment, shard, shards, evaluation, cells.size());
+    write_shard(o, experiment, shard, shards, evaluation, cells.size());
     return 0;
   }
-  if (args.has("out")) {
+  if (o.out) {
     files.jobs.close();
     files.timeline.close();
-    std::cerr << sim::write_evaluation_outputs(args.get("out"), evaluation.episodes,
-                                               args.is_set("no-plots") ? nullptr : &evaluation.plot)
+    std::cerr << sim::write_evaluation_outputs(*o.out, evaluation.episodes,
+                                               o.no_plots ? nullptr : &evaluation.plot)
               << "\n";
   }
-  if (!args.is_set("json")) std::cerr << "finished in " << evaluation.wall_seconds << " s\n\n";
+  if (!o.json) std::cerr << "finished in " << evaluation.wall_seconds << " s\n\n";
   std::vector<sim::BoundSummary> bound_summaries;
-  if (args.is_set("bound")) bound_summaries = blocking_bounds(args, experiment, options);
-  print_summary(evaluation.episodes, args.is_set("json"),
-                experiment.estimator()->profile().time_unit, bound_summaries);
+  if (o.bound) bound_summaries = blocking_bounds(o, experiment, options);
+  print_summary(evaluation.episodes, o.json, experiment.estimator()->profile().time_unit,
+                bound_summaries);
   return 0;
 }
 
-void declare_options(Args& args) {
-  args.positional_list("EXPERIMENT.yaml",
-                       "experiment file (default: built-in default experiment); with --merge, "
-                       "the shard files")
-      .option("policies", "P1,P2", "policies to evaluate instead of the experiment's")
-      .option("seeds", "N|LIST", "seeds: N (0..N-1), a list 3,5,8 or a range 10..19")
-      .option("beta-dists", "B1,B2",
-              "β distributions instead of the experiment's (A,B,C,D,uniform(lo,hi),...)")
-      .option("threads", "N", "worker threads (default: the experiment's, else all cores)")
-      .option("shard", "I/N", "run only slice I of N (0-based) and write it as JSON")
-      .option("out", "DIR", "write CSV/JSON/plots (or the shard file) into DIR")
-      .flag("bound",
-            "also compute the lower bound on blocking: the share of jobs no action serves even "
-            "on an empty cluster (with --out: bounds.csv)")
-      .flag("jobs-csv", "with --out: also write jobs.csv (one row per job of every episode)")
-      .flag("decision-mix",
-            "fitted-workload experiments: also print what each policy decided per job kind "
-            "(share not started, share met, GPUs; --out writes decision_mix.csv either way)")
-      .flag("no-plots", "do not draw PNG plots")
-      .flag("progress", "always draw the progress bar (default: only on a terminal)")
-      .flag("quiet", "no progress bar")
-      .flag("merge", "combine shard files given as arguments")
-      .flag("json", "print one JSON array (an object per policy and β distribution)");
+void declare_options(Args& args, EvaluateOptions& o) {
+  args.bind_positionals("EXPERIMENT.yaml",
+                        "experiment file (default: built-in default experiment); with --merge, "
+                        "the shard files",
+                        o.files)
+      .bind("policies", "P1,P2", "policies to evaluate instead of the experiment's", o.policies)
+      .bind("seeds", "N|LIST", "seeds: N (0..N-1), a list 3,5,8 or a range 10..19", o.seeds)
+      .bind("beta-dists", "B1,B2",
+            "β distributions instead of the experiment's (A,B,C,D,uniform(lo,hi),...)",
+            o.beta_dists)
+      .bind("threads", "N", "worker threads (default: the experiment's, else all cores)", o.threads,
+            1, 1024)
+      .bind("shard", "I/N", "run only slice I of N (0-based) and write it as JSON", o.shard)
+      .bind("out", "DIR", "write CSV/JSON/plots (or the shard file) into DIR", o.out)
+      .bind_flag("bound",
+                 "also compute the lower bound on blocking: the share of jobs no action serves "
+                 "even on an empty cluster (with --out: bounds.csv)",
+                 o.bound)
+      .bind_flag("jobs-csv", "with --out: also write jobs.csv (one row per job of every episode)",
+                 o.jobs_csv)
+      .bind_flag("decision-mix",
+                 "fitted-workload experiments: also print what each policy decided per job kind "
+                 "(share not started, share met, GPUs; --out writes decision_mix.csv either way)",
+                 o.decision_mix)
+      .bind_flag("no-plots", "do not draw PNG plots", o.no_plots)
+      .bind_flag("progress", "always draw the progress bar (default: only on a terminal)",
+                 o.progress)
+      .bind_flag("quiet", "no progress bar", o.quiet)
+      .bind_flag("merge", "combine shard files given as arguments", o.merge)
+      .bind_flag("json", "print one JSON array (an object per policy and β distribution)", o.json);
 }
 
 int run_evaluate(const std::vector<std::string>& argv) {
@@ -273,17 +294,17 @@ int run_evaluate(const std::vector<std::string>& argv) {
       "writes them as JSON for --merge. --bound adds the blocking no policy can avoid: jobs whose "
       "deadline no degree meets (or that cannot finish by the horizon) even on an empty "
       "cluster.");
-  declare_options(args);
+  EvaluateOptions o;
+  declare_options(args, o);
   if (!args.parse(argv)) return 0;
-  if (args.is_set("merge")) return run_merge(args);
-  if (args.positionals().size() > 1)
+  if (o.merge) return run_merge(o);
+  if (o.files.size() > 1)
     throw InputError("pacml evaluate", "give at most one experiment file (did you mean --merge?)");
-  sim::ExperimentSpec spec = args.positionals().empty()
-                                 ? sim::default_experiment()
-                                 : sim::load_experiment_file(args.positionals()[0]);
-  if (args.has("seeds")) spec.seeds = sim::parse_seed_list(args.get("seeds"), "--seeds");
-  if (spec.world == World::kGpu) return run_fitted_evaluation(args, spec);
-  return run_paper_evaluation(args, std::move(spec));
+  sim::ExperimentSpec spec =
+      o.files.empty() ? sim::default_experiment() : sim::load_experiment_file(o.files[0]);
+  if (o.seeds) spec.seeds = sim::parse_seed_list(*o.seeds, "--seeds");
+  if (spec.world == World::kGpu) return run_fitted_evaluation(o, spec);
+  return run_paper_evaluation(o, std::move(spec));
 }
 
 }  // namespace

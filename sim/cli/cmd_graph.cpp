@@ -49,22 +49,25 @@ int graph_info(const std::vector<std::string>& argv) {
   Args args("pacml graph info [FILE | --graph FILE] [--json]",
             "Summarises a job graph: layers (forward ops), edges, the training-step graph,\n"
             "sequential JCT (JCT_seq = N x step compute), parameter and activation bytes.");
-  args.positional("FILE", "graph file (same as --graph)", false);
-  add_graph_options(args);
-  args.option("steps", "N", "training steps N for JCT_seq", "50");
-  args.option("profile", "NAME", "reference (ms) or physical (s): the unit of jct_seq",
-              "reference");
-  args.flag("json", "print one JSON object");
+  std::string file;
+  GraphOptions graph;
+  long steps = 50;
+  std::string profile_name = "reference";
+  bool json = false;
+  args.bind_positional("FILE", "graph file (same as --graph)", file, false);
+  add_graph_options(args, graph);
+  args.bind("steps", "N", "training steps N for JCT_seq", steps, 1, 1'000'000'000);
+  args.bind_choice("profile", {"reference", "physical"},
+                   "reference (ms) or physical (s): the unit of jct_seq", profile_name);
+  args.bind_flag("json", "print one JSON object", json);
   if (!args.parse(argv)) return 0;
-  LoadedGraph loaded =
-      load_layer_graph(args, args.positionals().empty() ? "" : args.positionals()[0]);
+  LoadedGraph loaded = load_layer_graph(graph, file);
   const std::optional<double> params = loaded.params;
   const std::string configuration = loaded.configuration;
   const auto job = make_job_graph(std::move(loaded.graph));
-  const int steps = static_cast<int>(args.get_long("steps", 1, 1'000'000'000));
-  const Profile profile = Profile::by_name(args.get("profile"));
-  const GraphSummary s = summarise(*job, steps, profile);
-  if (args.is_set("json")) {
+  const Profile profile = Profile::by_name(profile_name);
+  const GraphSummary s = summarise(*job, static_cast<int>(steps), profile);
+  if (json) {
     nlohmann::json out = {{"model", job->name()},
                           {"ops", s.ops},
                           {"edges", s.edges},
@@ -112,7 +115,8 @@ int graph_zoo(const std::vector<std::string>& argv) {
   Args args("pacml graph zoo [--json]",
             "Lists the built-in model zoo: training-step graphs generated from architecture\n"
             "definitions with an analytic cost model (see core/zoo/README.md).");
-  args.flag("json", "print one JSON array");
+  bool json = false;
+  args.bind_flag("json", "print one JSON array", json);
   if (!args.parse(argv)) return 0;
   nlohmann::json list = nlohmann::json::array();
   Table table({"model", "aliases", "family", "batch", "seq/image", "params", "published",
@@ -138,7 +142,7 @@ int graph_zoo(const std::vector<std::string>& argv) {
                     {"published_params", m.reference_params},
                     {"description", m.description}});
   }
-  if (args.is_set("json")) {
+  if (json) {
     std::cout << list.dump(2) << "\n";
     return 0;
   }
@@ -152,20 +156,20 @@ int graph_export(const std::vector<std::string>& argv) {
       "FILE]",
       "Writes a graph file: a zoo model (or a converted graph file) in pacml's native YAML\n"
       "format or as a PipeDream graph.txt, to --output or standard output.");
-  add_graph_options(args);
-  args.option("format", "F", "native or pipedream", "native");
-  args.option("output", "FILE", "write here instead of standard output");
+  GraphOptions graph;
+  std::string format = "native";
+  std::optional<std::string> output;
+  add_graph_options(args, graph);
+  args.bind_choice("format", {"native", "pipedream"}, "native or pipedream", format);
+  args.bind("output", "FILE", "write here instead of standard output", output);
   if (!args.parse(argv)) return 0;
-  const std::string format = args.get("format");
-  if (format != "native" && format != "pipedream")
-    throw InputError("--format", "unknown format '" + format + "' (use native or pipedream)");
-  const LoadedGraph loaded = load_layer_graph(args);
+  const LoadedGraph loaded = load_layer_graph(graph);
   std::ofstream file;
-  if (args.has("output")) {
-    file.open(args.get("output"));
-    if (!file) throw InputError("--output", "cannot write '" + args.get("output") + "'");
+  if (output) {
+    file.open(*output);
+    if (!file) throw InputError("--output", "cannot write '" + *output + "'");
   }
-  std::ostream& out = args.has("output") ? file : std::cout;
+  std::ostream& out = output ? file : std::cout;
   if (format == "native")
     write_native_graph(loaded.graph, out);
   else
@@ -184,15 +188,16 @@ int graph_calibrate(const std::vector<std::string>& argv) {
   Args args("pacml graph calibrate [--dir DIR] [--device NAME|FILE]",
             "Compares each zoo model with its PipeDream profile (at the profile's batch size):\n"
             "op count, parameter and activation bytes, total forward and backward time.");
-  args.option("dir", "DIR", "folder of PipeDream profiles", default_profile_dir());
-  args.option("device", "NAME|FILE",
-              "a built-in GPU (contrib/devices) or a device file (default: a100)");
+  std::string dir = default_profile_dir();
+  std::optional<std::string> device_name;
+  args.bind("dir", "DIR", "folder of PipeDream profiles", dir);
+  args.bind("device", "NAME|FILE",
+            "a built-in GPU (contrib/devices) or a device file (default: a100)", device_name);
   if (!args.parse(argv)) return 0;
   const DeviceModel device =
-      args.has("device") ? load_device(args.get("device"), "--device") : DeviceModel::a100();
-  const auto rows = calibration_report(args.get("dir"), device);
-  if (rows.empty())
-    throw InputError("--dir", "no PipeDream profiles found in '" + args.get("dir") + "'");
+      device_name ? load_device(*device_name, "--device") : DeviceModel::a100();
+  const auto rows = calibration_report(dir, device);
+  if (rows.empty()) throw InputError("--dir", "no PipeDream profiles found in '" + dir + "'");
   std::cout << format_calibration_table(rows);
   return 0;
 }

@@ -24,16 +24,17 @@ int join(const std::vector<std::string>& argv) {
       "(other columns are ignored) or sacct --json (Slurm 22.05 to 24.11: jobs[]'s\n"
       "job_id, state.current, time.elapsed and time.start), told apart by the first\n"
       "character ('{': JSON).");
-  args.option("log", "DECISIONS", "job_submit/pacml's decision log (required)");
-  args.option("sacct", "FILE",
-              "sacct -P output with JobID, State and Elapsed, or sacct --json (required)");
-  args.option("out", "JOINED.csv", "write the joined jobs there instead of stdout");
+  std::optional<std::string> log, sacct, out;
+  args.bind("log", "DECISIONS", "job_submit/pacml's decision log (required)", log);
+  args.bind("sacct", "FILE",
+            "sacct -P output with JobID, State and Elapsed, or sacct --json (required)", sacct);
+  args.bind("out", "JOINED.csv", "write the joined jobs there instead of stdout", out);
   if (!args.parse(argv)) return 0;
-  if (!args.has("log")) throw InputError("--log", "give the decision log");
-  if (!args.has("sacct")) throw InputError("--sacct", "give the sacct -P or --json output");
-  const std::string csv = sim::joined_csv_text(join_files(args.get("log"), args.get("sacct")));
-  if (args.has("out"))
-    sim::write_text_file(args.get("out"), csv);
+  if (!log) throw InputError("--log", "give the decision log");
+  if (!sacct) throw InputError("--sacct", "give the sacct -P or --json output");
+  const std::string csv = sim::joined_csv_text(join_files(*log, *sacct));
+  if (out)
+    sim::write_text_file(*out, csv);
   else
     std::cout << csv;
   return 0;

@@ -20,14 +20,15 @@ int describe_command(const std::vector<std::string>& argv) {
             "network adapters among its PCI devices) and prints its slurm.conf NodeName= line\n"
             "and gres.conf lines, with comments listing the GPUs and NICs. --xml describes\n"
             "another machine from `lstopo --of xml FILE` run there.");
-  args.option("node-name", "NAME", "NodeName to print (default: this host's short name)");
-  args.option("xml", "FILE", "read an hwloc XML export instead of this machine");
-  args.flag("json", "print one JSON object");
+  std::string name;
+  std::optional<std::string> xml;
+  bool json = false;
+  args.bind("node-name", "NAME", "NodeName to print (default: this host's short name)", name);
+  args.bind("xml", "FILE", "read an hwloc XML export instead of this machine", xml);
+  args.bind_flag("json", "print one JSON object", json);
   if (!args.parse(argv)) return 0;
-  const hw::Machine machine =
-      args.has("xml") ? hw::probe_machine_xml(args.get("xml")) : hw::probe_local_machine();
-  const std::string name = args.get("node-name");
-  if (args.is_set("json")) {
+  const hw::Machine machine = xml ? hw::probe_machine_xml(*xml) : hw::probe_local_machine();
+  if (json) {
     std::cout << hw::machine_to_json(machine, name).dump(2) << "\n";
     return 0;
   }

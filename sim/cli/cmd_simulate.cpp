@@ -6,6 +6,7 @@
 
 #include "core/util/args.h"
 #include "core/util/error.h"
+#include "core/util/numbers.h"
 #include "sim/cli/command.h"
 #include "sim/engine/policy_factory.h"
 #include "sim/experiment/experiment.h"
@@ -24,59 +25,61 @@ int run_simulate(const std::vector<std::string>& argv) {
       "with one policy and one seed, and prints its metrics: blocking rate (by cause), acceptance, "
       "demand throughput, JCT, speed-up and occupancy. Same experiment + seed = identical "
       "results.");
-  args.positional("EXPERIMENT.yaml", "experiment file (default: the built-in paper-zoo experiment)",
-                  false)
-      .option("policy", "P",
-              "policy (default: the experiment's first): para_max, para_min, random, sequential, "
-              "fixed:K, min_feasible, pacml:WEIGHTS")
-      .option("seed", "S", "episode seed", "0")
-      .option(
-          "beta-dist", "B",
-          "β distribution (default: the experiment's first): A, B, C, D, uniform(lo,hi), fixed(v)")
-      .option("horizon", "T", "override the horizon (profile time units, or inf)")
-      .option("jobs-csv", "FILE", "write one CSV row per job")
-      .option("timeline-csv", "FILE", "write the occupancy over time as CSV")
-      .flag("json", "print one JSON object instead of a table");
+  std::string file;
+  std::optional<std::string> policy_name, beta_dist, horizon, jobs_csv, timeline_csv;
+  long seed = 0;
+  bool json = false;
+  args.bind_positional("EXPERIMENT.yaml",
+                       "experiment file (default: the built-in paper-zoo experiment)", file, false)
+      .bind("policy", "P",
+            "policy (default: the experiment's first): para_max, para_min, random, sequential, "
+            "fixed:K, min_feasible, pacml:WEIGHTS",
+            policy_name)
+      .bind("seed", "S", "episode seed", seed, 0, 1L << 62)
+      .bind("beta-dist", "B",
+            "β distribution (default: the experiment's first): A, B, C, D, uniform(lo,hi), "
+            "fixed(v)",
+            beta_dist)
+      .bind("horizon", "T", "override the horizon (profile time units, or inf)", horizon)
+      .bind("jobs-csv", "FILE", "write one CSV row per job", jobs_csv)
+      .bind("timeline-csv", "FILE", "write the occupancy over time as CSV", timeline_csv)
+      .bind_flag("json", "print one JSON object instead of a table", json);
   if (!args.parse(argv)) return 0;
-  if (args.positionals().size() > 1)
-    throw InputError("pacml simulate", "give at most one experiment file");
-  sim::ExperimentSpec spec = args.positionals().empty()
-                                 ? sim::paper_zoo_experiment()
-                                 : sim::load_experiment_file(args.positionals()[0]);
+  sim::ExperimentSpec spec =
+      file.empty() ? sim::paper_zoo_experiment() : sim::load_experiment_file(file);
   sim::require_paper_style(spec);
-  if (args.has("policy")) spec.policies = {args.get("policy")};
+  if (policy_name) spec.policies = {*policy_name};
   sim::check_policy_name(spec.policies.front(), "--policy");
   spec.policies.resize(1);
-  if (args.has("beta-dist"))
-    spec.betas = {sim::BetaSpec::parse(args.get("beta-dist"), "--beta-dist")};
+  if (beta_dist) spec.betas = {sim::BetaSpec::parse(*beta_dist, "--beta-dist")};
   spec.betas.resize(1);
-  spec.seeds = {static_cast<std::uint64_t>(args.get_long("seed", 0, 1L << 62))};
-  if (args.has("horizon")) {
-    const std::string h = args.get("horizon");
-    spec.horizon = h == "inf" ? sim::kInfiniteHorizon : args.get_double("horizon");
+  spec.seeds = {static_cast<std::uint64_t>(seed)};
+  if (horizon) {
+    spec.horizon = *horizon == "inf" ? sim::kInfiniteHorizon
+                                     : parse_finite_double(*horizon, "--horizon", "value");
     if (!(spec.horizon > 0)) throw InputError("--horizon", "must be positive");
     sim::check_episodes_end(spec, "--horizon");
   }
   sim::Experiment experiment(spec);
   const sim::GridCell cell = experiment.grid().front();
-  sim::EpisodeTask task = experiment.task(cell, args.has("jobs-csv"), args.has("timeline-csv"));
+  sim::EpisodeTask task = experiment.task(cell, jobs_csv.has_value(), timeline_csv.has_value());
   PolicyPtr policy = sim::make_policy(cell.policy);
   sim::Environment env(task.config);
   sim::EpisodeResult result = sim::run_episode(env, *policy, cell.seed);
-  if (args.has("jobs-csv")) {
+  if (jobs_csv) {
     std::ostringstream out;
     sim::write_jobs_csv_header(out);
     sim::write_jobs_csv_rows(out, result.stats, result.jobs);
-    sim::write_text_file(args.get("jobs-csv"), out.str());
+    sim::write_text_file(*jobs_csv, out.str());
   }
-  if (args.has("timeline-csv")) {
+  if (timeline_csv) {
     std::ostringstream out;
     sim::write_timeline_csv_header(out);
     sim::write_timeline_csv_rows(out, result.stats, result.timeline);
-    sim::write_text_file(args.get("timeline-csv"), out.str());
+    sim::write_text_file(*timeline_csv, out.str());
   }
   const std::string unit = experiment.estimator()->profile().time_unit;
-  if (args.is_set("json")) {
+  if (json) {
     nlohmann::json j = sim::episode_to_json(result.stats);
     j["experiment"] = spec.name;
     j["profile"] = spec.profile;

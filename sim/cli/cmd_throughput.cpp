@@ -47,18 +47,20 @@ int extract(const std::vector<std::string>& argv) {
             "then iterations/s per GPU count) from ElasticFlow traces: CSV files,\n"
             "directories of them, or elasticflow-traces.tar.gz. Each cell is the median of\n"
             "1 / (duration / num_iteration) over the jobs with that model, batch and GPUs.");
-  args.positional_list("TRACE", "ElasticFlow trace(s): .csv, a directory, or .tar.gz");
-  args.option("out", "DIR", "where to write MODEL.csv files (required)");
+  std::vector<std::string> traces;
+  std::optional<std::string> out;
+  args.bind_positionals("TRACE", "ElasticFlow trace(s): .csv, a directory, or .tar.gz", traces);
+  args.bind("out", "DIR", "where to write MODEL.csv files (required)", out);
   if (!args.parse(argv)) return 0;
-  if (!args.has("out")) throw InputError("--out", "give the directory to write the tables to");
+  if (!out) throw InputError("--out", "give the directory to write the tables to");
   std::vector<sim::TraceRecord> records;
   long skipped = 0;
-  for (const std::string& path : args.positionals())
+  for (const std::string& path : traces)
     for (sim::TraceRecord& r : sim::read_elasticflow_traces(path, &skipped))
       records.push_back(std::move(r));
   const auto tables = tables_from(records);
   if (tables.empty()) throw InputError("TRACE", "no job with a model, batch and iterations");
-  const std::string dir = args.get("out");
+  const std::string dir = *out;
   sim::make_directories(dir);
   for (const auto& [model, table] : tables) {
     const std::string path = dir + "/" + model + ".csv";

@@ -72,38 +72,41 @@ int topology_command(const std::vector<std::string>& argv) {
             "--slurm prints the cluster as Slurm's topology.conf (a switch per rack, per group\n"
             "and one on top); --slurm-nodes prints the matching slurm.conf NodeName and\n"
             "PartitionName lines and the pacml.conf keys.");
-  args.option("topology", "CxRxS", "RAMP shape", "4x4x2");
-  args.flag("json", "print one JSON object");
-  args.flag("slurm", "print topology.conf for Slurm's topology/tree plugin");
-  args.flag("slurm-nodes", "print slurm.conf NodeName/PartitionName lines");
-  args.option("node-prefix", "P", "Slurm node names are P1 … PN", "n");
-  args.option("node-attrs", "TEXT",
-              "extra NodeName attributes (--slurm-nodes; with --host-attrs the default is "
-              "State=UNKNOWN)",
-              "Gres=gpu:1 State=UNKNOWN");
-  args.flag("host-attrs",
-            "--slurm-nodes: each node's CPUs, sockets, cores, threads, memory and GPUs are this "
-            "machine's (hwloc, as `pacml node describe`)");
-  args.option("partition", "NAME", "partition of the nodes (--slurm-nodes)", "ramp");
+  std::string shape = "4x4x2", prefix = "n", partition = "ramp";
+  std::optional<std::string> node_attrs;
+  bool json = false, slurm = false, slurm_nodes = false, host_attrs = false;
+  args.bind("topology", "CxRxS", "RAMP shape", shape);
+  args.bind_flag("json", "print one JSON object", json);
+  args.bind_flag("slurm", "print topology.conf for Slurm's topology/tree plugin", slurm);
+  args.bind_flag("slurm-nodes", "print slurm.conf NodeName/PartitionName lines", slurm_nodes);
+  args.bind("node-prefix", "P", "Slurm node names are P1 … PN", prefix);
+  const std::string default_attrs = "Gres=gpu:1 State=UNKNOWN";
+  args.bind("node-attrs", "TEXT",
+            "extra NodeName attributes (--slurm-nodes; with --host-attrs the default is "
+            "State=UNKNOWN)",
+            node_attrs, default_attrs);
+  args.bind_flag("host-attrs",
+                 "--slurm-nodes: each node's CPUs, sockets, cores, threads, memory and GPUs are "
+                 "this machine's (hwloc, as `pacml node describe`)",
+                 host_attrs);
+  args.bind("partition", "NAME", "partition of the nodes (--slurm-nodes)", partition);
   if (!args.parse(argv)) return 0;
-  const RampTopology t = RampTopology::parse(args.get("topology"));
-  const std::string prefix = args.get("node-prefix");
+  const RampTopology t = RampTopology::parse(shape);
   if (prefix.empty() || prefix.find_first_of(" \t=[],") != std::string::npos)
     throw InputError("--node-prefix",
                      "must be a non-empty name without blanks, '=', ',' or brackets");
-  if (args.is_set("slurm")) {
+  if (slurm) {
     write_slurm_topology(t, prefix, std::cout);
     return 0;
   }
-  if (args.is_set("slurm-nodes")) {
-    const std::string partition = args.get("partition");
+  if (slurm_nodes) {
     if (partition.empty() || partition.find_first_of(" \t=[],") != std::string::npos)
       throw InputError("--partition",
                        "must be a non-empty name without blanks, '=', ',' or brackets");
-    std::string attrs = args.get("node-attrs"), origin;
-    if (args.is_set("host-attrs")) {
+    std::string attrs = node_attrs.value_or(default_attrs), origin;
+    if (host_attrs) {
       const hw::Machine machine = hw::probe_local_machine();
-      const std::string extra = args.has("node-attrs") ? attrs : "State=UNKNOWN";
+      const std::string extra = node_attrs.value_or("State=UNKNOWN");
       attrs = hw::slurm_node_attributes(machine) + (extra.empty() ? "" : " " + extra);
       origin = "node attributes of this machine (hwloc): `pacml node describe` prints " +
                hw::slurm_node_line(machine);
@@ -124,7 +127,7 @@ int topology_command(const std::vector<std::string>& argv) {
     table.add({std::to_string(a), fits ? "yes" : "no", shapes});
     actions.push_back({{"action", a}, {"placeable", fits}, {"shapes", list}});
   }
-  if (args.is_set("json")) {
+  if (json) {
     std::cout << nlohmann::json({{"shape", t.shape()},
                                  {"servers", t.num_servers()},
                                  {"channel_bandwidth", t.channel_bandwidth()},

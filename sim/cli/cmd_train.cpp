@@ -63,22 +63,24 @@ int run_bench_policy(const std::vector<std::string>& args) {
          "job), 'warm' = the graph's embedding cached (the simulator's path). Feasible actions "
          "(one JCT estimate per valid action): 'cold' without a lookahead cache, 'cached' with "
          "it warm (the steady state of the simulator and the plugin). Median CPU time.");
-  a.option("weights", "PATH", "weights file or pacml:NAME", "pacml:reference")
-      .option("graphs", "LIST",
-              "comma-separated graph files or zoo names (default: the PipeDream graphs in "
-              "../shared/data, else zoo models)")
-      .option("repeats", "N", "decisions per measurement", "200");
+  std::string weights = "pacml:reference";
+  std::optional<std::string> graph_list;
+  long repeats = 200;
+  a.bind("weights", "PATH", "weights file or pacml:NAME", weights)
+      .bind("graphs", "LIST",
+            "comma-separated graph files or zoo names (default: the PipeDream graphs in "
+            "../shared/data, else zoo models)",
+            graph_list)
+      .bind("repeats", "N", "decisions per measurement", repeats, 1, 1000000);
   if (!a.parse(args)) return 0;
-  const long repeats = a.get_long("repeats", 1, 1000000);
-  auto policy_ptr =
-      inference::make_learned_policy(a.get("weights"), "--weights", sim::model_search_dirs());
+  auto policy_ptr = inference::make_learned_policy(weights, "--weights", sim::model_search_dirs());
   auto& policy = dynamic_cast<inference::LearnedPolicy&>(*policy_ptr);
   const std::string profile_name = policy.model().profile();
   sim::GraphCatalog catalog;
   std::vector<JobGraphPtr> graphs;
   std::vector<std::string> names;
-  if (a.has("graphs")) {
-    names = sim::split_policy_list(a.get("graphs"), "--graphs");
+  if (graph_list) {
+    names = sim::split_policy_list(*graph_list, "--graphs");
   } else {
     const std::string dir =
         sim::expand_variables(

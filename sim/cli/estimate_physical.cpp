@@ -36,18 +36,16 @@ std::string split_text(const ParallelPlan& p) {
 }
 
 // Applies the job's requirement: a deadline in seconds, or β × JCT on one GPU.
-void apply_requirement(ParallelPlan& plan, long steps, const Args& args, double single) {
+void apply_requirement(ParallelPlan& plan, long steps, const EstimateOptions& o, double single) {
   if (!plan.ok()) return;
   const double jct = plan.step_time * steps;
-  if (args.has("deadline")) {
-    const double deadline = args.get_double("deadline");
-    if (jct > deadline) {
+  if (o.deadline) {
+    if (jct > *o.deadline) {
       plan.status = PlanStatus::kDeadline;
       plan.why = "predicted JCT exceeds the deadline";
     }
-  } else if (args.has("beta")) {
-    const double beta = args.get_double("beta");
-    if (jct > beta * single * steps * (1 + 1e-12)) {
+  } else if (o.beta) {
+    if (jct > *o.beta * single * steps * (1 + 1e-12)) {
       plan.status = PlanStatus::kDeadline;
       plan.why = "predicted JCT exceeds beta x the one-GPU JCT";
     }
@@ -55,25 +53,26 @@ void apply_requirement(ParallelPlan& plan, long steps, const Args& args, double 
 }
 
 // The GPU counts to estimate: --gpus K, --action A (the paper's rule), or the defaults.
-std::vector<int> requested_gpu_counts(const Args& args, int cluster_gpus) {
-  if (args.has("gpus") && args.has("action"))
-    throw InputError("--action", "give either --gpus or --action, not both");
-  if (args.has("gpus")) return {static_cast<int>(args.get_long("gpus", 1, cluster_gpus))};
-  if (args.has("action")) {
-    // The paper's action a: a GPUs, with the paper's rule (1 or even, <= 16).
-    const int a = static_cast<int>(args.get_long("action", 1, kMaxAction));
-    check_action(a, kMaxAction, "--action");
-    return {a};
+std::vector<int> requested_gpu_counts(const EstimateOptions& o, int cluster_gpus) {
+  if (o.gpus) {
+    if (*o.gpus > cluster_gpus)
+      throw InputError("--gpus", "value must be between 1 and " + std::to_string(cluster_gpus) +
+                                     " (the cluster's GPUs), got '" + std::to_string(*o.gpus) +
+                                     "'");
+    return {*o.gpus};
   }
-  return default_gpu_counts(cluster_gpus, !args.has("cluster"));
+  if (o.action) {
+    // The paper's action a: a GPUs, with the paper's rule (1 or even, <= 16).
+    check_action(*o.action, kMaxAction, "--action");
+    return {*o.action};
+  }
+  return default_gpu_counts(cluster_gpus, !o.cluster.cluster);
 }
 
-void check_requirement_options(const Args& args) {
-  if (args.has("beta")) {
-    const double beta = args.get_double("beta");
-    if (!(beta > 0 && beta <= 1)) throw InputError("--beta", "beta must be in (0, 1]");
-  }
-  if (args.has("deadline") && !(args.get_double("deadline") > 0))
+void check_requirement_options(const EstimateOptions& o) {
+  if (o.beta && !(*o.beta > 0 && *o.beta <= 1))
+    throw InputError("--beta", "beta must be in (0, 1]");
+  if (o.deadline && !(*o.deadline > 0))
     throw InputError("--deadline", "the deadline must be a positive number of seconds");
 }
 
@@ -116,11 +115,11 @@ void print_memory(const ParallelPlan& p) {
 
 // A job that runs no way at any GPU count estimated is bad input (exit 2),
 // after its rows are printed: each says why.
-void refuse_if_it_never_runs(const std::vector<ParallelPlan>& plans, const Args& args) {
+void refuse_if_it_never_runs(const std::vector<ParallelPlan>& plans, const EstimateOptions& o) {
   for (const ParallelPlan& p : plans)
     if (p.ok() || p.status == PlanStatus::kDeadline) return;
   const ParallelPlan& largest = plans.back();
-  throw InputError(args.has("model") ? "--model" : "--graph",
+  throw InputError(o.graph.model ? "--model" : "--graph",
                    "this job fits no strategy on " + std::to_string(largest.gpus) +
                        (plans.size() > 1 ? " or fewer" : "") + " GPUs of this cluster (" +
                        largest.why + ")");
@@ -128,18 +127,27 @@ void refuse_if_it_never_runs(const std::vector<ParallelPlan>& plans, const Args&
 
 }  // namespace
 
-void add_physical_estimate_options(Args& args) {
-  add_cluster_options(args);
-  args.option("gpus", "K", "physical: only this GPU count (default: 1, 2, 4, ... the cluster)");
-  args.option("strategy", "S",
-              "physical: auto, data, tensor, hybrid, pipeline, op, zero1, fsdp or fsdp-tensor",
-              "auto");
-  args.flag("activation-checkpointing",
-            "physical: recompute each block's forward in the backward pass (saves only block "
-            "inputs)");
-  args.option("optimizer", "O",
-              "physical: adamw or sgd (default: sgd with momentum for CNNs, adamw otherwise)");
-  args.option("deadline", "SECONDS", "physical: the job's JCT requirement in seconds");
+void add_physical_estimate_options(Args& args, EstimateOptions& o) {
+  add_cluster_options(args, o.cluster);
+  add_profiled_batch_option(args, o.job);
+  args.bind("gpus", "K", "physical: only this GPU count (default: 1, 2, 4, ... the cluster)",
+            o.gpus, 1, 1 << 20);
+  args.excludes("action", "gpus");
+  args.bind_parsed(
+      "strategy", "S",
+      "physical: auto, data, tensor, hybrid, pipeline, op, zero1, fsdp or fsdp-tensor", o.strategy,
+      [](const std::string& text, const std::string& where) {
+        return std::optional<Strategy>(parse_strategy(text, where));
+      },
+      "auto");
+  args.bind_flag("activation-checkpointing",
+                 "physical: recompute each block's forward in the backward pass (saves only block "
+                 "inputs)",
+                 o.job.training.activation_checkpointing);
+  args.bind_parsed("optimizer", "O",
+                   "physical: adamw or sgd (default: sgd with momentum for CNNs, adamw otherwise)",
+                   o.job.training.optimizer, parse_optimizer);
+  args.bind("deadline", "SECONDS", "physical: the job's JCT requirement in seconds", o.deadline);
 }
 
 namespace {
@@ -186,18 +194,17 @@ nlohmann::json plan_json(const ParallelPlan& p, long steps, double single) {
           {"why", p.why}};
 }
 
-int estimate_physical(const Args& args) {
-  if (args.has("topology") && args.has("cluster"))
+int estimate_physical(const EstimateOptions& o) {
+  if (o.cluster.topology && o.cluster.cluster)
     throw InputError("--topology", "give either --topology or --cluster, not both");
-  ClusterChoice choice = cluster_choice(args);
-  choice.topology = args.maybe("topology");
-  choice.device = args.maybe("device");
+  ClusterChoice choice = o.cluster;
+  choice.device = o.graph.device;
   const PhysicalEstimator estimator = load_physical_estimator(choice);
-  const ParallelJobPtr job = load_parallel_job(args, estimator.cluster());
-  const long steps = args.get_long("steps", 1, 1'000'000'000);
-  const Strategy strategy = parse_strategy(args.get("strategy"));
-  const std::vector<int> counts = requested_gpu_counts(args, estimator.cluster().num_gpus());
-  check_requirement_options(args);
+  const ParallelJobPtr job = load_parallel_job(o.graph, o.job, estimator.cluster());
+  const long steps = o.steps;
+  const Strategy strategy = o.strategy.value_or(Strategy::kAuto);
+  const std::vector<int> counts = requested_gpu_counts(o, estimator.cluster().num_gpus());
+  check_requirement_options(o);
   const double single = estimator.single_gpu_step_time(*job);
   nlohmann::json rows = nlohmann::json::array();
   Table table({"GPUs", "servers", "strategy", "batch/GPU", "step s", "JCT s", "speed-up", "comm s",
@@ -205,11 +212,11 @@ int estimate_physical(const Args& args) {
   std::vector<ParallelPlan> plans;
   for (int k : counts) {
     plans.push_back(estimator.plan(*job, k, strategy));
-    apply_requirement(plans.back(), steps, args, single);
+    apply_requirement(plans.back(), steps, o, single);
     rows.push_back(plan_json(plans.back(), steps, single));
     add_row(table, plans.back(), steps, single);
   }
-  if (args.is_set("json")) {
+  if (o.json) {
     std::cout << rows.dump(2) << "\n";
   } else {
     print_header(*job, estimator, steps, single);
@@ -217,7 +224,7 @@ int estimate_physical(const Args& args) {
     if (plans.size() == 1) print_memory(plans.front());
   }
   std::cout.flush();
-  refuse_if_it_never_runs(plans, args);
+  refuse_if_it_never_runs(plans, o);
   return 0;
 }
 

@@ -11,17 +11,29 @@
 
 namespace pacml::cli {
 
+// The graph options as the command line gives them; CLI11 fills the members
+// (add_graph_options), the loaders below read nothing else.
+struct GraphOptions {
+  std::optional<std::string> graph;  // --graph FILE
+  std::optional<std::string> model;  // --model NAME
+  // The zoo's shape options, bound to ZooOptions' members; attention and the
+  // device are applied by zoo_options() (they must be known as given).
+  ZooOptions zoo;
+  std::optional<Attention> attention;  // --attention sdpa|eager
+  std::optional<std::string> device;   // --device NAME|FILE
+};
+
 // Declares --graph, --model and the zoo options (--batch, --seq-len,
 // --image-size, --layers, --hidden, --heads, --kv-heads, --ffn-hidden, --vocab,
-// --tied-embeddings, --attention, --precision, --device) on `args`.
-void add_graph_options(Args& args);
+// --tied-embeddings, --attention, --precision, --device) on `args`, bound to `options`.
+void add_graph_options(Args& args, GraphOptions& options);
 
-// The zoo options the command line gives.
-ZooOptions zoo_options(const Args& args);
+// The zoo options the command line gives (the device file loaded).
+ZooOptions zoo_options(const GraphOptions& options);
 
 // Refuses the zoo-only options for a job read from a graph file ("--seq-len:
 // applies to --model only"); --batch too unless `batch_applies`.
-void reject_zoo_options(const Args& args, bool batch_applies);
+void reject_zoo_options(const GraphOptions& options, bool batch_applies);
 
 struct LoadedGraph {
   LayerGraph graph;
@@ -31,7 +43,7 @@ struct LoadedGraph {
 
 // Loads the graph the options name (or `positional`, a file); throws
 // InputError if none or both of --graph/--model are given, or the input is bad.
-LoadedGraph load_layer_graph(const Args& args, const std::string& positional = "");
-JobGraphPtr load_job_graph(const Args& args, const std::string& positional = "");
+LoadedGraph load_layer_graph(const GraphOptions& options, const std::string& positional = "");
+JobGraphPtr load_job_graph(const GraphOptions& options, const std::string& positional = "");
 
 }  // namespace pacml::cli

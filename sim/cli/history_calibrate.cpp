@@ -11,21 +11,32 @@
 
 namespace pacml::cli {
 
-void declare_history_fit_options(Args& args) {
-  args.option("log", "DECISIONS", "with --sacct instead of --history: job_submit/pacml's log");
-  args.option("sacct", "FILE",
-              "with --log: sacct -P --format=JobID,State,Elapsed,Start,Comment output");
-  args.option("startup", "SECONDS",
-              "with --history: seconds of each job's elapsed time before its first step", "0");
-  args.option("prior-jobs", "K|auto",
-              "with --history: the prior's weight in jobs, a factor from n jobs moves n/(n+K) of "
-              "the way; auto: estimated from the spread within and between models (8 where "
-              "fewer than 3 models can tell)",
-              "auto");
-  args.option("min-jobs", "N", "with --history: refuse with fewer usable completed jobs", "20");
-  args.option("version-name", "TEXT",
-              "with --history: the correction's version (default: the "
-              "--out file's name)");
+void declare_history_fit_options(Args& args, CalibrateOptions& o) {
+  const sim::FitOptions defaults;
+  args.bind("log", "DECISIONS", "with --sacct instead of --history: job_submit/pacml's log", o.log);
+  args.bind("sacct", "FILE",
+            "with --log: sacct -P --format=JobID,State,Elapsed,Start,Comment output", o.sacct);
+  args.bind_parsed(
+      "startup", "SECONDS",
+      "with --history: seconds of each job's elapsed time before its first step", o.startup,
+      [](const std::string& text, const std::string& where) {
+        return std::optional(parse_non_negative(text, where, where));
+      },
+      exact_number_text(defaults.startup_seconds));
+  args.bind("prior-jobs", "K|auto",
+            "with --history: the prior's weight in jobs, a factor from n jobs moves n/(n+K) of "
+            "the way; auto: estimated from the spread within and between models (8 where "
+            "fewer than 3 models can tell)",
+            o.prior_jobs, "auto");
+  args.bind_parsed(
+      "min-jobs", "N", "with --history: refuse with fewer usable completed jobs", o.min_jobs,
+      [](const std::string& text, const std::string& where) {
+        return std::optional(parse_integer(text, 1, 1L << 40, where, "value"));
+      },
+      std::to_string(defaults.min_jobs));
+  args.bind("version-name", "TEXT",
+            "with --history: the correction's version (default: the --out file's name)",
+            o.version_name);
 }
 
 std::optional<double> parse_prior_jobs(const std::string& text) {
@@ -96,38 +107,37 @@ void print_fit(const sim::CorrectionFit& fit, const std::map<std::string, long>&
 
 }  // namespace
 
-int history_section(const Args& args) {
-  for (const char* other : {"elasticflow", "probe", "device"})
-    if (args.has(other))
+int history_section(const CalibrateOptions& o) {
+  const std::pair<const char*, bool> others[] = {{"elasticflow", o.elasticflow.has_value()},
+                                                 {"probe", o.probe.has_value()},
+                                                 {"device", o.device.has_value()},
+                                                 {"json", o.json}};
+  for (const auto& [other, given] : others)
+    if (given)
       throw InputError(std::string("--") + other, "does not apply with --history or --log");
-  if (args.is_set("json")) throw InputError("--json", "does not apply with --history or --log");
-  if (!args.has("out")) throw InputError("--out", "give the correction file to write");
+  if (!o.out) throw InputError("--out", "give the correction file to write");
   std::vector<sim::JoinedJob> jobs;
-  if (args.has("history")) {
-    if (args.has("log") || args.has("sacct"))
+  if (o.history) {
+    if (o.log || o.sacct)
       throw InputError("--history", "give either --history or --log with --sacct, not both");
-    jobs = sim::read_joined_csv_file(args.get("history"));
+    jobs = sim::read_joined_csv_file(*o.history);
   } else {
-    if (!args.has("log") || !args.has("sacct"))
-      throw InputError("--log", "--log and --sacct go together");
-    jobs = join_files(args.get("log"), args.get("sacct"));
+    if (!o.log || !o.sacct) throw InputError("--log", "--log and --sacct go together");
+    jobs = join_files(*o.log, *o.sacct);
   }
   sim::FitOptions options;
-  options.startup_seconds = parse_non_negative(args.get("startup"), "--startup", "--startup");
-  options.prior_jobs = parse_prior_jobs(args.get("prior-jobs"));
-  options.min_jobs = args.get_long("min-jobs", 1, 1L << 40);
-  const std::string out = args.get("out");
-  options.version =
-      args.has("version-name") ? args.get("version-name") : out.substr(out.find_last_of('/') + 1);
+  if (o.startup) options.startup_seconds = *o.startup;
+  options.prior_jobs = parse_prior_jobs(o.prior_jobs.value_or("auto"));
+  if (o.min_jobs) options.min_jobs = *o.min_jobs;
+  const std::string out = *o.out;
+  options.version = o.version_name.value_or(out.substr(out.find_last_of('/') + 1));
   std::map<std::string, long> excluded;
   const std::vector<sim::FitSample> samples = sim::usable_samples(jobs, options, excluded);
   const sim::CorrectionFit fit = sim::fit_correction(samples, options);
   print_fit(fit, excluded, samples);
   CorrectionProvenance provenance;
-  provenance.fitted_from =
-      std::to_string(samples.size()) + " jobs of " +
-      (args.has("history") ? args.get("history")
-                           : args.get("log") + " joined with " + args.get("sacct"));
+  provenance.fitted_from = std::to_string(samples.size()) + " jobs of " +
+                           (o.history ? *o.history : *o.log + " joined with " + *o.sacct);
   provenance.prior_jobs = fit.prior.jobs;
   sim::write_text_file(out, correction_file_text(fit.correction, provenance));
   std::cerr << "pacml calibrate: wrote " << out << "\n";

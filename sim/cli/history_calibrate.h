@@ -12,9 +12,26 @@
 
 namespace pacml::cli {
 
+// `pacml calibrate`'s options, which CLI11 fills: the scaling points', the
+// probe's and the history fit's (the sections refuse each other's).
+struct CalibrateOptions {
+  std::optional<std::string> elasticflow;  // scaling points
+  std::optional<std::string> probe;        // the probe section
+  std::optional<std::string> device;       // with --probe
+  std::optional<std::string> history;      // the history section
+  std::optional<std::string> log, sacct;   // or these two
+  std::optional<double> startup;           // default 0
+  std::optional<std::string> prior_jobs;   // K or auto (default)
+  std::optional<long> min_jobs;            // default 20
+  std::optional<std::string> version_name;
+  std::optional<std::string> out;
+  bool json = false;
+  bool history_given() const { return history || log || sacct; }
+};
+
 // Declares --log, --sacct, --startup, --prior-jobs, --min-jobs, --version-name
-// (calibrate's --history and --out are its own).
-void declare_history_fit_options(Args& args);
+// (calibrate's --history and --out are its own), bound to `options`.
+void declare_history_fit_options(Args& args, CalibrateOptions& options);
 
 // --prior-jobs: "auto" (unset: the fit estimates it) or a weight in jobs.
 std::optional<double> parse_prior_jobs(const std::string& text);
@@ -25,6 +42,6 @@ std::vector<sim::JoinedJob> join_files(const std::string& log, const std::string
 
 // The --history section: prints the fit and writes --out; 0, or an
 // InputError when the evidence is too thin.
-int history_section(const Args& args);
+int history_section(const CalibrateOptions& options);
 
 }  // namespace pacml::cli

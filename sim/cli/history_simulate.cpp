@@ -28,25 +28,42 @@ struct SimCli {
   std::string out;
 };
 
-SimCli parse_options(Args& args) {
-  SimCli c;
-  c.sim.cluster = args.get("cluster");
-  c.sim.workload = args.get("workload");
-  c.sim.load = parse_finite_double(args.get("load"), "--load", "--load");
-  c.sim.jobs = args.get_long("jobs", 1, 10000000);
-  c.sim.seed = static_cast<std::uint64_t>(args.get_long("seed", 0, 1L << 62));
-  c.sim.policy = args.get("policy");
-  c.sim.admission = gpu::parse_admission(args.get("admission"), "--admission");
-  c.sim.bias = parse_finite_double(args.get("bias"), "--bias", "--bias");
-  c.sim.spread_lo = parse_finite_double(args.get("spread-low"), "--spread-low", "--spread-low");
-  c.sim.spread_hi = parse_finite_double(args.get("spread-high"), "--spread-high", "--spread-high");
-  c.sim.noise = parse_non_negative(args.get("noise"), "--noise", "--noise");
-  c.sim.refit_every = args.get_long("refit-every", 1, 1000000);
-  c.sim.settled_after = args.get_long("settled-after", 0, 100000000);
-  c.sim.fit.prior_jobs = parse_prior_jobs(args.get("prior-jobs"));
-  c.window = args.get_long("window", 1, 1000000);
-  c.out = args.get("out");
-  return c;
+// Binds every option to its member of `c`: the simulation's options are the
+// simulator's own struct, filled by CLI11.
+void bind_options(Args& args, SimCli& c) {
+  sim::HistorySimOptions& o = c.sim;
+  const auto non_negative = [](const std::string& text, const std::string& where) {
+    return parse_non_negative(text, where, where);
+  };
+  args.bind("cluster", "PRESET|FILE", "the GPU cluster", o.cluster);
+  args.bind("workload", "NAME|FILE", "a fitted workload", o.workload);
+  args.bind("load", "X", "x the workload's arrival rate", o.load);
+  args.bind("jobs", "N", "jobs drawn", o.jobs, 1, 10000000);
+  args.bind_parsed(
+      "seed", "S", "draws the jobs, the world's factors and its noise", o.seed,
+      [](const std::string& text, const std::string& where) {
+        return static_cast<std::uint64_t>(parse_integer(text, 0, 1L << 62, where, "value"));
+      },
+      std::to_string(o.seed));
+  args.bind("policy", "POLICY", "the GPU policy", o.policy);
+  args.bind_parsed("admission", "MODE", "immediate or queue", o.admission, gpu::parse_admission,
+                   gpu::admission_name(o.admission));
+  args.bind("bias", "X", "the world's factor on every model", o.bias);
+  args.bind("spread-low", "X", "the per-model factors' low end", o.spread_lo);
+  args.bind("spread-high", "X", "the per-model factors' high end", o.spread_hi);
+  args.bind_parsed("noise", "SD", "log-sd of a job's step time around its model's", o.noise,
+                   non_negative, exact_number_text(o.noise));
+  args.bind("refit-every", "N", "completed jobs between refits", o.refit_every, 1, 1000000);
+  args.bind("settled-after", "N", "completions of a model before its error counts as settled",
+            o.settled_after, 0, 100000000);
+  args.bind_parsed(
+      "prior-jobs", "K|auto",
+      "the fit's prior weight in jobs; auto: estimated at each refit (as pacml calibrate "
+      "--history does)",
+      o.fit.prior_jobs,
+      [](const std::string& text, const std::string&) { return parse_prior_jobs(text); }, "auto");
+  args.bind("window", "N", "outcomes per point of the CSV and plot", c.window, 1, 1000000);
+  args.bind("out", "DIR", "write history.csv, history.json and history.png there", c.out);
 }
 
 // (completed jobs so far, median error of the window's completed jobs,
@@ -190,28 +207,9 @@ int history_simulate(const std::vector<std::string>& argv) {
             "from the replay's own completed jobs every --refit-every completions (learns),\n"
             "and with the true factors (truth). Prints deadline-met and the median\n"
             "prediction error, overall and once each model has --settled-after completions.");
-  args.option("cluster", "PRESET|FILE", "the GPU cluster", "ramp-a100-16x8");
-  args.option("workload", "NAME|FILE", "a fitted workload", "elasticflow-01-05");
-  args.option("load", "X", "x the workload's arrival rate", "1");
-  args.option("jobs", "N", "jobs drawn", "5000");
-  args.option("seed", "S", "draws the jobs, the world's factors and its noise", "0");
-  args.option("policy", "POLICY", "the GPU policy", "min_feasible");
-  args.option("admission", "MODE", "immediate or queue", "queue");
-  args.option("bias", "X", "the world's factor on every model", "1.7");
-  args.option("spread-low", "X", "the per-model factors' low end", "0.5");
-  args.option("spread-high", "X", "the per-model factors' high end", "2");
-  args.option("noise", "SD", "log-sd of a job's step time around its model's", "0.05");
-  args.option("refit-every", "N", "completed jobs between refits", "50");
-  args.option("settled-after", "N", "completions of a model before its error counts as settled",
-              "200");
-  args.option("prior-jobs", "K|auto",
-              "the fit's prior weight in jobs; auto: estimated at each refit (as pacml calibrate "
-              "--history does)",
-              "auto");
-  args.option("window", "N", "outcomes per point of the CSV and plot", "250");
-  args.option("out", "DIR", "write history.csv, history.json and history.png there");
+  SimCli c;
+  bind_options(args, c);
   if (!args.parse(argv)) return 0;
-  const SimCli c = parse_options(args);
   const sim::HistorySimResult result = sim::simulate_history(c.sim);
   print_result(c, result);
   if (!c.out.empty()) {

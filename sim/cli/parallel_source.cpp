@@ -2,28 +2,26 @@
 
 #include "core/graph/graph_files.h"
 #include "core/util/error.h"
-#include "sim/cli/graph_source.h"
 
 namespace pacml::cli {
 
-void add_cluster_options(Args& args) {
-  args.option("cluster", "FILE|NAME",
-              "cluster description (contrib/clusters/*.yaml) or preset name: paper-4x4x2, "
-              "dgx-a100-4x8, dgx-a100-16x8, ramp-a100-16x8, dgx2-v100, dgx-h100-4x8, dgx-h200-4x8, "
-              "dgx-b200-4x8");
-  args.option("throughput-table", "DIR",
-              "measured iterations/s per model (ElasticFlow's MODEL.csv format); overrides the "
-              "analytic step time where it has the point");
-  args.option("profiled-batch", "B",
-              "graph files: the batch the profile was measured at (default 64; the job runs at "
-              "--batch, default the same)");
+void add_cluster_options(Args& args, ClusterChoice& choice) {
+  args.bind("cluster", "FILE|NAME",
+            "cluster description (contrib/clusters/*.yaml) or preset name: paper-4x4x2, "
+            "dgx-a100-4x8, dgx-a100-16x8, ramp-a100-16x8, dgx2-v100, dgx-h100-4x8, dgx-h200-4x8, "
+            "dgx-b200-4x8",
+            choice.cluster);
+  args.bind("throughput-table", "DIR",
+            "measured iterations/s per model (ElasticFlow's MODEL.csv format); overrides the "
+            "analytic step time where it has the point",
+            choice.throughput_table);
 }
 
-ClusterChoice cluster_choice(const Args& args) {
-  ClusterChoice choice;
-  choice.cluster = args.maybe("cluster");
-  choice.throughput_table = args.maybe("throughput-table");
-  return choice;
+void add_profiled_batch_option(Args& args, JobOptions& job) {
+  args.bind("profiled-batch", "B",
+            "graph files: the batch the profile was measured at (default 64; the job runs at "
+            "--batch, default the same)",
+            job.profiled_batch, 1, 1 << 20);
 }
 
 ClusterSpec load_cluster_choice(const ClusterChoice& choice) {
@@ -49,33 +47,22 @@ PhysicalEstimator load_physical_estimator(const ClusterChoice& choice) {
   return PhysicalEstimator(load_cluster_choice(choice), PhysicalConstants::calibrated(), table);
 }
 
-TrainingOptions training_options(const Args& args) {
-  TrainingOptions training;
-  training.activation_checkpointing = args.is_set("activation-checkpointing");
-  if (args.has("optimizer")) training.optimizer = parse_optimizer(args.get("optimizer"));
-  return training;
-}
-
-ParallelJobPtr load_parallel_job(const Args& args, const ClusterSpec& cluster) {
-  if (args.has("model")) {
-    if (args.has("graph")) throw InputError("--model", "give either --graph or --model, not both");
-    if (args.has("profiled-batch"))
+ParallelJobPtr load_parallel_job(const GraphOptions& graph, const JobOptions& job,
+                                 const ClusterSpec& cluster) {
+  if (graph.model) {
+    if (job.profiled_batch)
       throw InputError("--profiled-batch",
                        "applies to graph files; zoo models are costed at "
                        "every batch");
-    ZooOptions options = zoo_options(args);
+    ZooOptions options = zoo_options(graph);
     options.device = cluster.device;  // the job runs on the cluster's GPUs
-    return ParallelJob::from_zoo(args.get("model"), options, training_options(args));
+    return ParallelJob::from_zoo(*graph.model, options, job.training);
   }
-  if (!args.has("graph")) throw InputError("pacml", "give a graph: --graph FILE or --model NAME");
-  reject_zoo_options(args, /*batch_applies=*/true);  // --batch: the batch the job runs at
-  constexpr long kMaxBatch = 1 << 20;
-  const int profiled = args.has("profiled-batch")
-                           ? static_cast<int>(args.get_long("profiled-batch", 1, kMaxBatch))
-                           : kDefaultProfiledBatch;
-  const int batch = args.has("batch") ? static_cast<int>(args.get_long("batch", 1, kMaxBatch)) : 0;
-  return ParallelJob::from_graph(load_graph_file(args.get("graph")), profiled, batch,
-                                 ModelFamily::kOther, training_options(args));
+  if (!graph.graph) throw InputError("pacml", "give a graph: --graph FILE or --model NAME");
+  reject_zoo_options(graph, /*batch_applies=*/true);  // --batch: the batch the job runs at
+  return ParallelJob::from_graph(load_graph_file(*graph.graph),
+                                 job.profiled_batch.value_or(kDefaultProfiledBatch),
+                                 graph.zoo.batch.value_or(0), ModelFamily::kOther, job.training);
 }
 
 }  // namespace pacml::cli

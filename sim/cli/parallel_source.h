@@ -10,11 +10,9 @@
 #include "core/parallel/parallel_job.h"
 #include "core/parallel/physical_estimator.h"
 #include "core/util/args.h"
+#include "sim/cli/graph_source.h"
 
 namespace pacml::cli {
-
-// --cluster, --throughput-table (and --profiled-batch for graph files).
-void add_cluster_options(Args& args);
 
 // What a command's options say about the cluster, each set only where the
 // command declares that option and it was given (a command reads its own
@@ -26,8 +24,18 @@ struct ClusterChoice {
   std::optional<std::string> throughput_table;  // --throughput-table DIR
 };
 
-// The options add_cluster_options declares; topology and device stay unset.
-ClusterChoice cluster_choice(const Args& args);
+// --cluster and --throughput-table, bound to `choice`.
+void add_cluster_options(Args& args, ClusterChoice& choice);
+
+// A job's options beyond its graph: how it trains, and the batch a graph
+// file's profile was measured at.
+struct JobOptions {
+  TrainingOptions training;           // --activation-checkpointing, --optimizer
+  std::optional<int> profiled_batch;  // --profiled-batch B (graph files)
+};
+
+// --profiled-batch, bound to `job` (the estimate command binds the training options).
+void add_profiled_batch_option(Args& args, JobOptions& job);
 
 // The cluster chosen; default: the paper's 4x4x2.
 ClusterSpec load_cluster_choice(const ClusterChoice& choice);
@@ -35,12 +43,10 @@ ClusterSpec load_cluster_choice(const ClusterChoice& choice);
 // The estimator over that cluster, with the throughput table if given.
 PhysicalEstimator load_physical_estimator(const ClusterChoice& choice);
 
-// --activation-checkpointing and --optimizer (declared by the estimate command).
-TrainingOptions training_options(const Args& args);
-
 // The job: --model NAME with the zoo options (--batch = global batch), costed
 // on `cluster`'s GPU, or a graph file measured at --profiled-batch samples and
 // run at --batch.
-ParallelJobPtr load_parallel_job(const Args& args, const ClusterSpec& cluster);
+ParallelJobPtr load_parallel_job(const GraphOptions& graph, const JobOptions& job,
+                                 const ClusterSpec& cluster);
 
 }  // namespace pacml::cli

@@ -71,8 +71,9 @@ nlohmann::json comparison_json(const ProbeComparison& c) {
 
 }  // namespace
 
-DeviceModel probe_starting_device(const Args& args, const sim::ProbeRun& run) {
-  if (args.has("device")) return load_device(args.get("device"), "--device");
+DeviceModel probe_starting_device(const std::optional<std::string>& device,
+                                  const sim::ProbeRun& run) {
+  if (device) return load_device(*device, "--device");
   const auto it = run.header.find("device");
   const std::string probed = it == run.header.end() ? "" : it->second;
   const std::string name = sim::builtin_device_for(probed);

@@ -5,10 +5,10 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 
-#include "core/util/args.h"
 #include "sim/calibration/device_fit.h"
 
 namespace pacml::cli {
@@ -20,7 +20,8 @@ constexpr double kDatasheetTimeTolerance = 0.35;
 
 // The device a fit starts from: --device NAME|FILE, else the built-in the
 // probe's `# device:` line names; throws InputError("--device") otherwise.
-DeviceModel probe_starting_device(const Args& args, const sim::ProbeRun& run);
+DeviceModel probe_starting_device(const std::optional<std::string>& device,
+                                  const sim::ProbeRun& run);
 
 // A `# key: value` line of the probe's header, or "?".
 std::string probe_header(const sim::ProbeRun& run, const std::string& key);

@@ -125,15 +125,16 @@ void print_report(const sim::TraceReport& read, sim::TraceFormat format,
 }
 
 // --cluster, else the paper's cluster of --topology (one A100 per server).
-ClusterSpec replay_cluster(const Args& args) {
-  if (args.has("cluster")) {
-    if (args.has("topology"))
+ClusterSpec replay_cluster(const ReplayOptions& o) {
+  if (o.cluster) {
+    if (o.topology)
       throw InputError("--topology",
                        "names the paper's cluster of that shape: give either --cluster or "
                        "--topology, not both");
-    return load_cluster(args.get("cluster"), "--cluster");
+    return load_cluster(*o.cluster, "--cluster");
   }
-  ClusterSpec spec = ClusterSpec::paper(RampTopology::parse(args.get("topology"), "--topology"));
+  ClusterSpec spec =
+      ClusterSpec::paper(RampTopology::parse(o.topology.value_or("4x4x2"), "--topology"));
   // As the Slurm plugin's cluster without cluster: (plugin/config.cpp
   // gpu_cluster_of), so that a replay of its history costs what it decided on.
   spec.intra_server_bandwidth = 300e9;
@@ -141,12 +142,11 @@ ClusterSpec replay_cluster(const Args& args) {
   return spec;
 }
 
-std::shared_ptr<const PhysicalEstimator> replay_estimator(const Args& args) {
+std::shared_ptr<const PhysicalEstimator> replay_estimator(const ReplayOptions& o) {
   std::shared_ptr<const ThroughputTable> table;
-  if (args.has("throughput-table"))
-    table = std::make_shared<const ThroughputTable>(
-        ThroughputTable::load_dir(args.get("throughput-table")));
-  return std::make_shared<const PhysicalEstimator>(replay_cluster(args),
+  if (o.throughput_table)
+    table = std::make_shared<const ThroughputTable>(ThroughputTable::load_dir(*o.throughput_table));
+  return std::make_shared<const PhysicalEstimator>(replay_cluster(o),
                                                    PhysicalConstants::calibrated(), table);
 }
 
@@ -157,43 +157,35 @@ struct Runs {
   gpu::ReplayConfig config;
 };
 
-Runs runs_of(const Args& args, std::uint64_t seed) {
+Runs runs_of(const ReplayOptions& o, std::uint64_t seed) {
   Runs runs;
-  for (const std::string& name :
-       split_list(args.has("policies") ? args.get("policies") : "requested,min_feasible,para_max"))
+  for (const std::string& name : split_list(o.policies.value_or("requested,min_feasible,para_max")))
     runs.policies.push_back(gpu::Policy::parse(name, "--policies", sim::model_search_dirs()));
-  const std::string admission = args.get("admission");
-  if (admission == "both")
+  if (o.admission == "both")
     runs.modes = {gpu::Admission::kImmediate, gpu::Admission::kQueue};
   else
-    runs.modes = {gpu::parse_admission(admission, "--admission")};
-  runs.config.order = gpu::parse_queue_order(args.get("order"), "--order");
-  runs.config.decide = gpu::parse_decision_time(args.get("decide"), "--decide");
+    runs.modes = {gpu::parse_admission(o.admission, "--admission")};
+  runs.config.order = o.order;
+  runs.config.decide = o.decide;
   runs.config.seed = seed;
   return runs;
 }
 
-std::vector<gpu::Job> read_jobs(const Args& args, const gpu::TraceMapping& mapping,
+std::vector<gpu::Job> read_jobs(const ReplayOptions& o, const gpu::TraceMapping& mapping,
                                 const PhysicalEstimator& estimator, sim::TraceFormat format,
                                 sim::TraceReport& read, gpu::MappingReport& mapped) {
   sim::TraceReadOptions read_options;
-  read_options.skip_bad = args.is_set("skip-bad-lines");
-  std::vector<sim::TraceRecord> records =
-      sim::read_trace_file(args.positionals()[0], format, read_options, read);
-  if (args.has("max-jobs")) {
-    const long max = args.get_long("max-jobs", 0, 1L << 40);
-    if (static_cast<long>(records.size()) > max) records.resize(max);
-  }
+  read_options.skip_bad = o.skip_bad_lines;
+  std::vector<sim::TraceRecord> records = sim::read_trace_file(o.trace, format, read_options, read);
+  if (o.max_jobs && static_cast<long>(records.size()) > *o.max_jobs) records.resize(*o.max_jobs);
   return gpu::jobs_from_trace(records, mapping, estimator, mapped);
 }
 
 // The admission modes --hindsight searches in (--hindsight-admission), each
 // one --admission replays.
-std::vector<gpu::Admission> hindsight_modes(const Args& args, const Runs& runs) {
+std::vector<gpu::Admission> hindsight_modes(const ReplayOptions& o, const Runs& runs) {
   const bool queue_only = runs.modes == std::vector<gpu::Admission>{gpu::Admission::kQueue};
-  const std::string text = args.has("hindsight-admission") ? args.get("hindsight-admission")
-                           : queue_only                    ? "queue"
-                                                           : "immediate";
+  const std::string text = o.hindsight_admission.value_or(queue_only ? "queue" : "immediate");
   std::vector<gpu::Admission> modes;
   if (text == "both")
     modes = {gpu::Admission::kImmediate, gpu::Admission::kQueue};
@@ -202,7 +194,7 @@ std::vector<gpu::Admission> hindsight_modes(const Args& args, const Runs& runs) 
   for (gpu::Admission mode : modes)
     if (!std::count(runs.modes.begin(), runs.modes.end(), mode))
       throw InputError("--hindsight-admission",
-                       "'" + text + "' is not replayed: --admission " + args.get("admission"));
+                       "'" + text + "' is not replayed: --admission " + o.admission);
   if (runs.config.decide != gpu::DecisionTime::kAtStart &&
       std::count(modes.begin(), modes.end(), gpu::Admission::kQueue))
     throw InputError("--hindsight",
@@ -211,18 +203,17 @@ std::vector<gpu::Admission> hindsight_modes(const Args& args, const Runs& runs) 
 }
 
 // --hindsight N: the search teacher's options, checked before any replay.
-std::optional<gpu::HindsightSearchOptions> hindsight_of(const Args& args, const Runs& runs) {
-  if (!args.has("hindsight")) {
-    for (const char* option : {"hindsight-admission", "hindsight-base"})
-      if (args.has(option)) throw InputError(std::string("--") + option, "only with --hindsight N");
+std::optional<gpu::HindsightSearchOptions> hindsight_of(const ReplayOptions& o, const Runs& runs) {
+  if (!o.hindsight) {
+    if (o.hindsight_admission) throw InputError("--hindsight-admission", "only with --hindsight N");
+    if (o.hindsight_base) throw InputError("--hindsight-base", "only with --hindsight N");
     return std::nullopt;
   }
   gpu::HindsightSearchOptions search;
   search.order = runs.config.order;
-  search.base =
-      gpu::Policy::parse(args.has("hindsight-base") ? args.get("hindsight-base") : "min_feasible",
-                         "--hindsight-base", sim::model_search_dirs());
-  search.lookahead = args.get_long("hindsight", 1, 1L << 30);
+  search.base = gpu::Policy::parse(o.hindsight_base.value_or("min_feasible"), "--hindsight-base",
+                                   sim::model_search_dirs());
+  search.lookahead = *o.hindsight;
   search.seed = runs.config.seed;
   return search;
 }
@@ -244,23 +235,23 @@ void write_job_rows(std::ostream& out, const gpu::ReplayStats& stats,
 
 }  // namespace
 
-int replay_on_gpus(const Args& args, const gpu::TraceMapping& mapping) {
-  const sim::TraceFormat format = sim::parse_trace_format(args.get("format"), "--format");
-  Runs runs = runs_of(args, mapping.seed);
-  std::optional<gpu::HindsightSearchOptions> search = hindsight_of(args, runs);
+int replay_on_gpus(const ReplayOptions& o, const gpu::TraceMapping& mapping) {
+  const sim::TraceFormat format = *o.format;
+  Runs runs = runs_of(o, mapping.seed);
+  std::optional<gpu::HindsightSearchOptions> search = hindsight_of(o, runs);
   const std::vector<gpu::Admission> search_modes =
-      search ? hindsight_modes(args, runs) : std::vector<gpu::Admission>{};
-  const auto estimator = replay_estimator(args);
+      search ? hindsight_modes(o, runs) : std::vector<gpu::Admission>{};
+  const auto estimator = replay_estimator(o);
   sim::TraceReport read;
   gpu::MappingReport mapped;
-  const std::vector<gpu::Job> jobs = read_jobs(args, mapping, *estimator, format, read, mapped);
-  const bool json = args.is_set("json");
+  const std::vector<gpu::Job> jobs = read_jobs(o, mapping, *estimator, format, read, mapped);
+  const bool json = o.json;
   if (!json) print_report(read, format, mapped, mapping);
   DurationModel durations(estimator);
   std::ofstream job_rows;
-  if (args.has("jobs-csv")) {
-    job_rows.open(args.get("jobs-csv"), std::ios::binary);
-    if (!job_rows) throw InputError(args.get("jobs-csv"), "cannot write the --jobs-csv file");
+  if (o.jobs_csv) {
+    job_rows.open(*o.jobs_csv, std::ios::binary);
+    if (!job_rows) throw InputError(*o.jobs_csv, "cannot write the --jobs-csv file");
     job_rows << "policy,admission,id,requested,gpus,start,end,met\n";
   }
   nlohmann::json summary = nlohmann::json::array();
@@ -286,9 +277,9 @@ int replay_on_gpus(const Args& args, const gpu::TraceMapping& mapping) {
     if (job_rows.is_open()) write_job_rows(job_rows, result.stats, jobs, result.jobs);
   }
   if (job_rows.is_open() && !job_rows.flush())
-    throw InputError(args.get("jobs-csv"), "writing the --jobs-csv file failed");
+    throw InputError(*o.jobs_csv, "writing the --jobs-csv file failed");
   std::vector<std::pair<gpu::Admission, gpu::MetBound>> bounds;
-  if (args.is_set("bound"))
+  if (o.bound)
     for (gpu::Admission mode : runs.modes)
       bounds.emplace_back(mode, gpu::met_upper_bound(jobs, durations, mode));
   const std::string cluster = estimator->cluster().summary();
@@ -303,8 +294,8 @@ int replay_on_gpus(const Args& args, const gpu::TraceMapping& mapping) {
     std::cout << out.dump(2) << "\n";
     return 0;
   }
-  std::cout << args.positionals()[0] << ": " << mapped.jobs
-            << " jobs replayed on GPUs with the physical model, " << cluster << "\n";
+  std::cout << o.trace << ": " << mapped.jobs << " jobs replayed on GPUs with the physical model, "
+            << cluster << "\n";
   table.print(std::cout);
   std::cout << "95% CI: batch means over " << kBatches
             << " consecutive batches of the trace's jobs (sim/README.md)\n";

@@ -3,14 +3,14 @@
 // paper's cluster of --topology, in immediate or queue admission.
 #pragma once
 
-#include "core/util/args.h"
+#include "sim/cli/replay_options.h"
 #include "sim/gpu/trace.h"
 
 namespace pacml::cli {
 
-// Runs the replay the parsed `args` describe (cmd_replay.cpp declares the
-// options and refuses those of the paper's replay), with trace records mapped
-// to jobs by `mapping`; returns the exit code.
-int replay_on_gpus(const Args& args, const gpu::TraceMapping& mapping);
+// Runs the replay `options` describe (cmd_replay.cpp parses them and refuses
+// those of the paper's replay), with trace records mapped to jobs by
+// `mapping`; returns the exit code.
+int replay_on_gpus(const ReplayOptions& options, const gpu::TraceMapping& mapping);
 
 }  // namespace pacml::cli

@@ -2,12 +2,20 @@
 
 namespace pacml::cli {
 
-World world_from_options(const Args& args) {
-  const World world = parse_world(args.get("world"), "--world");
-  if (!args.has("profile")) return world;
-  return world_of_profile(args.get("profile"),
-                          args.has("world") ? std::optional<World>(world) : std::nullopt,
-                          "--profile", "--profile", "--world");
+void add_world_options(Args& args, WorldOptions& options, const std::string& world_help) {
+  args.bind_parsed(
+      "world", "W", world_help, options.world,
+      [](const std::string& text, const std::string& where) {
+        return std::optional<World>(parse_world(text, where));
+      },
+      "gpu");
+  args.bind("profile", "NAME", "the name --world had before: physical = gpu, reference = paper",
+            options.profile);
+}
+
+World chosen_world(const WorldOptions& options) {
+  if (!options.profile) return options.world.value_or(World::kGpu);
+  return world_of_profile(*options.profile, options.world, "--profile", "--profile", "--world");
 }
 
 }  // namespace pacml::cli

@@ -3,13 +3,25 @@
 // estimate` take both, as pacml.conf takes `world:` and `profile:`.
 #pragma once
 
+#include <optional>
+#include <string>
+
 #include "core/util/args.h"
 #include "core/world.h"
 
 namespace pacml::cli {
 
-// --world (default gpu) or --profile (physical = gpu, reference = paper);
-// both given must agree. Throws InputError naming the option.
-World world_from_options(const Args& args);
+struct WorldOptions {
+  std::optional<World> world;          // --world gpu|paper
+  std::optional<std::string> profile;  // --profile physical|reference
+  bool given() const { return world || profile; }
+};
+
+// Declares --world (help `world_help`) and --profile, bound to `options`.
+void add_world_options(Args& args, WorldOptions& options, const std::string& world_help);
+
+// The world chosen: --world (default gpu) or --profile (physical = gpu,
+// reference = paper); both given must agree. Throws InputError naming the option.
+World chosen_world(const WorldOptions& options);
 
 }  // namespace pacml::cli
