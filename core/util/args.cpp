@@ -303,6 +303,33 @@ void Args::reject_extras() const {
                            "; see --help)");
 }
 
+size_t parse_subcommand(const std::vector<std::string>& names, const std::string& kind,
+                        const std::vector<std::string>& argv, std::vector<std::string>& rest) {
+  CLI::App app;
+  app.set_help_flag();  // --help goes to the command; an empty argv is the caller's
+  app.require_subcommand(1, 1);
+  std::vector<CLI::App*> subcommands;
+  for (const std::string& name : names) {
+    CLI::App* sub = app.add_subcommand(name);
+    sub->set_help_flag();
+    sub->prefix_command();  // everything after the name is the command's
+    subcommands.push_back(sub);
+  }
+  try {
+    app.parse(std::vector<std::string>(argv.rbegin(), argv.rend()));  // CLI11 wants it reversed
+  } catch (const CLI::ParseError&) {
+    const std::string word = argv.empty() ? "" : argv.front();
+    throw InputError(
+        "", "unknown " + kind + " '" + word + "'" + did_you_mean(word, names) + " (see --help)");
+  }
+  for (size_t i = 0; i < subcommands.size(); ++i)
+    if (subcommands[i]->parsed()) {
+      rest = subcommands[i]->remaining();
+      return i;
+    }
+  throw std::logic_error("parse_subcommand: no subcommand parsed");
+}
+
 std::vector<std::string> Args::given() const {
   std::vector<std::string> names;
   for (const auto& [name, opt] : storage_->options)

@@ -103,6 +103,14 @@ class Args {
   std::unique_ptr<Storage> storage_;
 };
 
+// Which of `names` argv[0] is, as CLI11 subcommands that each take the rest
+// of the command line unparsed (for the command's or verb's own Args): its
+// index, with the arguments after it in `rest`. An unknown name throws
+// InputError("unknown KIND 'x' (did you mean 'y'?)"). For `pacml COMMAND`
+// (sim/cli/main.cpp) and the verbs of `pacml graph`, `node`, `device`, ...
+size_t parse_subcommand(const std::vector<std::string>& names, const std::string& kind,
+                        const std::vector<std::string>& argv, std::vector<std::string>& rest);
+
 // " (did you mean 'X'?)" for the candidate closest to `word` (a small edit
 // distance), or "" when none is close: the hint of unknown names.
 std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates);

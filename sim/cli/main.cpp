@@ -1,6 +1,5 @@
 // pacml — command-line entry point. Dispatches `pacml <command> ...` to the
 // command registered under that name (see command.h).
-#include <algorithm>
 #include <exception>
 #include <iostream>
 #include <map>
@@ -22,11 +21,12 @@ std::map<std::string, CommandInfo>& registry() {
 
 void print_usage(std::ostream& out) {
   out << "usage: pacml <command> [options]\n\n"
-         "pacml decides how far to partition a distributed training job on a RAMP\n"
-         "optical cluster (PAC-ML, arXiv 2301.13799). Commands:\n\n";
+         "pacml decides how many GPUs a distributed training job gets and how to split\n"
+         "it, so that it meets its deadline and leaves room for the jobs after it (PAC-ML,\n"
+         "arXiv 2301.13799, on GPU clusters and Slurm; the paper's RAMP world too). Commands:\n\n";
   for (const CommandInfo& c : commands()) {
     out << "  " << c.name;
-    out << std::string(c.name.size() < 12 ? 12 - c.name.size() : 1, ' ') << c.summary << "\n";
+    out << std::string(c.name.size() < 18 ? 18 - c.name.size() : 1, ' ') << c.summary << "\n";
   }
   out << "\n'pacml <command> --help' describes a command. pacml " PACKAGE_VERSION "\n";
 }
@@ -46,14 +46,10 @@ int run_verb(const std::string& command, const std::string& description, const V
     out << "\n'pacml " << command << " <verb> --help' describes a verb.\n";
     return argv.empty() ? 2 : 0;
   }
-  const auto it = verbs.find(argv[0]);
-  if (it == verbs.end()) {
-    std::vector<std::string> names;
-    for (const auto& verb : verbs) names.push_back(verb.first);
-    throw InputError(
-        "", "unknown verb '" + argv[0] + "'" + did_you_mean(argv[0], names) + " (see --help)");
-  }
-  return it->second.run(std::vector<std::string>(argv.begin() + 1, argv.end()));
+  std::vector<std::string> names, rest;
+  std::vector<CommandFn> runs;
+  for (const auto& [name, verb] : verbs) names.push_back(name), runs.push_back(verb.run);
+  return runs[parse_subcommand(names, "verb", argv, rest)](rest);
 }
 
 std::vector<CommandInfo> commands() {
@@ -76,20 +72,19 @@ int main(int argc, char** argv) {
     return 0;
   }
   const std::string name = args[0];
-  auto all = commands();
-  auto it =
-      std::find_if(all.begin(), all.end(), [&](const CommandInfo& c) { return c.name == name; });
-  if (it == all.end()) {
-    std::vector<std::string> names;
-    for (const CommandInfo& c : all) names.push_back(c.name);
-    std::cerr << "pacml: unknown command '" << name << "'" << pacml::did_you_mean(name, names)
-              << "\n\n";
+  const std::vector<CommandInfo> all = commands();
+  std::vector<std::string> names, rest;
+  for (const CommandInfo& c : all) names.push_back(c.name);
+  size_t chosen = 0;
+  try {
+    chosen = pacml::parse_subcommand(names, "command", args, rest);
+  } catch (const pacml::InputError& e) {
+    std::cerr << "pacml: " << e.what() << "\n\n";
     print_usage(std::cerr);
     return 2;
   }
-  args.erase(args.begin());
   try {
-    return it->run(args);
+    return all[chosen].run(rest);
   } catch (const pacml::InputError& e) {
     std::cerr << "pacml " << name << ": " << e.what() << "\n";
     return 2;

@@ -101,5 +101,21 @@ TEST(Args, HelpShowsEachOptionWithTheDefaultItsMemberHolds) {
   EXPECT_NE(help.find("(default: 0.5)"), std::string::npos);
 }
 
+TEST(Args, ASubcommandTakesTheRestOfTheCommandLineUnparsed) {
+  const std::vector<std::string> verbs = {"export", "info", "zoo"};
+  std::vector<std::string> rest;
+  EXPECT_EQ(parse_subcommand(verbs, "verb", {"info", "--json", "g.txt", "--help"}, rest), 1u);
+  EXPECT_EQ(rest, (std::vector<std::string>{"--json", "g.txt", "--help"}));
+  EXPECT_EQ(parse_subcommand(verbs, "verb", {"zoo"}, rest), 2u);
+  EXPECT_TRUE(rest.empty());
+  try {
+    parse_subcommand(verbs, "verb", {"infoo", "--json"}, rest);
+    FAIL() << "an unknown verb was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "unknown verb 'infoo' (did you mean 'info'?) (see --help)");
+  }
+  EXPECT_THROW(parse_subcommand(verbs, "verb", {"--json", "info"}, rest), InputError);
+}
+
 }  // namespace
 }  // namespace pacml
