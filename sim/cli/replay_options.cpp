@@ -79,11 +79,13 @@ std::string admission_or_both(const std::string& text, const std::string& where)
   return text;
 }
 
-// --world and --profile (add_world_options declares both, under --world).
+// --world and --profile, as pacml estimate declares them.
 void bind_world(Args& args, ReplayOptions& o, const ReplayOption&, const std::string& help) {
-  add_world_options(args, o.world, help);
+  add_world_option(args, o.world, help);
 }
-void bound_with_world(Args&, ReplayOptions&, const ReplayOption&, const std::string&) {}
+void bind_profile(Args& args, ReplayOptions& o, const ReplayOption&, const std::string&) {
+  add_profile_option(args, o.world);
+}
 
 // The options of the trace, its mapping and the policies, most of which both
 // replays take (the first part of replay_options()).
@@ -98,7 +100,7 @@ std::vector<ReplayOption> trace_options() {
        "profile)",
        kBoth, bind_world},
       {"profile", "P", "the name --world had before: physical = gpu, reference = paper", kBoth,
-       bound_with_world},
+       bind_profile},
       {"topology", "CxRxS",
        "the paper's RAMP shape; world gpu: the paper's cluster of that shape, one A100 per "
        "server, unless --cluster",

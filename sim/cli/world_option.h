@@ -19,6 +19,9 @@ struct WorldOptions {
 
 // Declares --world (help `world_help`) and --profile, bound to `options`.
 void add_world_options(Args& args, WorldOptions& options, const std::string& world_help);
+// Each alone (pacml replay declares them from its table).
+void add_world_option(Args& args, WorldOptions& options, const std::string& world_help);
+void add_profile_option(Args& args, WorldOptions& options);
 
 // The world chosen: --world (default gpu) or --profile (physical = gpu,
 // reference = paper); both given must agree. Throws InputError naming the option.
