@@ -41,7 +41,7 @@ def cell(r, bold=False):
     if r is None:
         return "–"
     ci = r.get("blocking_rate_ci95", 0) or 0
-    text = f"{r['blocking_rate_mean']:.4f}" + (f" ± {ci:.4f}" if ci > 0 else "")
+    text = f"{r['blocking_rate_mean']:.4f}" + (f" ± {ci:.4f}" if round(ci, 4) > 0 else "")
     return f"**{text}**" if bold else text
 
 
@@ -51,11 +51,15 @@ def baselines(rows):
 
 
 def best_baseline(rows, beta):
-    cands = [(rows[(p, beta)]["blocking_rate_mean"], p) for p in baselines(rows) if (p, beta) in rows]
+    """The lowest-blocking baselines of β (ties at 4 decimals: all of them, in
+    the file's order) as "P1, P2", and the first one's row."""
+    cands = [(round(rows[(p, beta)]["blocking_rate_mean"], 4), p) for p in baselines(rows)
+             if (p, beta) in rows]
     if not cands:
         sys.exit(f"paper_table.py: no baseline with β {beta}")
-    rate, policy = min(cands)
-    return policy, rows[(policy, beta)]
+    low = min(rate for rate, _ in cands)
+    best = [p for rate, p in cands if rate == low]
+    return ", ".join(best), rows[(best[0], beta)]
 
 
 def header(first):
@@ -68,11 +72,12 @@ def table_baselines(out):
     header("policy")
     best = {b: best_baseline(rows, b)[0] for b in BETAS}
     for p in baselines(rows):
-        print(f"| {p} | " + " | ".join(cell(rows.get((p, b)), best[b] == p) for b in BETAS) + " |")
+        print(f"| {p} | " + " | ".join(cell(rows.get((p, b)), p in best[b].split(", "))
+                                       for b in BETAS) + " |")
     print()
     print("Blocking rate (mean ± 95 % CI over the seeds; no CI where every seed gave the same "
-          "rate); **bold**: the lowest of each β. Best degree per β: " +
-          ", ".join(f"{b} `{best[b]}`" for b in BETAS) + ".")
+          "rate); **bold**: the lowest of each β (ties all bold). Best per β: " +
+          "; ".join(f"{b} `{best[b]}`".replace(", ", "`, `") for b in BETAS) + ".")
 
 
 def table_learned(out):
@@ -109,7 +114,9 @@ def table_learned(out):
         d = rate - r["blocking_rate_mean"]
         where = ("equal to" if round(d, 4) == 0
                  else f"{abs(d):.4f} {'below' if d < 0 else 'above'}")
-        lines.append(f"β {b}: `{name}` {rate:.4f}, {where} `{p}`'s {r['blocking_rate_mean']:.4f}")
+        names = ", ".join(f"`{x}`" for x in p.split(", "))
+        lines.append(f"β {b}: `{name}` {rate:.4f}, {where} the best baseline's ({names}) "
+                     f"{r['blocking_rate_mean']:.4f}")
     print("The best learned model of each β against the best baseline (blocking rate, lower is "
           "better): " + "; ".join(lines) + ".")
 

@@ -31,7 +31,7 @@ pacml_binary
 parse_out_and_doc physical-model.sh physical-results "$@"
 shared_data "$here"
 say() { echo "physical-model.sh: $*" >&2; }
-mkdir -p "$out/after" "$out/strategy"
+mkdir -p "$out/after" "$out/strategy" "$out/calibrate"
 
 say "before/after: pacml estimate resnet50, gpt2 (paper's cluster), resnet50 --batch 256 on dgx-a100-16x8"
 for m in resnet50 gpt2; do

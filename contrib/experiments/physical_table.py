@@ -121,13 +121,14 @@ def calibration(out):
     scores = [l for l in text.splitlines() if " within tolerance" in l]
     if not scores:
         sys.exit("physical_table.py: calibrate.txt has no score lines")
+    # the lines after the table: where the ElasticFlow points came from (or why none)
     notes = [l for l in text.splitlines()
-             if l.strip() and not l.startswith(("|", "-")) and " within tolerance" not in l
-             and "elasticflow" not in l.split()[0:1] and "published" not in l.split()[0:1]
-             and not l.startswith("source")]
+             if l.strip() and " within tolerance" not in l
+             and l.split()[0] not in ("source", "elasticflow", "published") and not set(l) <= {"-", " "}]
     print("```")
     for l in notes + scores:
-        print(l)
+        # the data's folder as the repository's sibling, not this machine's path
+        print(re.sub(r"\S*/shared/data/", "../shared/data/", l))
     print("```")
 
 

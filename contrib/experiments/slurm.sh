@@ -19,6 +19,8 @@
 #   --doc FILE  replace those blocks of FILE
 #   PACML       the pacml binary (default: pacml on PATH); the build tree is
 #               its folder, where plugin/pacml-plugin-bench is
+#   PACML_MODELS_DIR  where the plugin finds pacml:default and pacml:reference
+#                     (default: contrib/models of this tree)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/results_lib.sh"
@@ -38,8 +40,13 @@ if [ ! -x "$bench" ]; then
 fi
 mkdir -p "$out"
 say "pacml-plugin-bench (pacml:default, then the reference profile's pacml:reference)"
-"$bench" --policy pacml:default --json > "$out/latency-default.json"
-"$bench" --world paper --policy pacml:reference --json > "$out/latency-reference.json"
+# The shipped models, found by name in the source tree (not installed here);
+# the plugin logs each decision on stderr.
+PACML_MODELS_DIR=${PACML_MODELS_DIR:-$top/contrib/models}
+export PACML_MODELS_DIR
+"$bench" --policy pacml:default --json > "$out/latency-default.json" 2> "$out/latency-default.log"
+"$bench" --world paper --policy pacml:reference --json > "$out/latency-reference.json" \
+  2> "$out/latency-reference.log"
 made=$(made_by_line contrib/experiments/slurm.sh)
 {
   python3 "$here/slurm_table.py" latency "$out"

@@ -25,6 +25,10 @@ def latency(out):
             runs.append((json.load(open(f"{out}/{name}")), what))
         except OSError:
             sys.exit(f"slurm_table.py: {out}/{name} is missing")
+    for r, _ in runs:
+        if r["placed"] == 0:
+            sys.exit(f"slurm_table.py: no decision with {r['policy']}: the plugin passed every job "
+                     "through (its log is beside the JSON)")
     print("| policy | model | β | calls | p50 ms | p99 ms | max ms | first call ms | "
           "dlopen + init ms | placed / rejected |")
     print("|---|---|---|---|---|---|---|---|---|---|")

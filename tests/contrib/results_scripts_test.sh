@@ -227,7 +227,7 @@ grep -qF '| fixed:4 | **0.2200 ± 0.0090** | **0.2200 ± 0.0090** |' "$tmp/out" 
   && ! grep -q pacml: "$tmp/out" && pass || fail "paper baselines: $(cat "$tmp/out")"
 expect_ok "paper_table.py learned" python3 "$EXP/paper_table.py" learned "$tmp/paper"
 grep -qF '| best baseline | 0.2200 (fixed:4) |' "$tmp/out" \
-  && grep -qF 'β A: `pacml:reference-A` 0.1998, 0.0202 below `fixed:4`'"'"'s 0.2200' "$tmp/out" \
+  && grep -qF 'β A: `pacml:reference-A` 0.1998, 0.0202 below the best baseline'"'"'s (`fixed:4`) 0.2200' "$tmp/out" \
   && grep -qF 'β B: `pacml:reference` 0.2100, 0.0100 below' "$tmp/out" \
   && grep -qF "| paper's PAC-ML (its published figures, not rerun) | 0.20–0.22 |" "$tmp/out" \
   && pass || fail "paper learned: $(cat "$tmp/out")"
@@ -256,6 +256,8 @@ echo '{"model": "gnmt", "policy": "pacml:reference", "beta": 0.5, "iterations": 
 expect_ok "slurm_table.py latency" python3 "$EXP/slurm_table.py" latency "$tmp/slurm"
 grep -qF '| `pacml:default` (learned GPU policy, physical profile) | gnmt | 0.5 | 2000 | 0.041 | 0.090 | 0.500 | 5.20 | 30.10 | 2001 / 0 |' "$tmp/out" \
   && pass || fail "latency row: $(cat "$tmp/out")"
+sed -i 's/"placed": 2001/"placed": 0/' "$tmp/slurm/latency-reference.json"
+expect_error "slurm_table.py: no decision placed" "no decision with pacml:reference" python3 "$EXP/slurm_table.py" latency "$tmp/slurm"
 printf '\033[1mslurm-soak:\033[0m slurmctld RSS (MB) after each batch of 100: 15.7 16.6; after the final purge 20.4\n    jobs submitted        1000\n    rejections            601\n      blocked               134\n  ok   slurmctld still alive at the end\n15 passed, 0 failed\n' > "$tmp/slurm/soak.log"
 expect_ok "slurm_table.py soak" python3 "$EXP/slurm_table.py" soak "$tmp/slurm"
 grep -qxF 'jobs submitted        1000' "$tmp/out" && grep -qxF '  blocked               134' "$tmp/out" \
