@@ -2,11 +2,11 @@
 # pacml's speed (doc/RESULTS.md §10), into OUT_DIR: `pacml bench --dir
 # PIPEDREAM --json` (bench.json: the estimator on the five paper graphs at
 # a = 16) and `pacml bench-sim` (bench-sim.txt: the paper episode, the RAMP
-# trace, ElasticFlow's traces and the generated million jobs, as printed;
-# `--only traces,generated` is the last two of those). speed_table.py makes
-# the blocks "bench" and "bench-sim" from those files alone; each ends with the
-# commit, date, machine and the load average, since timings depend on what
-# else runs on the machine. About 2 minutes.
+# trace and ElasticFlow's traces with --only paper,ramp,traces, then the
+# generated million jobs alone with --only generated, as printed).
+# speed_table.py makes the blocks "bench" and "bench-sim" from those files
+# alone; each ends with the commit, date, machine and the load average, since
+# timings depend on what else runs on the machine. About a minute.
 #
 # usage: contrib/experiments/speed.sh [OUT_DIR] [--doc FILE]
 #   OUT_DIR     default: speed-results
@@ -29,8 +29,14 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
 echo "speed.sh: pacml bench --json" >&2
 before=$(load)
 "$pacml" bench --dir "$PACML_SHARED_DATA/pipedream" --json > "$out/bench.json"
-echo "speed.sh: pacml bench-sim (about 2 minutes)" >&2
-(cd "$top" && "$pacml" bench-sim) > "$out/bench-sim.txt"
+# bench-sim in two processes, so that the generated jobs' peak RSS is theirs
+# alone (the process's peak; the traces' replay would set it otherwise).
+: > "$out/bench-sim.txt"
+for only in paper,ramp,traces generated; do
+  echo "speed.sh: pacml bench-sim --only $only" >&2
+  echo "\$ pacml bench-sim --only $only" >> "$out/bench-sim.txt"
+  (cd "$top" && "$pacml" bench-sim --only $only) >> "$out/bench-sim.txt"
+done
 made=$(made_by_line contrib/experiments/speed.sh)
 detail="single-threaded timings; load average $before before, $(load) after (1, 5, 15 minutes; other work on the machine slows them)"
 for part in bench bench-sim; do

@@ -7,10 +7,12 @@ usage: speed_table.py bench|bench-sim OUT_DIR
              sub-ops and sub-dependencies at the action, the lookahead and the
              partition + placement + communication time (median CPU ms), and the
              slowest lookahead against the 10 ms goal.
-  bench-sim  OUT_DIR/bench-sim.txt (`pacml bench-sim`), as printed, in a code
-             block, with the goals of doc/RESULTS.md §10 (constants).
+  bench-sim  OUT_DIR/bench-sim.txt (`pacml bench-sim --only ...`), as printed
+             (the data's path as ../shared/data), in a code block, with the
+             goals of doc/RESULTS.md §10 (constants).
 """
 import json
+import re
 import sys
 
 GOALS = [
@@ -49,7 +51,8 @@ def bench_sim(out):
     except OSError:
         sys.exit(f"speed_table.py: {out}/bench-sim.txt is missing")
     print("```")
-    print(text)
+    # the data's folder as the repository's sibling, not this machine's path
+    print(re.sub(r"\S*/shared/data/", "../shared/data/", text))
     print("```")
     print()
     print("Goals: " + "; ".join(GOALS) + ".")
