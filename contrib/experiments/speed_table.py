@@ -24,6 +24,11 @@ GOALS = [
 ]
 
 
+def ms(v):
+    """Hundredths below 1 ms (0.64), tenths below 100 (2.0, 13.5), whole above."""
+    return f"{v:.2f}" if v < 1 else f"{v:.1f}" if v < 100 else f"{v:.0f}"
+
+
 def bench(out):
     try:
         rows = json.load(open(f"{out}/bench.json"))
@@ -35,13 +40,12 @@ def bench(out):
     print("| graph | sub-ops | sub-deps | lookahead ms | partition + place + comm ms |")
     print("|---|---|---|---|---|")
     for r in rows:
-        la = f"{r['lookahead_ms']:.2g}" if r["lookahead_ms"] < 10 else f"{r['lookahead_ms']:.1f}"
+        la = ms(r["lookahead_ms"])
         la = f"**{la}**" if r is slowest else la
-        pr = f"{r['prepare_ms']:.2g}" if r["prepare_ms"] < 10 else f"{r['prepare_ms']:.1f}"
-        print(f"| {r['graph']} | {r['ops']} | {r['deps']} | {la} | {pr} |")
+        print(f"| {r['graph']} | {r['ops']} | {r['deps']} | {la} | {ms(r['prepare_ms'])} |")
     print()
     print(f"Action a = {rows[0]['action']}, median CPU time; **bold**: the slowest lookahead, "
-          f"{slowest['graph']}'s {slowest['lookahead_ms']:.2g} ms against a 10 ms goal "
+          f"{slowest['graph']}'s {ms(slowest['lookahead_ms'])} ms against a 10 ms goal "
           f"({'met' if slowest['lookahead_ms'] <= 10 else 'not met'}).")
 
 
