@@ -7,7 +7,7 @@
 # says when ElasticFlow's archive is absent; replace_block.py rewrites only the
 # named block and refuses a document without it; default_experiment_table.py
 # compares the learned policy with capped:0.3 and the best other baseline;
-# the table scripts of §4-§11 (workload_table.py, physical_table.py,
+# the table scripts of doc/RESULTS.md sections 4 to 11 (workload_table.py, physical_table.py,
 # zoo_calibration_table.py, paper_table.py, speed_table.py, slurm_table.py,
 # fuzz_table.py) on small made-up outputs; all-results.sh's options and one
 # step with a stand-in pacml; and every script parses.
