@@ -1,19 +1,20 @@
 #!/bin/sh
 # Regenerates every results table of doc/RESULTS.md (and README.md's main
 # result) with the committed script of each section, one after the other:
-#   default      default-experiment.sh   §1 (and README.md's excerpt)  ~1 min
-#   heldout      heldout.sh              §2.2                          hours
-#   elasticflow  elasticflow-replay.sh   §3                            ~1 min
+# (times: on the 2-core development VM, shared with other builds, 2026-12-07)
+#   default      default-experiment.sh   §1 (and README.md's excerpt)  seconds
+#   heldout      heldout.sh              §2.2                          ~8 min
+#   elasticflow  elasticflow-replay.sh   §3                            ~10 s
 #   workload     fitted-workload.sh      §4                            seconds
-#   physical     physical-model.sh       §5                            ~1 min
+#   physical     physical-model.sh       §5                            seconds
 #   zoo          zoo-calibration.sh      §6                            seconds
-#   paper        paper-experiments.sh    §7, §8                        minutes
+#   paper        paper-experiments.sh    §7, §8                        ~1 min
 #   slurm        slurm.sh                §9's decision latency         seconds
 #   soak         slurm.sh --soak         §9.1's soak (with the latency, in the
 #                                        slurm step): starts a local Slurm
 #                                        cluster as root (~3 min); run it
 #                                        only where no other Slurm test runs
-#   speed        speed.sh                §10                           ~2 min
+#   speed        speed.sh                §10                           ~1 min
 #   fuzz         fuzz.sh                 §11: a clang fuzzing build, then
 #                                        60 s per fuzz target          ~40 min
 # Each step's raw output (JSON, CSV, logs) stays in OUT_DIR/STEP; how long
