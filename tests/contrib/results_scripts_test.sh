@@ -207,6 +207,7 @@ pr() { echo "{\"policy\": \"$1\", \"beta_dist\": \"$2\", \"blocking_rate_mean\":
     pr pacml:reference $b 0.21 0.01; echo ,; pr para_max $b 0.26 0.005; echo ,
     pr fixed:4 $b 0.22 0.009; echo ,; pr sequential $b 0.999 0; [ $b = D ] || echo ,
   done
+  echo ", $(pr fixed:2 B 0.22 0.009)"   # ties fixed:4 on B
   echo ']'
 } > "$tmp/paper/paper.json"
 echo "[$(pr pacml:reference-A A 0.1998 0.0065)]" > "$tmp/paper/reference-A.json"
@@ -224,9 +225,10 @@ echo "[$(pr pacml:reference-B B 0.2601 0.0051)]" > "$tmp/paper/reference-B.json"
 echo "[$(pr pacml:physical-D D 0.19 0.01)]" > "$tmp/paper/physical-D.json"
 expect_ok "paper_table.py baselines" python3 "$EXP/paper_table.py" baselines "$tmp/paper"
 grep -qF '| fixed:4 | **0.2200 ± 0.0090** | **0.2200 ± 0.0090** |' "$tmp/out" && grep -qF '| sequential | 0.9990 | 0.9990 |' "$tmp/out" \
-  && ! grep -q pacml: "$tmp/out" && pass || fail "paper baselines: $(cat "$tmp/out")"
+  && ! grep -q pacml: "$tmp/out" && grep -qF 'Best per β: A `fixed:4`; B `fixed:4`, `fixed:2`; C' "$tmp/out" \
+  && grep -qF '| fixed:2 | – | **0.2200 ± 0.0090** | – | – |' "$tmp/out" && pass || fail "paper baselines: $(cat "$tmp/out")"
 expect_ok "paper_table.py learned" python3 "$EXP/paper_table.py" learned "$tmp/paper"
-grep -qF '| best baseline | 0.2200 (fixed:4) |' "$tmp/out" \
+grep -qF '| best baseline | 0.2200 (fixed:4) | 0.2200 (fixed:4, fixed:2) |' "$tmp/out" \
   && grep -qF 'β A: `pacml:reference-A` 0.1998, 0.0202 below the best baseline'"'"'s (`fixed:4`) 0.2200' "$tmp/out" \
   && grep -qF 'β B: `pacml:reference` 0.2100, 0.0100 below' "$tmp/out" \
   && grep -qF "| paper's PAC-ML (its published figures, not rerun) | 0.20–0.22 |" "$tmp/out" \
