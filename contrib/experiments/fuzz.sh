@@ -7,31 +7,42 @@
 # (fuzz_table.py, from OUT_DIR/fuzz/summary.md and its logs alone), ending
 # with the commit, date and machine.
 #
-# usage: contrib/experiments/fuzz.sh [OUT_DIR] [--doc FILE]
+# usage: contrib/experiments/fuzz.sh [OUT_DIR] [--table-only] [--doc FILE]
 #   OUT_DIR       default: fuzz-results
+#   --table-only  no build and no fuzzing: the block again from OUT_DIR/fuzz
+#                 of an earlier run (give the FUZZ_SECONDS it ran with)
 #   --doc FILE    replace that block of FILE
 #   FUZZ_SECONDS  seconds per target (default 60)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/results_lib.sh"
 top=$(cd "$here/../.." && pwd)
+table_only=0
+for a in "$@"; do  # takes --table-only out of the arguments
+  shift
+  if [ "$a" = --table-only ]; then table_only=1; else set -- "$@" "$a"; fi
+done
 parse_out_and_doc fuzz.sh fuzz-results "$@"
 seconds=${FUZZ_SECONDS:-60}
 say() { echo "fuzz.sh: $*" >&2; }
 command -v clang++ > /dev/null || { say "clang++ is absent: the fuzzing build needs it"; exit 1; }
 mkdir -p "$out/build"
 out=$(cd "$out" && pwd)
-if [ ! -f "$out/build/Makefile" ]; then
-  say "configure --enable-fuzzing CXX=clang++ CC=clang in $out/build"
-  [ -x "$top/configure" ] || (cd "$top" && autoreconf -fi > /dev/null)
-  (cd "$out/build" && "$top/configure" -q --enable-fuzzing CXX=clang++ CC=clang)
-fi
-say "building tests/fuzz/pacml-fuzz"
-make -C "$out/build" -s -j"$(nproc)" tests/fuzz/pacml-fuzz
-say "make fuzz FUZZ_SECONDS=$seconds (every target, one after the other)"
-rm -rf "$out/fuzz"
 status=0
-make -C "$out/build" -s fuzz FUZZ_SECONDS="$seconds" FUZZ_OUT="$out/fuzz" > "$out/fuzz.txt" 2>&1 || status=$?
+if [ $table_only = 0 ]; then
+  if [ ! -f "$out/build/Makefile" ]; then
+    say "configure --enable-fuzzing CXX=clang++ CC=clang in $out/build"
+    [ -x "$top/configure" ] || (cd "$top" && autoreconf -fi > /dev/null)
+    (cd "$out/build" && "$top/configure" -q --enable-fuzzing CXX=clang++ CC=clang)
+  fi
+  say "building tests/fuzz/pacml-fuzz"
+  make -C "$out/build" -s -j"$(nproc)" tests/fuzz/pacml-fuzz
+  say "make fuzz FUZZ_SECONDS=$seconds (every target, one after the other)"
+  rm -rf "$out/fuzz"
+  make -C "$out/build" -s fuzz FUZZ_SECONDS="$seconds" FUZZ_OUT="$out/fuzz" > "$out/fuzz.txt" 2>&1 || status=$?
+else
+  grep -q ' CRASH ' "$out/fuzz/summary.md" && status=1
+fi
 {
   python3 "$here/fuzz_table.py" "$out/fuzz"
   echo

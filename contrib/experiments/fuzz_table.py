@@ -4,11 +4,13 @@
 usage: fuzz_table.py FUZZ_OUT
 
 FUZZ_OUT/summary.md is tests/fuzz/run-fuzz.sh's table (target, seconds,
-executions, exec/s, corpus files, coverage, result), copied as it is; under
+executions, exec/s, corpus files, coverage, result), copied as it is (a
+crash's log named as FUZZ_OUT/logs/NAME.log); under
 it the number of targets, the range of executions and the crashes (the rows
 whose result is not "ok", with their reproducers in FUZZ_OUT/artifacts).
 """
 import os
+import re
 import sys
 
 
@@ -24,7 +26,8 @@ def main():
     if not rows:
         sys.exit("fuzz_table.py: summary.md has no targets")
     for l in lines:
-        print(l)
+        # a crash's log as FUZZ_OUT/logs/NAME.log, not this machine's path
+        print(re.sub(r"see \S*/(logs/[^ )]+)", r"see FUZZ_OUT/\1", l))
     execs = [int(r[2]) for r in rows if r[2].isdigit()]
     crashed = [r[0] for r in rows if r[6] != "ok"]
     artifacts = sorted(os.listdir(f"{out}/artifacts")) if os.path.isdir(f"{out}/artifacts") else []

@@ -273,12 +273,13 @@ mkdir -p "$tmp/fuzz/artifacts"
   echo '| target | seconds | executions | exec/s | corpus files | coverage | result |'
   echo '|---|---|---|---|---|---|---|'
   echo '| pipedream | 60 | 158000 | 2600 | 120 | 900 | ok |'
-  echo '| swf | 61 | 7400000 | 121000 | 80 | 700 | CRASH (exit 1; see fuzz-out/logs/swf.log) |'
+  echo '| swf | 61 | 7400000 | 121000 | 80 | 700 | CRASH (exit 1; see /tmp/x/fuzz-out/logs/swf.log) |'
 } > "$tmp/fuzz/summary.md"
 touch "$tmp/fuzz/artifacts/swf-crash-1"
 expect_ok "fuzz_table.py" python3 "$EXP/fuzz_table.py" "$tmp/fuzz"
 grep -qF '2 targets, 158,000–7,400,000 executions per target; 1 crashed (swf; 1 reproducers).' "$tmp/out" \
-  && grep -qF '| pipedream | 60 | 158000 |' "$tmp/out" && pass || fail "fuzz table: $(cat "$tmp/out")"
+  && grep -qF '| pipedream | 60 | 158000 |' "$tmp/out" && grep -qF 'CRASH (exit 1; see FUZZ_OUT/logs/swf.log) |' "$tmp/out" \
+  && pass || fail "fuzz table: $(cat "$tmp/out")"
 
 # all-results.sh: options checked; --only workload with a stand-in pacml
 # writes the fitted-workload block of a copy of RESULTS.md and its timing.
