@@ -40,13 +40,16 @@ if [ $table_only = 0 ]; then
   say "make fuzz FUZZ_SECONDS=$seconds (every target, one after the other)"
   rm -rf "$out/fuzz"
   make -C "$out/build" -s fuzz FUZZ_SECONDS="$seconds" FUZZ_OUT="$out/fuzz" > "$out/fuzz.txt" 2>&1 || status=$?
+  git -C "$here" rev-parse --short HEAD > "$out/fuzz/commit.txt" 2>/dev/null || echo '?' > "$out/fuzz/commit.txt"
 else
   grep -q ' CRASH ' "$out/fuzz/summary.md" && status=1
 fi
 {
   python3 "$here/fuzz_table.py" "$out/fuzz"
   echo
-  made_by_line contrib/experiments/fuzz.sh "clang $(clang++ --version | sed -n 's/.*clang version \([0-9.]*\).*/\1/p' | head -n 1), libFuzzer, $seconds s per target, at nice 10"
+  detail="clang $(clang++ --version | sed -n 's/.*clang version \([0-9.]*\).*/\1/p' | head -n 1), libFuzzer, $seconds s per target, at nice 10"
+  [ $table_only = 1 ] && detail="$detail; fuzzed at $(cat "$out/fuzz/commit.txt" 2>/dev/null || echo '?'), this block made again from that run's output (--table-only)"
+  made_by_line contrib/experiments/fuzz.sh "$detail"
 } > "$out/table.md"
 cat "$out/table.md"
 write_block "fuzz table" "$out/table.md"
