@@ -16,7 +16,7 @@
 #                                        only where no other Slurm test runs
 #   speed        speed.sh                §10                           ~1 min
 #   fuzz         fuzz.sh                 §11: a clang fuzzing build, then
-#                                        60 s per fuzz target          ~40 min
+#                                        60 s per fuzz target          ~35 min
 # Each step's raw output (JSON, CSV, logs) stays in OUT_DIR/STEP; how long
 # each took is OUT_DIR/timings.txt. A failed step is reported and the others
 # still run; the exit status is 1 if any failed.
