@@ -17,6 +17,16 @@ parse_out_and_doc() {
   done
 }
 
+# pacml_binary: sets $pacml, $PACML (default: pacml on PATH) made absolute when
+# it is a path, so that a script may run it from the source tree's top ($top).
+pacml_binary() {
+  pacml=${PACML:-pacml}
+  case $pacml in
+    */*) pacml=$(cd "$(dirname "$pacml")" && pwd)/$(basename "$pacml") ;;
+  esac
+  top=$(cd "$here/../.." && pwd)
+}
+
 # made_by_line SCRIPT [DETAIL]: "Made by `SCRIPT` at COMMIT on DATE, MACHINE[; DETAIL]."
 made_by_line() {
   commit=$(git -C "$(dirname "$0")" rev-parse --short HEAD 2>/dev/null || echo '?')
@@ -24,12 +34,27 @@ made_by_line() {
   echo "Made by \`$1\` at $commit on $(date -u +%Y-%m-%d), $(nproc)-core $(uname -m) ($cpu)${2:+; $2}."
 }
 
-# elasticflow_archive SCRIPT_DIR: sets $archive, ElasticFlow's traces under
-# $PACML_SHARED_DATA (default: ../shared/data beside the source tree, exported).
-elasticflow_archive() {
+# shared_data SCRIPT_DIR: sets and exports $PACML_SHARED_DATA (default:
+# ../shared/data beside the source tree), where the data outside the
+# repository are (ElasticFlow's traces, the PipeDream profiles).
+shared_data() {
   PACML_SHARED_DATA=${PACML_SHARED_DATA:-$1/../../../shared/data}
   export PACML_SHARED_DATA
+}
+
+# elasticflow_archive SCRIPT_DIR: sets $archive, ElasticFlow's traces under
+# $PACML_SHARED_DATA (shared_data).
+elasticflow_archive() {
+  shared_data "$1"
   archive=$PACML_SHARED_DATA/elasticflow/elasticflow-traces.tar.gz
+}
+
+# write_block NAME FILE: replaces the block "<!-- NAME -->" ... "<!-- end of
+# NAME -->" of each --doc document ($docs) with FILE.
+write_block() {
+  for d in $docs; do
+    python3 "$here/replace_block.py" "$d" "$1" "$2"
+  done
 }
 
 # unpack_elasticflow_traces: unpacks $archive into $traces, a temporary folder
