@@ -81,14 +81,58 @@ void fit_slack(const std::vector<const sim::TraceRecord*>& jobs, FittedWorkload&
 
 using T = SettingType;
 
-// A resized transformer must build: the zoo's message (hidden not a multiple
-// of heads, a model that is not a transformer) at the entry's line.
-void read_shape(const YAML::Node& m, const std::string& source, ModelShare& share) {
-  const SettingsTable& keys = fitted_model_settings();
-  for (auto [name, size] :
-       {std::pair{"layers", &share.shape.layers}, std::pair{"hidden", &share.shape.hidden},
-        std::pair{"heads", &share.shape.heads}})
-    *size = m[name] ? static_cast<int>(keys.integer(m, source, name)) : 0;
+// A transformer's size read into share.shape; 0 (absent) is the model's own,
+// which a file cannot write, so these document no default.
+BoundSettings<ModelShare>::Binding shape_key(const char* name, int TransformerShape::*size,
+                                             const char* meaning) {
+  return bind_with<ModelShare>(SettingKey(name, T::kInteger, meaning).range(1, 1 << 20),
+                               [name, size](const SettingsTable& keys, const YAML::Node& m,
+                                            const std::string& source, ModelShare& share) {
+                                 share.shape.*size =
+                                     static_cast<int>(keys.integer(m, source, name));
+                               });
+}
+
+const BoundSettings<ModelShare>& model_keys() {
+  static const ModelShare d;
+  static const BoundSettings<ModelShare> keys(
+      "model entry key",
+      {bind(SettingKey("model", T::kText,
+                       "a zoo or ElasticFlow model name (required unless graph; with graph, its "
+                       "name in tables)"),
+            &ModelShare::model, d),
+       bind_with<ModelShare>(
+           SettingKey("graph", T::kText,
+                      "a profiled graph file (PipeDream or native) instead of a zoo model; "
+                      "relative to this file, ${VAR} expanded"),
+           [](const SettingsTable& keys, const YAML::Node& m, const std::string& source,
+              ModelShare& share) {
+             std::string path = sim::expand_variables(keys.text(m, source, "graph"),
+                                                      yaml_where(source, m["graph"]));
+             if (!path.empty() && path[0] != '/') path = sim::directory_of(source) + "/" + path;
+             share.graph = path;
+           }),
+       bind(SettingKey("profiled_batch", T::kInteger, "with graph: the batch it was profiled at")
+                .range(1, 1 << 24),
+            &ModelShare::profiled_batch, d),
+       required(bind(SettingKey("batch", T::kInteger, "global batch (required)").range(1, 1 << 24),
+                     &ModelShare::batch, d)),
+       required(
+           bind(SettingKey("share", T::kNumber, "share of jobs (the shares add up to 1; required)")
+                    .range(0, 1),
+                &ModelShare::share, d)),
+       shape_key("layers", &TransformerShape::layers, "zoo transformers: number of blocks"),
+       shape_key("hidden", &TransformerShape::hidden, "zoo transformers: hidden size"),
+       shape_key("heads", &TransformerShape::heads, "zoo transformers: attention heads")});
+  return keys;
+}
+
+// A zoo entry: a known model, and a resized transformer must build (the
+// zoo's message, e.g. hidden not a multiple of heads, at the entry's line).
+void check_zoo_entry(const YAML::Node& m, const std::string& source, const ModelShare& share) {
+  if (!m["model"]) throw InputError(yaml_where(source, m), "missing 'model'");
+  if (!is_known_trace_model(share.model))
+    throw InputError(yaml_where(source, m["model"]), "unknown model '" + share.model + "'");
   if (!share.shape.layers && !share.shape.hidden && !share.shape.heads) return;
   try {
     JobKinds().get(share.model, share.batch, share.shape);
@@ -97,22 +141,16 @@ void read_shape(const YAML::Node& m, const std::string& source, ModelShare& shar
   }
 }
 
-// A profiled graph entry: the file must load (its error at the entry's line).
-void read_graph(const YAML::Node& m, const std::string& source, ModelShare& share) {
-  const SettingsTable& keys = fitted_model_settings();
+// A profiled graph entry: named by its path unless `model` says otherwise,
+// and the file must load (its error at the entry's line).
+void check_graph_entry(const YAML::Node& m, const std::string& source, ModelShare& share) {
   if (m["layers"] || m["hidden"] || m["heads"])
     throw InputError(yaml_where(source, m), "layers/hidden/heads resize zoo models, not graphs");
-  const std::string where = yaml_where(source, m["graph"]);
-  std::string path = sim::expand_variables(keys.text(m, source, "graph"), where);
-  if (!path.empty() && path[0] != '/') path = sim::directory_of(source) + "/" + path;
-  share.graph = path;
-  share.model = m["model"] ? keys.text(m, source, "model") : path;
-  if (m["profiled_batch"])
-    share.profiled_batch = static_cast<int>(keys.integer(m, source, "profiled_batch"));
+  if (!m["model"]) share.model = share.graph;
   try {
     JobKinds().get_graph(share.graph, share.profiled_batch, share.batch);
   } catch (const InputError& e) {
-    throw InputError(where, e.what());
+    throw InputError(yaml_where(source, m["graph"]), e.what());
   }
 }
 
@@ -132,24 +170,19 @@ void read_arrivals(const YAML::Node& root, const std::string& source, FittedWork
 }
 
 void read_models(const YAML::Node& root, const std::string& source, FittedWorkload& w) {
-  const SettingsTable& keys = fitted_model_settings();
+  const BoundSettings<ModelShare>& keys = model_keys();
   const YAML::Node models = root["models"];
   if (!models || !models.IsSequence() || models.size() == 0)
     throw InputError(yaml_where(source, models ? models : root), "models must list the mix");
   double total = 0;
   for (const YAML::Node& m : models) {
-    keys.check_known(m, source);
+    keys.table().check_known(m, source);
     ModelShare share;
-    share.batch = static_cast<int>(keys.integer(m, source, "batch"));
-    share.share = keys.number(m, source, "share");
-    if (m["graph"]) {
-      read_graph(m, source, share);
-    } else {
-      share.model = keys.text(m, source, "model");
-      if (!is_known_trace_model(share.model))
-        throw InputError(yaml_where(source, m["model"]), "unknown model '" + share.model + "'");
-      read_shape(m, source, share);
-    }
+    keys.read(m, source, share);
+    if (m["graph"])
+      check_graph_entry(m, source, share);
+    else
+      check_zoo_entry(m, source, share);
     total += share.share;
     w.models.push_back(share);
   }
@@ -293,24 +326,7 @@ const SettingsTable& fitted_params_settings() {
 }
 
 const SettingsTable& fitted_model_settings() {
-  static const SettingsTable table(
-      "model entry key",
-      {SettingKey("model", T::kText,
-                  "a zoo or ElasticFlow model name (required unless graph; with graph, its "
-                  "name in tables)"),
-       SettingKey("graph", T::kText,
-                  "a profiled graph file (PipeDream or native) instead of a zoo model; relative "
-                  "to this file, ${VAR} expanded"),
-       SettingKey("profiled_batch", T::kInteger, "with graph: the batch it was profiled at")
-           .range(1, 1 << 24)
-           .defaults_to("batch"),
-       SettingKey("batch", T::kInteger, "global batch (required)").range(1, 1 << 24),
-       SettingKey("share", T::kNumber, "share of jobs (the shares add up to 1; required)")
-           .range(0, 1),
-       SettingKey("layers", T::kInteger, "zoo transformers: number of blocks").range(1, 1 << 20),
-       SettingKey("hidden", T::kInteger, "zoo transformers: hidden size").range(1, 1 << 20),
-       SettingKey("heads", T::kInteger, "zoo transformers: attention heads").range(1, 1 << 20)});
-  return table;
+  return model_keys().table();
 }
 
 const SettingsTable& fitted_iterations_settings() {

@@ -159,6 +159,25 @@ TEST(FittedWorkload, EachKeysDocumentedDefaultIsItsMembersValue) {
   EXPECT_EQ(read.slack_max, d.slack_max);
 }
 
+// A graph entry's profiled_batch defaults to the member's value (the zoo's
+// profiling batch), not to the entry's batch, as the docs once said.
+TEST(FittedWorkload, EachModelKeysDocumentedDefaultIsItsMembersValue) {
+  std::string entry = "  - graph: " + std::string(PACML_SOURCE_DIR) +
+                      "/tests/fixtures/tiny.txt\n    batch: 128\n    share: 1\n";
+  const std::string plain = entry;
+  for (const SettingKey& k : fitted_model_settings().keys())
+    if (!k.default_text.empty()) entry += "    " + k.name + ": \"" + k.default_text + "\"\n";
+  EXPECT_NE(entry.find("profiled_batch: \"64\""), std::string::npos) << entry;
+  const std::string head =
+      "pacml_workload: 1\narrivals_per_hour: [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]\n"
+      "models:\n";
+  const std::string tail = "iterations: {log_mean: 8, log_sd: 1, min: 1, max: 100}\ngpus: {1: 1}\n";
+  std::istringstream with_defaults(head + entry + tail), without(head + plain + tail);
+  const ModelShare d;
+  EXPECT_EQ(load_workload(with_defaults, "w.yaml").models.at(0).profiled_batch, d.profiled_batch);
+  EXPECT_EQ(load_workload(without, "w.yaml").models.at(0).profiled_batch, d.profiled_batch);
+}
+
 TEST(FittedWorkload, ResizesTransformersAndNamesTheLineOfAShapeThatCannotBuild) {
   const std::string head =
       "pacml_workload: 1\narrivals_per_hour: [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]\n"
