@@ -95,10 +95,8 @@ inline std::string engineering_text(const std::string& exact) {
 inline std::string default_text_of(double value) {
   return engineering_text(exact_number_text(value));
 }
-inline std::string default_text_of(long value) {
-  return std::to_string(value);
-}
-inline std::string default_text_of(int value) {
+template <class I, std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool>, int> = 0>
+std::string default_text_of(I value) {
   return std::to_string(value);
 }
 inline std::string default_text_of(bool value) {
@@ -106,6 +104,13 @@ inline std::string default_text_of(bool value) {
 }
 inline std::string default_text_of(const std::string& value) {
   return value;
+}
+// A list as YAML's flow sequence: "[immediate, queue]".
+template <class T>
+std::string default_text_of(const std::vector<T>& values) {
+  std::string text;
+  for (const T& v : values) text += (text.empty() ? "" : ", ") + default_text_of(v);
+  return "[" + text + "]";
 }
 
 // A member of a member (`&Spec::fitted`, `&Fitted::load`), so that a key of a
@@ -138,9 +143,16 @@ const T& member_of(const S& s, const NestedMember<Outer, M, T>& member) {
   return member_of(s, member.outer).*member.inner;
 }
 
+template <class T>
+struct is_integer_list : std::false_type {};
+template <class I>
+struct is_integer_list<std::vector<I>>
+    : std::bool_constant<std::is_integral_v<I> && !std::is_same_v<I, bool>> {};
+
 // A key bound to `member` (`&S::m` or nested(...)): read with the declared
-// type (kNumber, kInteger, kBoolean, kChoice or kText), its default taken
-// from the member's value in `defaults`.
+// type (kNumber, kInteger, kBoolean, kChoice, kText or kList of text,
+// numbers or integers), its default taken from the member's value in
+// `defaults`.
 template <class S, class Member>
 typename BoundSettings<S>::Binding bind(SettingKey key, Member member, const S& defaults) {
   using T = std::decay_t<decltype(member_of(defaults, member))>;
@@ -152,12 +164,18 @@ typename BoundSettings<S>::Binding bind(SettingKey key, Member member, const S& 
             T& value = member_of(out, member);
             if constexpr (std::is_same_v<T, double>) {
               value = keys.number(map, source, name);
-            } else if constexpr (std::is_same_v<T, long>) {
-              value = keys.integer(map, source, name);
-            } else if constexpr (std::is_same_v<T, int>) {
-              value = static_cast<int>(keys.integer(map, source, name));
             } else if constexpr (std::is_same_v<T, bool>) {
               value = keys.boolean(map, source, name);
+            } else if constexpr (std::is_integral_v<T>) {
+              value = static_cast<T>(keys.integer(map, source, name));
+            } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+              value = keys.list(map, source, name);
+            } else if constexpr (std::is_same_v<T, std::vector<double>>) {
+              value = keys.numbers(map, source, name);
+            } else if constexpr (is_integer_list<T>::value) {
+              value.clear();
+              for (long v : keys.integers(map, source, name))
+                value.push_back(static_cast<typename T::value_type>(v));
             } else {
               static_assert(std::is_same_v<T, std::string>, "bind: an unsupported member type");
               value = type == SettingType::kChoice ? keys.choice(map, source, name)

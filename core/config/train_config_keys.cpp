@@ -1,5 +1,10 @@
 #include "core/config/train_config_keys.h"
 
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
 #include "core/util/error.h"
 #include "core/util/yaml_input.h"
 
@@ -26,7 +31,8 @@ SettingKey seed_key() {
       .range(0, 1L << 53)
       .defaults_to("1");
 }
-SettingKey time_limit_key(const char* minutes) {
+// `minutes`: the default of a table whose key is not bound to a member.
+SettingKey time_limit_key(const char* minutes = "") {
   return SettingKey("time_limit_minutes", T::kNumber,
                     "stop after this much training wall time (resumed runs count)")
       .range(0, 1e7, "minutes")
@@ -199,111 +205,217 @@ const SettingsTable& train_eval_settings() {
   return table;
 }
 
-const SettingsTable& gpu_train_settings() {
-  static const SettingsTable table(
+namespace {
+
+using gpu::ScenarioGrid;
+using gpu::TrainConfig;
+using gpu::TrainParams;
+
+// A non-empty list of text (its own message when empty).
+std::vector<std::string> non_empty_list(const YAML::Node& n, const std::string& source,
+                                        const std::string& what) {
+  std::vector<std::string> out = yaml_strings(n, source, what);
+  if (out.empty()) throw InputError(yaml_where(source, n), what + " is empty");
+  return out;
+}
+
+// A cap is a positive number of cluster-hours or inf (no cap: min_feasible).
+std::vector<double> yaml_caps(const SettingsTable& keys, const YAML::Node& n,
+                              const std::string& source) {
+  if (!n.IsSequence() || n.size() == 0)
+    throw InputError(yaml_where(source, n), "teacher_caps must be a non-empty list");
+  const SettingKey& key = keys.key("teacher_caps");
+  std::vector<double> out;
+  for (const auto& v : n) {
+    const std::string text = yaml_scalar(v, source, "teacher_caps entry");
+    out.push_back(text == "inf" || text == ".inf"
+                      ? INFINITY
+                      : yaml_number(v, source, "teacher_caps entry", key.min, key.max));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+const BoundSettings<ScenarioGrid>& scenario_keys() {
+  static const ScenarioGrid d;
+  static const BoundSettings<ScenarioGrid> keys(
+      "scenario key",
+      {bind(SettingKey("clusters", T::kList, "cluster presets or files (relative to the config)"),
+            &ScenarioGrid::clusters, d,
+            [](const YAML::Node& n, const std::string& source) {
+              return non_empty_list(n, source, "clusters");
+            }),
+       bind(SettingKey("loads", T::kList, "loads (see load_reference_gpus)").range(1e-6, 1e6),
+            &ScenarioGrid::loads, d),
+       bind(SettingKey("admissions", T::kList, "immediate and/or queue"), &ScenarioGrid::admissions,
+            d,
+            [](const YAML::Node& n, const std::string& source) {
+              return non_empty_list(n, source, "admissions");
+            }),
+       bind(SettingKey("seeds", T::kList,
+                       "job-drawing seeds; one episode per (cluster, load, admission, seed)")
+                .range(0, 1L << 53),
+            &ScenarioGrid::seeds, d),
+       bind(SettingKey("jobs", T::kInteger, "jobs per episode").range(1, 10000000),
+            &ScenarioGrid::jobs, d)});
+  return keys;
+}
+
+// A grid's mapping read over `grid`.
+void read_grid(const YAML::Node& g, const std::string& source, ScenarioGrid& grid) {
+  scenario_keys().table().check_known(g, source);
+  scenario_keys().read(g, source, grid);
+}
+
+const BoundSettings<TrainParams>& optimiser_keys() {
+  static const TrainParams d;
+  static const BoundSettings<TrainParams> keys(
+      "optimiser key",
+      {bind(SettingKey("lr", T::kNumber, "Adam's learning rate").range(1e-12, 1), &TrainParams::lr,
+            d),
+       bind(SettingKey("minibatch", T::kInteger, "decisions per gradient step").range(1, 1 << 24),
+            &TrainParams::minibatch, d),
+       bind(SettingKey("epochs", T::kInteger, "passes over the aggregate per round").range(1, 1000),
+            &TrainParams::epochs, d),
+       bind(SettingKey("value_coef", T::kNumber, "weight of the value loss").range(0, 1e6),
+            &TrainParams::value_coef, d),
+       bind(SettingKey("grad_clip", T::kNumber, "gradient norm clip").range(0, 1e6),
+            &TrainParams::grad_clip, d)});
+  return keys;
+}
+
+const BoundSettings<gpu::Architecture>& gpu_network_keys() {
+  static const gpu::Architecture d;
+  const auto graph = [](auto member) { return nested(&gpu::Architecture::graph, member); };
+  static const BoundSettings<gpu::Architecture> keys(
+      "network key",
+      {bind(module_width_key(), graph(&inference::MessagePassingShape::module_width), d),
+       bind(SettingKey("layers", T::kList, "output width of each message-passing layer")
+                .range(1, 4096),
+            graph(&inference::MessagePassingShape::layers), d),
+       bind(SettingKey("hidden", T::kInteger, "H: width of the candidate scorer").range(1, 4096),
+            &gpu::Architecture::hidden, d)});
+  return keys;
+}
+
+// A mapping key read by `keys` into the member `member` of the config.
+template <class M>
+BoundSettings<TrainConfig>::Reader mapping_into(const BoundSettings<M>& (*keys)(),
+                                                M TrainConfig::*member, const char* name) {
+  return [keys, member, name](const SettingsTable& table, const YAML::Node& r,
+                              const std::string& source, TrainConfig& c) {
+    const YAML::Node m = table.mapping(r, source, name);
+    keys().table().check_known(m, source);
+    keys().read(m, source, c.*member);
+  };
+}
+
+const BoundSettings<TrainConfig>& gpu_train_keys_of(const TrainConfig& d) {
+  static const BoundSettings<TrainConfig> keys(
       "GPU training config key",
-      {version_key(),
-       gpu_world_key(),
-       SettingKey("name", T::kText, "label in logs and plots").defaults_to("gpu"),
-       SettingKey("workload", T::kList,
-                  "built-in fitted workloads or files relative to this one (each with every "
-                  "scenario)")
-           .defaults_to("elasticflow-01-05"),
-       SettingKey("load_reference_gpus", T::kInteger,
-                  "the generator runs at load x cluster GPUs / this (0: loads as given)")
-           .range(0, 1 << 24)
-           .defaults_to("128"),
-       SettingKey("order", T::kChoice, "queue order")
-           .one_of({"edf", "submission"})
-           .defaults_to("edf"),
-       SettingKey("train", T::kMapping, "training scenarios: table `train.gpu.scenarios`"),
-       SettingKey("validation", T::kMapping,
-                  "validation scenarios: table `train.gpu.scenarios`; seeds must differ")
-           .defaults_to("train's, seeds [1001, 1002]"),
-       SettingKey("teacher_caps", T::kList,
-                  "caps (cluster-hours) searched per episode for the capped:X teacher; inf = none")
-           .range(1e-9, 1e9)
-           .defaults_to("[0.01 … 2, inf]"),
-       SettingKey("teacher", T::kChoice,
-                  "the labels: cap (the searched capped:X) or rollout (the rollout search "
-                  "over it, model/README.md)")
-           .one_of({"cap", "rollout"})
-           .defaults_to("cap"),
-       SettingKey("teacher_lookahead", T::kInteger,
-                  "teacher: rollout: the arrivals each rollout looks ahead")
-           .range(1, 1L << 30)
-           .defaults_to("200"),
-       SettingKey("iterations", T::kInteger,
-                  "round 0 follows the teacher, the others the network (DAgger)")
-           .range(1, 100000)
-           .defaults_to("6"),
-       SettingKey("dagger_sample", T::kBoolean,
-                  "DAgger rounds sample the network's choice instead of its arg-max")
-           .defaults_to("false"),
-       SettingKey("record_retries", T::kBoolean,
-                  "record every retry of a queued job (false: only when an answer changes)")
-           .defaults_to("true"),
-       SettingKey("episode_decisions", T::kInteger,
-                  "decisions kept per episode and round (a seeded sample)")
-           .range(1, 1L << 32)
-           .defaults_to("5000"),
-       SettingKey("dataset_max", T::kInteger,
-                  "decisions kept in the aggregate, an equal share per round")
-           .range(1, 1L << 32)
-           .defaults_to("300000"),
-       seed_key(),
-       time_limit_key("30"),
-       workers_key(),
-       SettingKey("optimiser", T::kMapping, "table `train.gpu.optimiser`"),
-       SettingKey("network", T::kMapping, "table `train.gpu.network`")});
-  return table;
+      {bind_with<TrainConfig>(
+           version_key(), [](const SettingsTable&, const YAML::Node& r, const std::string& source,
+                             TrainConfig&) { check_train_config_version(r, source); }),
+       bind_with<TrainConfig>(
+           gpu_world_key(),
+           [](const SettingsTable& keys, const YAML::Node& r, const std::string& source,
+              TrainConfig&) { keys.choice(r, source, "world"); }),
+       bind(SettingKey("name", T::kText, "label in logs and plots"), &TrainConfig::name, d),
+       bind(SettingKey("workload", T::kList,
+                       "built-in fitted workloads or files relative to this one (each with every "
+                       "scenario)"),
+            &TrainConfig::workloads, d,
+            [](const YAML::Node& n, const std::string& source) {
+              std::vector<std::string> list = yaml_strings(n, source, "workload");
+              if (list.empty()) throw InputError(yaml_where(source, n), "workload: empty list");
+              return list;
+            }),
+       bind(SettingKey("load_reference_gpus", T::kInteger,
+                       "the generator runs at load x cluster GPUs / this (0: loads as given)")
+                .range(0, 1 << 24),
+            &TrainConfig::load_reference_gpus, d),
+       bind(SettingKey("order", T::kChoice, "queue order").one_of({"edf", "submission"}),
+            &TrainConfig::order, d),
+       bind_with<TrainConfig>(
+           SettingKey("train", T::kMapping, "training scenarios: table `train.gpu.scenarios`"),
+           mapping_into(scenario_keys, &TrainConfig::train, "train")),
+       // Read after `train`, whose scenarios it starts from.
+       bind_with<TrainConfig>(
+           SettingKey("validation", T::kMapping,
+                      "validation scenarios: table `train.gpu.scenarios`; seeds must differ")
+               .defaults_to("train's, seeds " + default_text_of(gpu::kValidationSeeds)),
+           [](const SettingsTable& keys, const YAML::Node& r, const std::string& source,
+              TrainConfig& c) {
+             c.validation = gpu::default_validation(c.train);
+             read_grid(keys.mapping(r, source, "validation"), source, c.validation);
+           }),
+       bind_with<TrainConfig>(
+           SettingKey("teacher_caps", T::kList,
+                      "caps (cluster-hours) searched per episode for the capped:X teacher; inf = "
+                      "none")
+               .range(1e-9, 1e9)
+               .defaults_to("[0.01 … 2, inf]"),
+           [](const SettingsTable& keys, const YAML::Node& r, const std::string& source,
+              TrainConfig& c) { c.teacher_caps = yaml_caps(keys, r["teacher_caps"], source); }),
+       bind(SettingKey("teacher", T::kChoice,
+                       "the labels: cap (the searched capped:X) or rollout (the rollout search "
+                       "over it, model/README.md)")
+                .one_of({"cap", "rollout"}),
+            &TrainConfig::teacher, d),
+       bind(SettingKey("teacher_lookahead", T::kInteger,
+                       "teacher: rollout: the arrivals each rollout looks ahead")
+                .range(1, 1L << 30),
+            &TrainConfig::teacher_lookahead, d),
+       bind(SettingKey("iterations", T::kInteger,
+                       "round 0 follows the teacher, the others the network (DAgger)")
+                .range(1, 100000),
+            &TrainConfig::iterations, d),
+       bind(SettingKey("dagger_sample", T::kBoolean,
+                       "DAgger rounds sample the network's choice instead of its arg-max"),
+            &TrainConfig::dagger_sample, d),
+       bind(SettingKey("record_retries", T::kBoolean,
+                       "record every retry of a queued job (false: only when an answer changes)"),
+            &TrainConfig::record_retries, d),
+       bind(SettingKey("episode_decisions", T::kInteger,
+                       "decisions kept per episode and round (a seeded sample)")
+                .range(1, 1L << 32),
+            &TrainConfig::episode_decisions, d),
+       bind(SettingKey("dataset_max", T::kInteger,
+                       "decisions kept in the aggregate, an equal share per round")
+                .range(1, 1L << 32),
+            &TrainConfig::dataset_max, d),
+       bind(seed_key(), &TrainConfig::seed, d),
+       bind(time_limit_key(), &TrainConfig::time_limit_minutes, d),
+       bind(workers_key(), &TrainConfig::workers, d),
+       bind_with<TrainConfig>(SettingKey("optimiser", T::kMapping, "table `train.gpu.optimiser`"),
+                              mapping_into(optimiser_keys, &TrainConfig::optimiser, "optimiser")),
+       bind_with<TrainConfig>(
+           SettingKey("network", T::kMapping, "table `train.gpu.network`"),
+           mapping_into(gpu_network_keys, &TrainConfig::architecture, "network"))});
+  return keys;
+}
+
+}  // namespace
+
+const BoundSettings<gpu::TrainConfig>& gpu_train_keys() {
+  static const gpu::TrainConfig d;
+  return gpu_train_keys_of(d);
+}
+
+const SettingsTable& gpu_train_settings() {
+  return gpu_train_keys().table();
 }
 
 const SettingsTable& gpu_train_scenario_settings() {
-  static const SettingsTable table(
-      "scenario key",
-      {SettingKey("clusters", T::kList, "cluster presets or files (relative to the config)")
-           .defaults_to("[ramp-a100-16x8]"),
-       SettingKey("loads", T::kList, "loads (see load_reference_gpus)")
-           .range(1e-6, 1e6)
-           .defaults_to("[1]"),
-       SettingKey("admissions", T::kList, "immediate and/or queue")
-           .defaults_to("[immediate, queue]"),
-       SettingKey("seeds", T::kList,
-                  "job-drawing seeds; one episode per (cluster, load, admission, seed)")
-           .range(0, 1L << 53)
-           .defaults_to("[1]"),
-       SettingKey("jobs", T::kInteger, "jobs per episode").range(1, 10000000).defaults_to("2000")});
-  return table;
+  return scenario_keys().table();
 }
 
 const SettingsTable& gpu_train_optimiser_settings() {
-  static const SettingsTable table(
-      "optimiser key",
-      {SettingKey("lr", T::kNumber, "Adam's learning rate").range(1e-12, 1).defaults_to("1e-3"),
-       SettingKey("minibatch", T::kInteger, "decisions per gradient step")
-           .range(1, 1 << 24)
-           .defaults_to("256"),
-       SettingKey("epochs", T::kInteger, "passes over the aggregate per round")
-           .range(1, 1000)
-           .defaults_to("2"),
-       SettingKey("value_coef", T::kNumber, "weight of the value loss")
-           .range(0, 1e6)
-           .defaults_to("0.1"),
-       SettingKey("grad_clip", T::kNumber, "gradient norm clip").range(0, 1e6).defaults_to("1")});
-  return table;
+  return optimiser_keys().table();
 }
 
 const SettingsTable& gpu_train_network_settings() {
-  static const SettingsTable table(
-      "network key", {module_width_key(),
-                      SettingKey("layers", T::kList, "output width of each message-passing layer")
-                          .range(1, 4096)
-                          .defaults_to("[32, 16]"),
-                      SettingKey("hidden", T::kInteger, "H: width of the candidate scorer")
-                          .range(1, 4096)
-                          .defaults_to("32")});
-  return table;
+  return gpu_network_keys().table();
 }
 
 void check_train_config_version(const YAML::Node& root, const std::string& source) {

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/config/train_config_keys.h"
 #include "core/gpu/features.h"
 #include "core/gpu/learned_policy.h"
 #include "core/inference/weights_file.h"
@@ -306,6 +307,37 @@ TEST(GpuTrainer, ConfigErrorsNameFileAndLine) {
   ASSERT_EQ(c.teacher_caps.size(), 2u);
   EXPECT_EQ(c.teacher_caps[0], 0.5);
   EXPECT_TRUE(std::isinf(c.teacher_caps[1]));
+}
+
+// Every key of `table` whose default is one value (not words like "train's,
+// seeds ..." or an abridged list, "[0.01 … 2, inf]") at that default,
+// indented; a list's default is YAML already.
+std::string documented_defaults(const SettingsTable& table, const std::string& indent) {
+  std::string text;
+  for (const SettingKey& k : table.keys()) {
+    const std::string& v = k.default_text;
+    if (v.empty() || v.find("…") != std::string::npos ||
+        (v.find(' ') != std::string::npos && v[0] != '['))
+      continue;
+    text += indent + k.name + ": " + (v[0] == '[' ? v : "\"" + v + "\"") + "\n";
+  }
+  return text;
+}
+
+// Each key is bound to its member and documents the member's initial value as
+// its default: a config that writes every key (and every key of its tables)
+// at its documented default reads back as a default-built gpu::TrainConfig.
+TEST(GpuTrainer, EachKeysDocumentedDefaultIsItsMembersValue) {
+  const std::string text =
+      "pacml_train: 1\nworld: gpu\n" + documented_defaults(gpu_train_settings(), "") + "train:\n" +
+      documented_defaults(gpu_train_scenario_settings(), "  ") + "optimiser:\n" +
+      documented_defaults(gpu_train_optimiser_settings(), "  ") + "network:\n" +
+      documented_defaults(gpu_train_network_settings(), "  ");
+  EXPECT_NE(text.find("  clusters: [ramp-a100-16x8]"), std::string::npos) << text;
+  EXPECT_NE(text.find("  layers: [32, 16]"), std::string::npos) << text;
+  gpu::TrainConfig d;
+  d.source = "cfg.yaml";
+  EXPECT_EQ(gpu::parse_train_config(text, "cfg.yaml").to_json(), d.to_json()) << text;
 }
 
 TEST(GpuTrainer, WorkloadIsOneOrAList) {
