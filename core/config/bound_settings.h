@@ -215,4 +215,13 @@ Binding required(Binding binding) {
   return binding;
 }
 
+// A key whose member starts at a value meaning "not set" (0: the
+// experiment's, -1: never), which a file cannot write: it documents no
+// default.
+template <class Binding>
+Binding no_default(Binding binding) {
+  binding.key.default_text.clear();
+  return binding;
+}
+
 }  // namespace pacml

@@ -12,10 +12,15 @@
 #include "core/config/bound_settings.h"
 #include "core/config/gpu_train_config.h"
 #include "core/config/settings_table.h"
+#include "core/config/train_config.h"
 
 namespace pacml {
 
-// The PAC-ML (paper-world, PPO) trainer: `world: paper` or no world.
+// The PAC-ML (paper-world, PPO) trainer: `world: paper` or no world. Its
+// keys are bound to TrainConfig's members (core/config/train_config.h): a
+// file is read by check_known + train_keys().read; what needs the simulator
+// (the experiment's path, the β distributions) is checked by the trainer.
+const BoundSettings<TrainConfig>& train_keys();
 const SettingsTable& train_settings();             // top level
 const SettingsTable& train_ppo_settings();         // ppo:
 const SettingsTable& train_warm_start_settings();  // warm_start:

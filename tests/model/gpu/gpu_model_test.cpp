@@ -26,6 +26,7 @@
 #include "model/gpu/trainer.h"
 #include "model/trainer.h"
 #include "sim/gpu/trace.h"
+#include "tests/model/settings_test_util.h"
 
 namespace pacml {
 namespace {
@@ -307,21 +308,6 @@ TEST(GpuTrainer, ConfigErrorsNameFileAndLine) {
   ASSERT_EQ(c.teacher_caps.size(), 2u);
   EXPECT_EQ(c.teacher_caps[0], 0.5);
   EXPECT_TRUE(std::isinf(c.teacher_caps[1]));
-}
-
-// Every key of `table` whose default is one value (not words like "train's,
-// seeds ..." or an abridged list, "[0.01 … 2, inf]") at that default,
-// indented; a list's default is YAML already.
-std::string documented_defaults(const SettingsTable& table, const std::string& indent) {
-  std::string text;
-  for (const SettingKey& k : table.keys()) {
-    const std::string& v = k.default_text;
-    if (v.empty() || v.find("…") != std::string::npos ||
-        (v.find(' ') != std::string::npos && v[0] != '['))
-      continue;
-    text += indent + k.name + ": " + (v[0] == '[' ? v : "\"" + v + "\"") + "\n";
-  }
-  return text;
 }
 
 // Each key is bound to its member and documents the member's initial value as
