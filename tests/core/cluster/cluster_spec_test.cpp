@@ -214,6 +214,23 @@ TEST(ClusterSpec, UnknownPresetOrFileIsAnError) {
   }
 }
 
+// Each key is bound to its RampParams member and documents the member's
+// initial value: a topology that writes every key at its documented default
+// reads back as a default-built RampParams (C, R and S alone document none:
+// they stand instead of the shape).
+TEST(TopologyYaml, EachKeysDocumentedDefaultIsItsMembersValue) {
+  std::string text;
+  for (const SettingKey& k : ramp_topology_settings().keys())
+    if (!k.default_text.empty()) text += k.name + ": \"" + k.default_text + "\"\n";
+  EXPECT_NE(text.find("propagation_latency: \"50e-9\""), std::string::npos) << text;
+  const RampParams read = parse_ramp_topology(YAML::Load(text), "t.yaml"), d;
+  EXPECT_EQ(RampTopology(read).shape(), RampTopology(d).shape());
+  EXPECT_EQ(read.node_bandwidth, d.node_bandwidth);
+  EXPECT_EQ(read.propagation_latency, d.propagation_latency);
+  EXPECT_EQ(read.io_latency, d.io_latency);
+  EXPECT_EQ(read.worker_memory, d.worker_memory);
+}
+
 TEST(TopologyYaml, OneGrammarForExperimentsAndPacmlConf) {
   auto parse_topology = [](const std::string& text) {
     return parse_ramp_topology(YAML::Load(text)["topology"], "t.yaml");
