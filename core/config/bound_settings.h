@@ -7,8 +7,16 @@
 //   keys.table().check_known(root, source);   // typos → file:line
 //   keys.read(root, source, cfg);             // every key given, typed, in order
 //
-// A key whose member is not the text of its value (a topology, a node list,
-// a duration) is bound with its own reader and says its default in words.
+// The ways to bind a key:
+//   bind(key, &S::m, d)              typed read (number, integer, boolean,
+//                                    text, choice, lists of these); default d.m
+//   bind(key, nested(&S::a, &A::m), d)   a member of a member
+//   bind(key, &S::m, d, read_value)  the format's own read (and messages)
+//   bind_with<S>(key, reader)        a structured value (a topology, a node
+//                                    list, a duration): its own reader, its
+//                                    default said in words
+//   required(binding)                must be given; documents no default
+//   no_default(binding)              the member starts at "not set" (0, -1)
 #pragma once
 
 #include <functional>
