@@ -10,6 +10,8 @@ libpacml_core_la_SOURCES += \
 	core/config/bound_settings.h \
 	core/config/plugin_config.h core/config/plugin_config.cpp \
 	core/config/plugin_config_keys.h core/config/plugin_config_keys.cpp \
+	core/config/gpu_train_config.h core/config/gpu_train_config.cpp \
+	core/config/train_config.h core/config/train_config.cpp \
 	core/config/train_config_keys.h core/config/train_config_keys.cpp \
 	core/graph/layer_graph.h core/graph/layer_graph.cpp \
 	core/graph/pipedream_reader.h core/graph/pipedream_reader.cpp \

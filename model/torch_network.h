@@ -13,12 +13,17 @@
 #include <string>
 #include <vector>
 
+#include "core/config/train_config.h"
 #include "core/features/features.h"
 #include "core/inference/architecture.h"
 #include "core/inference/weights_file.h"
 #include "core/policy/policy.h"
 
 namespace pacml::model {
+
+// PPO's settings, plain data in core (core/config/train_config.h), so that
+// the pacml command lists their defaults without LibTorch.
+using pacml::PpoParams;
 
 // The distinct job graphs of a batch.
 struct GraphSet {
@@ -35,24 +40,6 @@ struct StepBatch {
   // of each feasible action (other entries are ignored).
   std::vector<float> action_values;
   size_t size() const { return graph.size(); }
-};
-
-struct PpoParams {
-  double lr = 2.785e-4;
-  double clip = 0.18;
-  double value_coef = 0.5;
-  double value_clip = 0;  // 0: no value clipping
-  double entropy_coef = 0.003;
-  double grad_clip = 1.5;
-  int minibatch = 128;
-  int epochs = 4;
-  bool normalise_advantages = true;
-  // Imitation only: probability mass of the target spread evenly over the
-  // feasible actions instead of the teacher's (keeps the student exploring).
-  double imitation_smoothing = 0.2;
-  // kSearchValues only: reward units per logit unit (the logits regress the
-  // teacher's action values divided by this).
-  double value_temperature = 1.0;
 };
 
 struct PpoStats {

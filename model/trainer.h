@@ -29,61 +29,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/config/train_config.h"
 #include "core/inference/architecture.h"
 #include "model/torch_network.h"
 #include "sim/engine/rollout_search.h"
 
 namespace pacml::model {
 
-struct TrainConfig {
-  std::string source = "<config>";
-  std::string name = "pacml";
-  std::string experiment =
-      "default";  // a file (relative to the config), or "default" = "paper-zoo" (built in)
-  // Optional overrides of the experiment.
-  std::string profile;
-  double horizon = 0;               // 0: the experiment's
-  double interarrival = 0;          // 0: the experiment's
-  std::vector<std::string> graphs;  // empty: the experiment's
-  std::vector<std::string> betas = {"A", "B", "C", "D"};
-  std::uint64_t seed = 1;
-  double time_limit_minutes = 55;
-  long max_updates = 100000;
-  int episodes_per_update = 4;
-  int workers = 2;
-  double gamma = 0.997, lambda = 0.95;
-  double reward_scale = 0.01;
-  double lr_final = -1;  // < 0: constant learning rate; else linear decay over max_updates
-  PpoParams ppo;
-  // Warm start: for the first `teacher_updates` updates the rollouts follow
-  // the baseline `teacher` (its choice, or 0 where it is infeasible) and the
-  // network learns to imitate it (behaviour cloning) and to value its
-  // states; PPO then improves on it. Empty teacher: PPO from the start.
-  std::string teacher;
-  long teacher_updates = 0;
-  // From this imitation update on, the rollouts follow the network (sampled)
-  // while the teacher still labels every decision (DAgger), so the network
-  // also learns what to do in the states its own mistakes lead to.
-  long dagger_from = -1;  // < 0: never
-  // With search.lookahead > 0 the teacher is the rollout search over the
-  // baseline (sim/engine/rollout_search.h): each feasible action is tried in
-  // what-if copies over sampled futures, the baseline choosing afterwards.
-  sim::RolloutSearchConfig search{0, 2, 0.997, 0};
-  // With a search, what the network learns from it: "actions" (false) clones
-  // the teacher's choices; "values" (true) regresses the searched action
-  // values (TorchNetwork::Objective::kSearchValues), so that the network
-  // departs from the baseline where the departure pays on average rather
-  // than where one noisy search happened to prefer it.
-  bool imitate_values = false;
-  inference::Architecture architecture;
-  int eval_every = 10;  // updates; 0: never
-  std::vector<std::uint64_t> eval_seeds = {100000, 100001};
-  std::vector<std::string> eval_baselines = {"para_max", "para_min", "random",  "fixed:1",
-                                             "fixed:2",  "fixed:4",  "fixed:8", "fixed:16"};
-  int checkpoint_every = 10;
-
-  nlohmann::json to_json() const;
-};
+// The config, plain data in core (core/config/train_config.h), so that the
+// pacml command lists its keys and defaults without LibTorch.
+using pacml::TrainConfig;
 
 // Every key is checked (InputError "file:line" for unknown keys or bad values).
 TrainConfig parse_train_config(const std::string& yaml_text, const std::string& source);

@@ -165,6 +165,10 @@ std::vector<EpisodeSteps> run_rollouts(const Setup& s, const TrainConfig& c,
   const int ne = c.episodes_per_update;
   const size_t nb = s.experiment->spec().betas.size();
   const bool follow_student = c.dagger_from >= 0 && update >= c.dagger_from;
+  sim::RolloutSearchConfig search;  // its discount the search's own
+  search.lookahead = c.search.lookahead;
+  search.samples = c.search.samples;
+  search.margin = c.search.margin;
   std::vector<EpisodeSteps> episodes(ne);
   parallel_for(
       static_cast<size_t>(ne), threads,
@@ -173,7 +177,7 @@ std::vector<EpisodeSteps> run_rollouts(const Setup& s, const TrainConfig& c,
         const std::uint64_t seed = sim::derive_seed(c.seed, 1000000 + episode) | (1ULL << 40);
         PolicyPtr teacher = imitating ? make_baseline_policy(c.teacher) : nullptr;
         episodes[k] = run_rollout(s, model, (episode % nb), seed, c.reward_scale, teacher.get(),
-                                  c.search, follow_student);
+                                  search, follow_student);
       },
       pinner);
   return episodes;

@@ -1,67 +1,72 @@
 #include "core/cluster/topology_yaml.h"
 
 #include "core/cluster/plausible.h"
+#include "core/config/bound_settings.h"
 #include "core/util/error.h"
 #include "core/util/yaml_input.h"
 
 namespace pacml {
 namespace {
 
-SettingKey dimension(const char* name, const char* meaning) {
-  return SettingKey(name, SettingType::kInteger, meaning).range(1, 1024);
+using T = SettingType;
+
+// C, R or S alone, instead of `shape`: its default is the shape's.
+BoundSettings<RampParams>::Binding dimension(const char* name, int RampParams::*member,
+                                             const char* meaning, const RampParams& d) {
+  return no_default(bind(SettingKey(name, T::kInteger, meaning).range(1, 1024), member, d));
 }
 
-SettingKey plausible(const char* name, const PlausibleRange& range, const char* meaning,
-                     const char* default_text) {
-  return SettingKey(name, SettingType::kNumber, meaning)
-      .range(range.min, range.max, range.unit)
-      .defaults_to(default_text);
+BoundSettings<RampParams>::Binding plausible(const char* name, double RampParams::*member,
+                                             const PlausibleRange& range, const char* meaning,
+                                             const RampParams& d) {
+  return bind(SettingKey(name, T::kNumber, meaning).range(range.min, range.max, range.unit), member,
+              d);
+}
+
+// The keys in the order they are read: `shape` before the dimensions that
+// override it.
+const BoundSettings<RampParams>& topology_keys() {
+  static const RampParams d;
+  static const BoundSettings<RampParams> keys(
+      "topology key",
+      {bind_with<RampParams>(
+           SettingKey("shape", T::kText, "C groups x R racks x S servers per rack")
+               .defaults_to(RampTopology(d).shape()),
+           [](const SettingsTable& keys, const YAML::Node& node, const std::string& source,
+              RampParams& p) {
+             const RampParams shape = RampTopology::parse(keys.text(node, source, "shape"),
+                                                          yaml_where(source, node["shape"]))
+                                          .params();
+             p.groups = shape.groups, p.racks = shape.racks,
+             p.servers_per_rack = shape.servers_per_rack;
+           }),
+       dimension("groups", &RampParams::groups, "C: communication groups (instead of shape)", d),
+       dimension("racks", &RampParams::racks, "R: racks per group, R <= C (instead of shape)", d),
+       dimension("servers_per_rack", &RampParams::servers_per_rack,
+                 "S: servers per rack (instead of shape)", d),
+       plausible("node_bandwidth", &RampParams::node_bandwidth, kPlausibleBandwidth,
+                 "out of one server, over C channels", d),
+       plausible("propagation_latency", &RampParams::propagation_latency, kPlausibleLatency,
+                 "per transfer", d),
+       plausible("io_latency", &RampParams::io_latency, kPlausibleLatency,
+                 "worker I/O, paid twice per transfer", d),
+       plausible("worker_memory", &RampParams::worker_memory, kPlausibleMemory, "per GPU", d)});
+  return keys;
 }
 
 }  // namespace
 
 const SettingsTable& ramp_topology_settings() {
-  static const SettingsTable table(
-      "topology key",
-      {SettingKey("shape", SettingType::kText, "C groups x R racks x S servers per rack")
-           .defaults_to("4x4x2"),
-       dimension("groups", "C: communication groups (instead of shape)"),
-       dimension("racks", "R: racks per group, R <= C (instead of shape)"),
-       dimension("servers_per_rack", "S: servers per rack (instead of shape)"),
-       plausible("node_bandwidth", kPlausibleBandwidth, "out of one server, over C channels",
-                 "1.6e12"),
-       plausible("propagation_latency", kPlausibleLatency, "per transfer", "50e-9"),
-       plausible("io_latency", kPlausibleLatency, "worker I/O, paid twice per transfer", "100e-9"),
-       plausible("worker_memory", kPlausibleMemory, "per GPU", "80e9")});
-  return table;
+  return topology_keys().table();
 }
 
 RampParams parse_ramp_topology(const YAML::Node& node, const std::string& source) {
   const std::string where = yaml_where(source, node);
   if (node.IsScalar()) return RampTopology::parse(node.Scalar(), where).params();
   if (!node.IsMap()) throw InputError(where, "topology must be CxRxS or a mapping");
-  const SettingsTable& keys = ramp_topology_settings();
-  keys.check_known(node, source);
+  topology_keys().table().check_known(node, source);
   RampParams p;
-  if (node["shape"]) {
-    const RampParams shape =
-        RampTopology::parse(keys.text(node, source, "shape"), yaml_where(source, node["shape"]))
-            .params();
-    p.groups = shape.groups, p.racks = shape.racks, p.servers_per_rack = shape.servers_per_rack;
-  }
-  auto dimension_at = [&](const char* key, int& out) {
-    if (node[key]) out = static_cast<int>(keys.integer(node, source, key));
-  };
-  auto number_at = [&](const char* key, double& out) {
-    if (node[key]) out = keys.number(node, source, key);
-  };
-  dimension_at("groups", p.groups);
-  dimension_at("racks", p.racks);
-  dimension_at("servers_per_rack", p.servers_per_rack);
-  number_at("node_bandwidth", p.node_bandwidth);
-  number_at("propagation_latency", p.propagation_latency);
-  number_at("io_latency", p.io_latency);
-  number_at("worker_memory", p.worker_memory);
+  topology_keys().read(node, source, p);
   RampTopology check(p, where);  // R <= C, sizes
   return p;
 }

@@ -9,11 +9,18 @@
 
 #include <string>
 
+#include "core/config/bound_settings.h"
+#include "core/config/gpu_train_config.h"
 #include "core/config/settings_table.h"
+#include "core/config/train_config.h"
 
 namespace pacml {
 
-// The PAC-ML (paper-world, PPO) trainer: `world: paper` or no world.
+// The PAC-ML (paper-world, PPO) trainer: `world: paper` or no world. Its
+// keys are bound to TrainConfig's members (core/config/train_config.h): a
+// file is read by check_known + train_keys().read; what needs the simulator
+// (the experiment's path, the β distributions) is checked by the trainer.
+const BoundSettings<TrainConfig>& train_keys();
 const SettingsTable& train_settings();             // top level
 const SettingsTable& train_ppo_settings();         // ppo:
 const SettingsTable& train_warm_start_settings();  // warm_start:
@@ -25,7 +32,11 @@ const SettingsTable& train_eval_settings();        // eval:
 // file:line otherwise).
 void check_train_config_version(const YAML::Node& root, const std::string& source);
 
-// The GPU-policy trainer: `world: gpu`.
+// The GPU-policy trainer: `world: gpu`. Its keys are bound to
+// gpu::TrainConfig's members (core/config/gpu_train_config.h): a file is
+// read by check_known + gpu_train_keys().read; what needs the simulator
+// (workload names, cluster files, admissions) is checked by the trainer.
+const BoundSettings<gpu::TrainConfig>& gpu_train_keys();
 const SettingsTable& gpu_train_settings();            // top level
 const SettingsTable& gpu_train_scenario_settings();   // train: and validation:
 const SettingsTable& gpu_train_optimiser_settings();  // optimiser:

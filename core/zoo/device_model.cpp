@@ -7,7 +7,7 @@
 #include <set>
 #include <sstream>
 
-#include "core/config/settings_table.h"
+#include "core/config/bound_settings.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
 #include "core/util/yaml_input.h"
@@ -84,11 +84,11 @@ const SettingsTable& host_family_settings() {
 
 // `per_op:` is one number for every model family, or a mapping that names
 // each family (the fitted ElasticFlow values differ by family).
-void read_host_per_op(const YAML::Node& host, const std::string& source, HostCost& cost) {
+void read_host_per_op(const SettingsTable& keys, const YAML::Node& host, const std::string& source,
+                      HostCost& cost) {
   const YAML::Node per_op = host["per_op"];
-  if (!per_op) return;
   if (!per_op.IsMap()) {
-    cost.per_op.fill(device_host_settings().number(host, source, "per_op"));
+    cost.per_op.fill(keys.number(host, source, "per_op"));
     return;
   }
   host_family_settings().check_known(per_op, source);
@@ -101,19 +101,27 @@ void read_host_per_op(const YAML::Node& host, const std::string& source, HostCos
   }
 }
 
-// The optional `host:` section; what it leaves out keeps the PyTorch 2 default.
-void read_host(const YAML::Node& root, const std::string& source, DeviceModel& device) {
-  device.host = HostCost::pytorch2_eager();
-  if (!root["host"]) return;
-  const YAML::Node host = device_settings().mapping(root, source, "host");
-  device_host_settings().check_known(host, source);
-  read_host_per_op(host, source, device.host);
-  if (host["per_step"])
-    device.host.per_step = device_host_settings().number(host, source, "per_step");
+// The keys of `host:`; what it leaves out keeps the PyTorch 2 default, the
+// host of a default-built DeviceModel.
+const BoundSettings<HostCost>& host_keys() {
+  static const HostCost d = DeviceModel().host;
+  static const BoundSettings<HostCost> keys(
+      "host key",
+      {bind_with<HostCost>(
+           plausible("per_op", 0, kMaxHostPerOp, "seconds",
+                     "per op and pass: a number, or one per model family (cnn, transformer, rnn, "
+                     "other)")
+               .defaults_to(default_text_of(d.per_op[0])),
+           read_host_per_op),
+       bind(plausible("per_step", 0, kMaxHostPerStep, "seconds",
+                      "per training step, outside the ops"),
+            &HostCost::per_step, d)});
+  return keys;
 }
 
-void read_peaks(const YAML::Node& root, const std::string& source, DeviceModel& device) {
-  const YAML::Node peaks = device_settings().mapping(root, source, "peak_flops");
+void read_peaks(const SettingsTable& keys, const YAML::Node& root, const std::string& source,
+                DeviceModel& device) {
+  const YAML::Node peaks = keys.mapping(root, source, "peak_flops");
   peak_settings().check_known(peaks, source);
   for (int p = 0; p < kNumPrecisions; ++p) {
     const char* name = precision_name(static_cast<Precision>(p));
@@ -123,8 +131,9 @@ void read_peaks(const YAML::Node& root, const std::string& source, DeviceModel& 
   }
 }
 
-void read_efficiencies(const YAML::Node& root, const std::string& source, DeviceModel& device) {
-  const YAML::Node eff = device_settings().mapping(root, source, "efficiency");
+void read_efficiencies(const SettingsTable& keys, const YAML::Node& root, const std::string& source,
+                       DeviceModel& device) {
+  const YAML::Node eff = keys.mapping(root, source, "efficiency");
   efficiency_settings().check_known(eff, source);
   for (int k = 0; k < kNumOpKinds; ++k) {
     if (!eff[kOpKindNames[k]])
@@ -134,56 +143,71 @@ void read_efficiencies(const YAML::Node& root, const std::string& source, Device
   }
 }
 
+const BoundSettings<DeviceModel>& device_keys() {
+  using T = SettingType;
+  static const DeviceModel d;
+  static const BoundSettings<DeviceModel> keys(
+      "device key",
+      {bind_with<DeviceModel>(
+           SettingKey("pacml_device", T::kInteger, "format version: 1 (required)").range(1, 1000),
+           [](const SettingsTable& keys, const YAML::Node& root, const std::string& source,
+              DeviceModel&) {
+             const long version = keys.integer(root, source, "pacml_device");
+             if (version != kDeviceFormatVersion)
+               throw InputError(yaml_where(source, root["pacml_device"]),
+                                "unsupported device format version " + std::to_string(version));
+           }),
+       required(bind(SettingKey("name", T::kText, "shown in tables (required)"), &DeviceModel::name,
+                     d,
+                     [](const YAML::Node& node, const std::string& source) {
+                       std::string name = yaml_scalar(node, source, "name");
+                       if (name.empty())
+                         throw InputError(yaml_where(source, node), "name is empty");
+                       return name;
+                     })),
+       required(bind(plausible("memory_bytes", 1e8, 1e13, "bytes", "device memory (required)"),
+                     &DeviceModel::memory_bytes, d)),
+       required(bind(plausible("memory_bandwidth", 1e9, 1e14, "bytes/s",
+                               "what a streaming kernel sustains (required)"),
+                     &DeviceModel::memory_bandwidth, d)),
+       required(
+           bind(plausible("launch_overhead", 0, 1e-2, "seconds", "added per kernel (required)"),
+                &DeviceModel::launch_overhead, d)),
+       required(bind_with<DeviceModel>(
+           SettingKey("peak_flops", T::kMapping, "precision: dense peak FLOP/s (fp32 required)"),
+           read_peaks)),
+       required(bind_with<DeviceModel>(
+           SettingKey("efficiency", T::kMapping, "op kind: fraction of peak, every kind"),
+           read_efficiencies)),
+       bind_with<DeviceModel>(
+           SettingKey("host", T::kMapping, "the host's cost: per_op, per_step (`device.host`)")
+               .defaults_to("PyTorch 2 eager"),
+           [](const SettingsTable& keys, const YAML::Node& root, const std::string& source,
+              DeviceModel& device) {
+             const YAML::Node host = keys.mapping(root, source, "host");
+             host_keys().table().check_known(host, source);
+             host_keys().read(host, source, device.host);
+           })});
+  return keys;
+}
+
 DeviceModel from_yaml(const YAML::Node& root, const std::string& source) {
-  const SettingsTable& keys = device_settings();
   if (!root.IsMap()) throw InputError(source, "expected a mapping with 'pacml_device: 1'");
-  keys.check_known(root, source);
+  device_keys().table().check_known(root, source);
   if (!root["pacml_device"]) throw InputError(source, "missing 'pacml_device: 1' (format version)");
-  const long version = keys.integer(root, source, "pacml_device");
-  if (version != kDeviceFormatVersion)
-    throw InputError(yaml_where(source, root["pacml_device"]),
-                     "unsupported device format version " + std::to_string(version));
   DeviceModel device;
-  device.name = keys.text(root, source, "name");
-  if (device.name.empty()) throw InputError(yaml_where(source, root["name"]), "name is empty");
-  device.memory_bytes = keys.number(root, source, "memory_bytes");
-  device.memory_bandwidth = keys.number(root, source, "memory_bandwidth");
-  device.launch_overhead = keys.number(root, source, "launch_overhead");
-  read_peaks(root, source, device);
-  read_efficiencies(root, source, device);
-  read_host(root, source, device);
+  device_keys().read(root, source, device);
   return device;
 }
 
 }  // namespace
 
 const SettingsTable& device_settings() {
-  using T = SettingType;
-  static const SettingsTable table(
-      "device key",
-      {SettingKey("pacml_device", T::kInteger, "format version: 1 (required)").range(1, 1000),
-       SettingKey("name", T::kText, "shown in tables (required)"),
-       plausible("memory_bytes", 1e8, 1e13, "bytes", "device memory (required)"),
-       plausible("memory_bandwidth", 1e9, 1e14, "bytes/s",
-                 "what a streaming kernel sustains (required)"),
-       plausible("launch_overhead", 0, 1e-2, "seconds", "added per kernel (required)"),
-       SettingKey("peak_flops", T::kMapping, "precision: dense peak FLOP/s (fp32 required)"),
-       SettingKey("efficiency", T::kMapping, "op kind: fraction of peak, every kind"),
-       SettingKey("host", T::kMapping, "the host's cost: per_op, per_step (`device.host`)")
-           .defaults_to("PyTorch 2 eager")});
-  return table;
+  return device_keys().table();
 }
 
 const SettingsTable& device_host_settings() {
-  static const SettingsTable table(
-      "host key",
-      {plausible("per_op", 0, kMaxHostPerOp, "seconds",
-                 "per op and pass: a number, or one per model family (cnn, transformer, rnn, "
-                 "other)")
-           .defaults_to(significant_number_text(kPyTorch2PerOp)),
-       plausible("per_step", 0, kMaxHostPerStep, "seconds", "per training step, outside the ops")
-           .defaults_to(significant_number_text(kPyTorch2PerStep))});
-  return table;
+  return host_keys().table();
 }
 
 const char* host_family_name(int family) {

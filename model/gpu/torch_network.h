@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/config/gpu_train_config.h"
 #include "core/features/features.h"
 #include "core/gpu/features.h"
 #include "core/gpu/network.h"
@@ -42,14 +43,6 @@ struct DecisionBatch {
   void add(int graph_index, const DecisionFeatures& f, int label = 0, float target = 0);
   // Appends decision `k` of `other`.
   void add_from(const DecisionBatch& other, size_t k);
-};
-
-struct TrainParams {
-  double lr = 1e-3;
-  int minibatch = 256;
-  int epochs = 2;
-  double value_coef = 0.1;
-  double grad_clip = 1.0;
 };
 
 struct TrainStats {

@@ -8,7 +8,7 @@
 #include <set>
 #include <sstream>
 
-#include "core/config/settings_table.h"
+#include "core/config/bound_settings.h"
 #include "core/policy/policy.h"
 #include "core/util/error.h"
 #include "core/util/numbers.h"
@@ -81,14 +81,58 @@ void fit_slack(const std::vector<const sim::TraceRecord*>& jobs, FittedWorkload&
 
 using T = SettingType;
 
-// A resized transformer must build: the zoo's message (hidden not a multiple
-// of heads, a model that is not a transformer) at the entry's line.
-void read_shape(const YAML::Node& m, const std::string& source, ModelShare& share) {
-  const SettingsTable& keys = fitted_model_settings();
-  for (auto [name, size] :
-       {std::pair{"layers", &share.shape.layers}, std::pair{"hidden", &share.shape.hidden},
-        std::pair{"heads", &share.shape.heads}})
-    *size = m[name] ? static_cast<int>(keys.integer(m, source, name)) : 0;
+// A transformer's size read into share.shape; 0 (absent) is the model's own,
+// which a file cannot write, so these document no default.
+BoundSettings<ModelShare>::Binding shape_key(const char* name, int TransformerShape::*size,
+                                             const char* meaning) {
+  return bind_with<ModelShare>(SettingKey(name, T::kInteger, meaning).range(1, 1 << 20),
+                               [name, size](const SettingsTable& keys, const YAML::Node& m,
+                                            const std::string& source, ModelShare& share) {
+                                 share.shape.*size =
+                                     static_cast<int>(keys.integer(m, source, name));
+                               });
+}
+
+const BoundSettings<ModelShare>& model_keys() {
+  static const ModelShare d;
+  static const BoundSettings<ModelShare> keys(
+      "model entry key",
+      {bind(SettingKey("model", T::kText,
+                       "a zoo or ElasticFlow model name (required unless graph; with graph, its "
+                       "name in tables)"),
+            &ModelShare::model, d),
+       bind_with<ModelShare>(
+           SettingKey("graph", T::kText,
+                      "a profiled graph file (PipeDream or native) instead of a zoo model; "
+                      "relative to this file, ${VAR} expanded"),
+           [](const SettingsTable& keys, const YAML::Node& m, const std::string& source,
+              ModelShare& share) {
+             std::string path = sim::expand_variables(keys.text(m, source, "graph"),
+                                                      yaml_where(source, m["graph"]));
+             if (!path.empty() && path[0] != '/') path = sim::directory_of(source) + "/" + path;
+             share.graph = path;
+           }),
+       bind(SettingKey("profiled_batch", T::kInteger, "with graph: the batch it was profiled at")
+                .range(1, 1 << 24),
+            &ModelShare::profiled_batch, d),
+       required(bind(SettingKey("batch", T::kInteger, "global batch (required)").range(1, 1 << 24),
+                     &ModelShare::batch, d)),
+       required(
+           bind(SettingKey("share", T::kNumber, "share of jobs (the shares add up to 1; required)")
+                    .range(0, 1),
+                &ModelShare::share, d)),
+       shape_key("layers", &TransformerShape::layers, "zoo transformers: number of blocks"),
+       shape_key("hidden", &TransformerShape::hidden, "zoo transformers: hidden size"),
+       shape_key("heads", &TransformerShape::heads, "zoo transformers: attention heads")});
+  return keys;
+}
+
+// A zoo entry: a known model, and a resized transformer must build (the
+// zoo's message, e.g. hidden not a multiple of heads, at the entry's line).
+void check_zoo_entry(const YAML::Node& m, const std::string& source, const ModelShare& share) {
+  if (!m["model"]) throw InputError(yaml_where(source, m), "missing 'model'");
+  if (!is_known_trace_model(share.model))
+    throw InputError(yaml_where(source, m["model"]), "unknown model '" + share.model + "'");
   if (!share.shape.layers && !share.shape.hidden && !share.shape.heads) return;
   try {
     JobKinds().get(share.model, share.batch, share.shape);
@@ -97,22 +141,16 @@ void read_shape(const YAML::Node& m, const std::string& source, ModelShare& shar
   }
 }
 
-// A profiled graph entry: the file must load (its error at the entry's line).
-void read_graph(const YAML::Node& m, const std::string& source, ModelShare& share) {
-  const SettingsTable& keys = fitted_model_settings();
+// A profiled graph entry: named by its path unless `model` says otherwise,
+// and the file must load (its error at the entry's line).
+void check_graph_entry(const YAML::Node& m, const std::string& source, ModelShare& share) {
   if (m["layers"] || m["hidden"] || m["heads"])
     throw InputError(yaml_where(source, m), "layers/hidden/heads resize zoo models, not graphs");
-  const std::string where = yaml_where(source, m["graph"]);
-  std::string path = sim::expand_variables(keys.text(m, source, "graph"), where);
-  if (!path.empty() && path[0] != '/') path = sim::directory_of(source) + "/" + path;
-  share.graph = path;
-  share.model = m["model"] ? keys.text(m, source, "model") : path;
-  if (m["profiled_batch"])
-    share.profiled_batch = static_cast<int>(keys.integer(m, source, "profiled_batch"));
+  if (!m["model"]) share.model = share.graph;
   try {
     JobKinds().get_graph(share.graph, share.profiled_batch, share.batch);
   } catch (const InputError& e) {
-    throw InputError(where, e.what());
+    throw InputError(yaml_where(source, m["graph"]), e.what());
   }
 }
 
@@ -132,38 +170,51 @@ void read_arrivals(const YAML::Node& root, const std::string& source, FittedWork
 }
 
 void read_models(const YAML::Node& root, const std::string& source, FittedWorkload& w) {
-  const SettingsTable& keys = fitted_model_settings();
+  const BoundSettings<ModelShare>& keys = model_keys();
   const YAML::Node models = root["models"];
   if (!models || !models.IsSequence() || models.size() == 0)
     throw InputError(yaml_where(source, models ? models : root), "models must list the mix");
   double total = 0;
   for (const YAML::Node& m : models) {
-    keys.check_known(m, source);
+    keys.table().check_known(m, source);
     ModelShare share;
-    share.batch = static_cast<int>(keys.integer(m, source, "batch"));
-    share.share = keys.number(m, source, "share");
-    if (m["graph"]) {
-      read_graph(m, source, share);
-    } else {
-      share.model = keys.text(m, source, "model");
-      if (!is_known_trace_model(share.model))
-        throw InputError(yaml_where(source, m["model"]), "unknown model '" + share.model + "'");
-      read_shape(m, source, share);
-    }
+    keys.read(m, source, share);
+    if (m["graph"])
+      check_graph_entry(m, source, share);
+    else
+      check_zoo_entry(m, source, share);
     total += share.share;
     w.models.push_back(share);
   }
   require_shares(total, yaml_where(source, models), "model");
 }
 
-void read_iterations(const YAML::Node& root, const std::string& source, FittedWorkload& w) {
-  const SettingsTable& keys = fitted_iterations_settings();
-  const YAML::Node it = fitted_params_settings().mapping(root, source, "iterations");
-  keys.check_known(it, source);
-  w.log_iterations_mean = keys.number(it, source, "log_mean");
-  w.log_iterations_sd = keys.number(it, source, "log_sd");
-  w.min_iterations = keys.integer(it, source, "min");
-  w.max_iterations = keys.integer(it, source, "max");
+// The keys of `iterations:`, all required.
+const BoundSettings<FittedWorkload>& iterations_keys() {
+  static const FittedWorkload d;
+  static const BoundSettings<FittedWorkload> keys(
+      "iterations key",
+      {required(bind(
+           SettingKey("log_mean", T::kNumber, "mean of ln(iterations) (required)").range(0, 40),
+           &FittedWorkload::log_iterations_mean, d)),
+       required(
+           bind(SettingKey("log_sd", T::kNumber, "standard deviation of ln(iterations) (required)")
+                    .range(0, 10),
+                &FittedWorkload::log_iterations_sd, d)),
+       required(bind(SettingKey("min", T::kInteger, "fewest iterations drawn (required)")
+                         .range(1, kMaxIterations),
+                     &FittedWorkload::min_iterations, d)),
+       required(bind(SettingKey("max", T::kInteger, "most iterations drawn (required)")
+                         .range(1, kMaxIterations),
+                     &FittedWorkload::max_iterations, d))});
+  return keys;
+}
+
+void read_iterations(const SettingsTable& keys, const YAML::Node& root, const std::string& source,
+                     FittedWorkload& w) {
+  const YAML::Node it = keys.mapping(root, source, "iterations");
+  iterations_keys().table().check_known(it, source);
+  iterations_keys().read(it, source, w);
   if (w.max_iterations < w.min_iterations)
     throw InputError(yaml_where(source, it), "iterations max is below min");
 }
@@ -181,97 +232,109 @@ void read_gpus(const YAML::Node& root, const std::string& source, FittedWorkload
   require_shares(total, yaml_where(source, gpus), "gpus");
 }
 
-void read_slack(const YAML::Node& root, const std::string& source, FittedWorkload& w) {
-  const SettingsTable& keys = fitted_slack_settings();
-  const YAML::Node slack = fitted_params_settings().mapping(root, source, "slack");
-  keys.check_known(slack, source);
-  w.slack_min = keys.number(slack, source, "min");
-  w.slack_max = keys.number(slack, source, "max");
+// The keys of `slack:`: given, it says both bounds.
+const BoundSettings<FittedWorkload>& slack_keys() {
+  static const FittedWorkload d;
+  static const BoundSettings<FittedWorkload> keys(
+      "slack key",
+      {required(bind(SettingKey("min", T::kNumber, "lowest slack (required)").range(0.01, 1000),
+                     &FittedWorkload::slack_min, d)),
+       required(bind(SettingKey("max", T::kNumber, "highest slack (required)").range(0.01, 1000),
+                     &FittedWorkload::slack_max, d))});
+  return keys;
+}
+
+void read_slack(const SettingsTable& keys, const YAML::Node& root, const std::string& source,
+                FittedWorkload& w) {
+  const YAML::Node slack = keys.mapping(root, source, "slack");
+  slack_keys().table().check_known(slack, source);
+  slack_keys().read(slack, source, w);
   if (w.slack_max < w.slack_min)
     throw InputError(yaml_where(source, slack["max"]), "slack max is below min");
 }
 
-FittedWorkload from_yaml(const YAML::Node& root, const std::string& source) {
-  const SettingsTable& keys = fitted_params_settings();
-  keys.check_known(root, source);
+void read_version(const SettingsTable& keys, const YAML::Node& root, const std::string& source,
+                  FittedWorkload&) {
   if (!root["pacml_workload"] || keys.integer(root, source, "pacml_workload") != kFormatVersion)
     throw InputError(source, "missing or unsupported 'pacml_workload: 1'");
+}
+
+// A reader of the file's keys from one of the functions above.
+BoundSettings<FittedWorkload>::Reader with_root(void (*read)(const YAML::Node&, const std::string&,
+                                                             FittedWorkload&)) {
+  return [read](const SettingsTable&, const YAML::Node& root, const std::string& source,
+                FittedWorkload& w) { read(root, source, w); };
+}
+
+const BoundSettings<FittedWorkload>& params_keys() {
+  static const FittedWorkload d;
+  static const BoundSettings<FittedWorkload> keys(
+      "fitted workload file key",
+      {bind_with<FittedWorkload>(
+           SettingKey("pacml_workload", T::kInteger, "format version: 1 (required)").range(1, 1000),
+           read_version),
+       bind(SettingKey("source", T::kText, "the traces it was fitted to (free text)"),
+            &FittedWorkload::source, d),
+       bind(SettingKey("jobs_fitted", T::kInteger, "how many trace jobs the fit saw")
+                .range(0, kMaxIterations),
+            &FittedWorkload::jobs_fitted, d),
+       bind_with<FittedWorkload>(
+           SettingKey("arrivals_per_hour", T::kList,
+                      "24 arrival rates, one per hour of the day, from 00:00 (required)")
+               .range(0, 1e7, "jobs/hour"),
+           with_root(read_arrivals)),
+       bind_with<FittedWorkload>(
+           SettingKey("models", T::kList,
+                      "the model mix: entries of the table `workload.params.model` (required)"),
+           with_root(read_models)),
+       required(bind_with<FittedWorkload>(
+           SettingKey("iterations", T::kMapping,
+                      "training length: table `workload.params.iterations` (required)"),
+           read_iterations)),
+       required(bind_with<FittedWorkload>(
+           SettingKey("gpus", T::kMapping,
+                      "the requested GPU counts: count: share, shares adding up to 1 (required)")
+               .range(0, 1),
+           with_root(read_gpus))),
+       bind_with<FittedWorkload>(
+           SettingKey("slack", T::kMapping,
+                      "deadline = submission + slack x duration on the requested GPUs, slack "
+                      "uniform in [min, max]: table `workload.params.slack`")
+               .defaults_to("[" + default_text_of(d.slack_min) + ", " +
+                            default_text_of(d.slack_max) + "]"),
+           read_slack)});
+  return keys;
+}
+
+FittedWorkload from_yaml(const YAML::Node& root, const std::string& source) {
+  const BoundSettings<FittedWorkload>& keys = params_keys();
+  keys.table().check_known(root, source);
   FittedWorkload w;
-  if (root["source"]) w.source = keys.text(root, source, "source");
-  read_arrivals(root, source, w);
-  read_models(root, source, w);
-  read_iterations(root, source, w);
-  read_gpus(root, source, w);
-  if (root["slack"]) read_slack(root, source, w);
-  if (root["jobs_fitted"]) w.jobs_fitted = keys.integer(root, source, "jobs_fitted");
+  // The version first (the read loop checks it again), then the two keys
+  // that, absent, throw their own messages (24 rates; the mix).
+  read_version(keys.table(), root, source, w);
+  if (!root["arrivals_per_hour"]) read_arrivals(root, source, w);
+  if (!root["models"]) read_models(root, source, w);
+  keys.read(root, source, w);
   return w;
 }
 
 }  // namespace
 
 const SettingsTable& fitted_params_settings() {
-  static const SettingsTable table(
-      "fitted workload file key",
-      {SettingKey("pacml_workload", T::kInteger, "format version: 1 (required)").range(1, 1000),
-       SettingKey("source", T::kText, "the traces it was fitted to (free text)"),
-       SettingKey("jobs_fitted", T::kInteger, "how many trace jobs the fit saw")
-           .range(0, kMaxIterations),
-       SettingKey("arrivals_per_hour", T::kList,
-                  "24 arrival rates, one per hour of the day, from 00:00 (required)")
-           .range(0, 1e7, "jobs/hour"),
-       SettingKey("models", T::kList,
-                  "the model mix: entries of the table `workload.params.model` (required)"),
-       SettingKey("iterations", T::kMapping,
-                  "training length: table `workload.params.iterations` (required)"),
-       SettingKey("gpus", T::kMapping,
-                  "the requested GPU counts: count: share, shares adding up to 1 (required)")
-           .range(0, 1),
-       SettingKey("slack", T::kMapping,
-                  "deadline = submission + slack x duration on the requested GPUs, slack "
-                  "uniform in [min, max]: table `workload.params.slack`")
-           .defaults_to("[0.5, 1.5]")});
-  return table;
+  return params_keys().table();
 }
 
 const SettingsTable& fitted_model_settings() {
-  static const SettingsTable table(
-      "model entry key",
-      {SettingKey("model", T::kText,
-                  "a zoo or ElasticFlow model name (required unless graph; with graph, its "
-                  "name in tables)"),
-       SettingKey("graph", T::kText,
-                  "a profiled graph file (PipeDream or native) instead of a zoo model; relative "
-                  "to this file, ${VAR} expanded"),
-       SettingKey("profiled_batch", T::kInteger, "with graph: the batch it was profiled at")
-           .range(1, 1 << 24)
-           .defaults_to("batch"),
-       SettingKey("batch", T::kInteger, "global batch (required)").range(1, 1 << 24),
-       SettingKey("share", T::kNumber, "share of jobs (the shares add up to 1; required)")
-           .range(0, 1),
-       SettingKey("layers", T::kInteger, "zoo transformers: number of blocks").range(1, 1 << 20),
-       SettingKey("hidden", T::kInteger, "zoo transformers: hidden size").range(1, 1 << 20),
-       SettingKey("heads", T::kInteger, "zoo transformers: attention heads").range(1, 1 << 20)});
-  return table;
+  return model_keys().table();
 }
 
 const SettingsTable& fitted_iterations_settings() {
-  static const SettingsTable table(
-      "iterations key",
-      {SettingKey("log_mean", T::kNumber, "mean of ln(iterations) (required)").range(0, 40),
-       SettingKey("log_sd", T::kNumber, "standard deviation of ln(iterations) (required)")
-           .range(0, 10),
-       SettingKey("min", T::kInteger, "fewest iterations drawn (required)")
-           .range(1, kMaxIterations),
-       SettingKey("max", T::kInteger, "most iterations drawn (required)")
-           .range(1, kMaxIterations)});
-  return table;
+  return iterations_keys().table();
 }
 
 const SettingsTable& fitted_slack_settings() {
-  static const SettingsTable table(
-      "slack key", {SettingKey("min", T::kNumber, "lowest slack (required)").range(0.01, 1000),
-                    SettingKey("max", T::kNumber, "highest slack (required)").range(0.01, 1000)});
-  return table;
+  return slack_keys().table();
 }
 
 namespace {

@@ -5,7 +5,8 @@
 if HAVE_GTEST
 if HAVE_TORCH
 check_PROGRAMS += tests/model/model_tests
-tests_model_model_tests_SOURCES = tests/model/model_test.cpp tests/model/gpu/gpu_model_test.cpp
+tests_model_model_tests_SOURCES = tests/model/model_test.cpp tests/model/gpu/gpu_model_test.cpp \
+	tests/model/settings_test_util.h
 tests_model_model_tests_CPPFLAGS = $(AM_CPPFLAGS) $(GTEST_CFLAGS) \
 	-DPACML_SOURCE_DIR='"$(abs_top_srcdir)"'
 tests_model_model_tests_LDADD = libpacml_model.la libpacml_sim.la libpacml_core.la \

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/config/train_config_keys.h"
 #include "core/inference/learned_policy.h"
 #include "core/inference/network.h"
 #include "core/placement/action_mask.h"
@@ -19,6 +20,7 @@
 #include "sim/engine/environment.h"
 #include "sim/experiment/experiment.h"
 #include "tests/core/learning_test_util.h"
+#include "tests/model/settings_test_util.h"
 
 namespace pacml {
 namespace {
@@ -241,6 +243,33 @@ eval: {every: 2, seeds: [5], baselines: [para_max]}
 checkpoint_every: 2
 )";
   return model::parse_train_config(yaml, "tiny.yaml");
+}
+
+// Each key is bound to its member and documents the member's initial value as
+// its default: a config that writes every key (and every key of its tables)
+// at its documented default reads back as a default-built TrainConfig; with
+// a warm start, its keys and its search's read back as theirs.
+TEST(Trainer, EachKeysDocumentedDefaultIsItsMembersValue) {
+  const std::string text = "pacml_train: 1\n" + documented_defaults(train_settings(), "") +
+                           "ppo:\n" + documented_defaults(train_ppo_settings(), "  ") +
+                           "network:\n" + documented_defaults(train_network_settings(), "  ") +
+                           "eval:\n" + documented_defaults(train_eval_settings(), "  ");
+  EXPECT_NE(text.find("betas: [A, B, C, D]"), std::string::npos) << text;
+  model::TrainConfig d;
+  d.source = "cfg.yaml";
+  EXPECT_EQ(model::parse_train_config(text, "cfg.yaml").to_json(), d.to_json()) << text;
+  const model::TrainConfig w = model::parse_train_config(
+      "pacml_train: 1\nwarm_start:\n  teacher: para_max\n  updates: 3\n" +
+          documented_defaults(train_warm_start_settings(), "  ") + "  search:\n" +
+          documented_defaults(train_search_settings(), "    "),
+      "cfg.yaml");
+  const TrainSearch search;
+  EXPECT_EQ(w.search.lookahead, search.lookahead);
+  EXPECT_EQ(w.search.samples, search.samples);
+  EXPECT_EQ(w.search.margin, search.margin);
+  EXPECT_EQ(w.imitate_values, d.imitate_values);
+  EXPECT_EQ(w.ppo.imitation_smoothing, d.ppo.imitation_smoothing);
+  EXPECT_EQ(w.ppo.value_temperature, d.ppo.value_temperature);
 }
 
 TEST(Trainer, ShortRunIsDeterministicForAFixedSeed) {

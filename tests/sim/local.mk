@@ -13,6 +13,7 @@ tests_unit_tests_SOURCES += \
 	tests/sim/engine/rollout_search_test.cpp \
 	tests/sim/experiment/blocking_bound_test.cpp \
 	tests/sim/experiment/experiment_test.cpp \
+	tests/sim/experiment/experiment_keys_test.cpp \
 	tests/sim/gpu/fitted_workload_test.cpp \
 	tests/sim/gpu/gpu_experiment_test.cpp \
 	tests/sim/gpu/gpu_replay_test.cpp \

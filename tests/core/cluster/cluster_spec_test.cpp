@@ -171,6 +171,39 @@ TEST(ClusterSpec, RejectsBadFilesNamingTheLine) {
   EXPECT_NE(error_of("pacml_cluster: 1\nnetwork: [fabric\n").find("test.yaml"), std::string::npos);
 }
 
+// Every key of the cluster table that applies with `network`, whose
+// default is one value (not words like "the file name"), at that default.
+std::string documented_defaults(const std::string& network) {
+  std::string text;
+  for (const SettingKey& k : cluster_settings().keys())
+    if (!k.default_text.empty() && k.default_text.find(' ') == std::string::npos &&
+        (k.only_when.empty() || k.only_when == "network: " + network))
+      text += k.name + ": \"" + k.default_text + "\"\n";
+  return text;
+}
+
+// Each key is bound to its member and documents the member's initial value as
+// its default: a file that writes every key at its documented default reads
+// back as a default-built ClusterSpec.
+TEST(ClusterSpec, EachKeysDocumentedDefaultIsItsMembersValue) {
+  const ClusterSpec d;
+  const std::string fabric_text = documented_defaults("fabric");
+  EXPECT_NE(fabric_text.find("network_latency: \"150e-9\""), std::string::npos) << fabric_text;
+  const ClusterSpec fabric = parse("pacml_cluster: 1\nnetwork: fabric\nservers: 4\n" + fabric_text);
+  EXPECT_EQ(fabric.gpus_per_server, d.gpus_per_server);
+  EXPECT_EQ(fabric.device.name, d.device.name);
+  EXPECT_EQ(fabric.gpu_memory, d.gpu_memory);
+  EXPECT_EQ(fabric.server_bandwidth, d.server_bandwidth);
+  EXPECT_EQ(fabric.network_latency, d.network_latency);
+  EXPECT_EQ(fabric.intra_server_latency, d.intra_server_latency);
+  const ClusterSpec ramp =
+      parse("pacml_cluster: 1\nnetwork: ramp\nshape: 4x4x2\n" + documented_defaults("ramp"));
+  EXPECT_EQ(ramp.ramp.propagation_latency, d.ramp.propagation_latency);
+  EXPECT_EQ(ramp.ramp.io_latency, d.ramp.io_latency);
+  EXPECT_EQ(ramp.server_bandwidth, d.server_bandwidth);
+  EXPECT_EQ(ramp.intra_server_latency, d.intra_server_latency);
+}
+
 TEST(ClusterSpec, UnknownPresetOrFileIsAnError) {
   try {
     load_cluster("dgx-h100-99x8");
@@ -179,6 +212,23 @@ TEST(ClusterSpec, UnknownPresetOrFileIsAnError) {
     EXPECT_NE(std::string(e.what()).find("--cluster: 'dgx-h100-99x8' is neither"),
               std::string::npos);
   }
+}
+
+// Each key is bound to its RampParams member and documents the member's
+// initial value: a topology that writes every key at its documented default
+// reads back as a default-built RampParams (C, R and S alone document none:
+// they stand instead of the shape).
+TEST(TopologyYaml, EachKeysDocumentedDefaultIsItsMembersValue) {
+  std::string text;
+  for (const SettingKey& k : ramp_topology_settings().keys())
+    if (!k.default_text.empty()) text += k.name + ": \"" + k.default_text + "\"\n";
+  EXPECT_NE(text.find("propagation_latency: \"50e-9\""), std::string::npos) << text;
+  const RampParams read = parse_ramp_topology(YAML::Load(text), "t.yaml"), d;
+  EXPECT_EQ(RampTopology(read).shape(), RampTopology(d).shape());
+  EXPECT_EQ(read.node_bandwidth, d.node_bandwidth);
+  EXPECT_EQ(read.propagation_latency, d.propagation_latency);
+  EXPECT_EQ(read.io_latency, d.io_latency);
+  EXPECT_EQ(read.worker_memory, d.worker_memory);
 }
 
 TEST(TopologyYaml, OneGrammarForExperimentsAndPacmlConf) {

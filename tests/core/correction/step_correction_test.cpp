@@ -93,5 +93,33 @@ TEST(CorrectionFile, ErrorsNameTheLine) {
   EXPECT_EQ(c.version, "c.yaml");
 }
 
+// Every key of `table` whose default is one value (not words like "the
+// file's name") at that default, one "key: value" line each; `skip` leaves
+// out keys whose default is another key's value.
+std::string documented_defaults(const SettingsTable& table, const std::string& indent,
+                                const std::string& skip = "") {
+  std::string text;
+  for (const SettingKey& k : table.keys())
+    if (!k.default_text.empty() && k.default_text.find(' ') == std::string::npos && k.name != skip)
+      text += indent + k.name + ": \"" + k.default_text + "\"\n";
+  return text;
+}
+
+// Each key is bound to its member and documents the member's initial value as
+// its default: a file and an entry that write every key at its documented
+// default read back as the default-built ones.
+TEST(CorrectionFile, EachKeysDocumentedDefaultIsItsMembersValue) {
+  const std::string entry = documented_defaults(correction_entry_settings(), "    ", "comm");
+  EXPECT_NE(entry.find("model: \"*\""), std::string::npos) << entry;
+  const StepCorrection c =
+      read("pacml_correction: 1\n" + documented_defaults(correction_settings(), "") +
+           "entries:\n  - compute: 1.25\n" + entry);
+  ASSERT_EQ(c.factors.size(), 1u);
+  const auto& [key, factor] = *c.factors.begin();
+  EXPECT_EQ(key, std::make_pair(std::string(kAnyName), std::string(kAnyName)));
+  EXPECT_EQ(factor.jobs, CorrectionFactor().jobs);
+  EXPECT_EQ(factor.comm, factor.compute);  // comm's default: compute
+}
+
 }  // namespace
 }  // namespace pacml

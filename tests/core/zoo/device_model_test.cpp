@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/cluster/cluster_presets.h"
+#include "core/config/settings_table.h"
 #include "core/util/error.h"
 #include "tests/core/zoo/zoo_test_util.h"
 #include "tests/test_data.h"
@@ -61,6 +62,25 @@ std::string error_of(const std::string& text) {
   }
   ADD_FAILURE() << "no error for:\n" << text;
   return "";
+}
+
+// Each key is bound to its member and documents the member's initial value as
+// its default: a device whose `host:` writes every key at its documented
+// default reads back with a default-built DeviceModel's host (the device's
+// other keys are required and document none).
+TEST(DeviceModel, EachKeysDocumentedDefaultIsItsMembersValue) {
+  std::string host = "host:\n";
+  for (const SettingKey& k : device_host_settings().keys())
+    host += "  " + k.name + ": \"" + k.default_text + "\"\n";
+  EXPECT_NE(host.find("per_op: \"20e-6\""), std::string::npos) << host;
+  const DeviceModel read = parse(kGoodDevice + host), d;
+  EXPECT_EQ(read.host.per_op, d.host.per_op);
+  EXPECT_EQ(read.host.per_step, d.host.per_step);
+  for (const SettingKey& k : device_settings().keys()) {
+    if (k.name != "host") {
+      EXPECT_EQ(k.default_text, "") << k.name;
+    }
+  }
 }
 
 TEST(DeviceModel, ParsesAGoodFile) {

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/config/train_config_keys.h"
 #include "core/gpu/features.h"
 #include "core/gpu/learned_policy.h"
 #include "core/inference/weights_file.h"
@@ -25,6 +26,7 @@
 #include "model/gpu/trainer.h"
 #include "model/trainer.h"
 #include "sim/gpu/trace.h"
+#include "tests/model/settings_test_util.h"
 
 namespace pacml {
 namespace {
@@ -306,6 +308,22 @@ TEST(GpuTrainer, ConfigErrorsNameFileAndLine) {
   ASSERT_EQ(c.teacher_caps.size(), 2u);
   EXPECT_EQ(c.teacher_caps[0], 0.5);
   EXPECT_TRUE(std::isinf(c.teacher_caps[1]));
+}
+
+// Each key is bound to its member and documents the member's initial value as
+// its default: a config that writes every key (and every key of its tables)
+// at its documented default reads back as a default-built gpu::TrainConfig.
+TEST(GpuTrainer, EachKeysDocumentedDefaultIsItsMembersValue) {
+  const std::string text =
+      "pacml_train: 1\nworld: gpu\n" + documented_defaults(gpu_train_settings(), "") + "train:\n" +
+      documented_defaults(gpu_train_scenario_settings(), "  ") + "optimiser:\n" +
+      documented_defaults(gpu_train_optimiser_settings(), "  ") + "network:\n" +
+      documented_defaults(gpu_train_network_settings(), "  ");
+  EXPECT_NE(text.find("  clusters: [ramp-a100-16x8]"), std::string::npos) << text;
+  EXPECT_NE(text.find("  layers: [32, 16]"), std::string::npos) << text;
+  gpu::TrainConfig d;
+  d.source = "cfg.yaml";
+  EXPECT_EQ(gpu::parse_train_config(text, "cfg.yaml").to_json(), d.to_json()) << text;
 }
 
 TEST(GpuTrainer, WorkloadIsOneOrAList) {

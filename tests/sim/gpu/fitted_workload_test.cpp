@@ -6,6 +6,9 @@
 #include <cmath>
 #include <sstream>
 
+#include <yaml-cpp/yaml.h>
+
+#include "core/config/settings_table.h"
 #include "core/util/error.h"
 #include "sim/gpu/fitted_workload.h"
 
@@ -132,6 +135,47 @@ TEST(FittedWorkload, RefusesBadFilesNamingTheLine) {
   bad.replace(bad.find("max: 100"), 8, "max: 0");
   EXPECT_NE(error_of(bad).find("w.yaml:5"), std::string::npos);
   EXPECT_NE(error_of("pacml_workload: 2\n").find("pacml_workload: 1"), std::string::npos);
+}
+
+// Each key with a default is bound to its member and documents the member's
+// initial value: a file that writes them at their documented defaults (the
+// slack's "[min, max]" as its mapping) reads back as a default-built one.
+TEST(FittedWorkload, EachKeysDocumentedDefaultIsItsMembersValue) {
+  std::string text =
+      "pacml_workload: 1\narrivals_per_hour: [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]\n"
+      "models:\n  - {model: resnet50, batch: 64, share: 1}\n"
+      "iterations: {log_mean: 8, log_sd: 1, min: 1, max: 100}\ngpus: {1: 1}\n";
+  for (const SettingKey& k : fitted_params_settings().keys())
+    if (!k.default_text.empty() && k.default_text.find(' ') == std::string::npos)
+      text += k.name + ": \"" + k.default_text + "\"\n";
+  const YAML::Node slack = YAML::Load(fitted_params_settings().key("slack").default_text);
+  ASSERT_TRUE(slack.IsSequence() && slack.size() == 2);
+  text += "slack: {min: " + slack[0].Scalar() + ", max: " + slack[1].Scalar() + "}\n";
+  EXPECT_NE(text.find("jobs_fitted: \"0\""), std::string::npos) << text;
+  std::istringstream in(text);
+  const FittedWorkload read = load_workload(in, "w.yaml"), d;
+  EXPECT_EQ(read.jobs_fitted, d.jobs_fitted);
+  EXPECT_EQ(read.slack_min, d.slack_min);
+  EXPECT_EQ(read.slack_max, d.slack_max);
+}
+
+// A graph entry's profiled_batch defaults to the member's value (the zoo's
+// profiling batch), not to the entry's batch, as the docs once said.
+TEST(FittedWorkload, EachModelKeysDocumentedDefaultIsItsMembersValue) {
+  std::string entry = "  - graph: " + std::string(PACML_SOURCE_DIR) +
+                      "/tests/fixtures/tiny.txt\n    batch: 128\n    share: 1\n";
+  const std::string plain = entry;
+  for (const SettingKey& k : fitted_model_settings().keys())
+    if (!k.default_text.empty()) entry += "    " + k.name + ": \"" + k.default_text + "\"\n";
+  EXPECT_NE(entry.find("profiled_batch: \"64\""), std::string::npos) << entry;
+  const std::string head =
+      "pacml_workload: 1\narrivals_per_hour: [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]\n"
+      "models:\n";
+  const std::string tail = "iterations: {log_mean: 8, log_sd: 1, min: 1, max: 100}\ngpus: {1: 1}\n";
+  std::istringstream with_defaults(head + entry + tail), without(head + plain + tail);
+  const ModelShare d;
+  EXPECT_EQ(load_workload(with_defaults, "w.yaml").models.at(0).profiled_batch, d.profiled_batch);
+  EXPECT_EQ(load_workload(without, "w.yaml").models.at(0).profiled_batch, d.profiled_batch);
 }
 
 TEST(FittedWorkload, ResizesTransformersAndNamesTheLineOfAShapeThatCannotBuild) {
