@@ -123,10 +123,18 @@ StepCorrection from_yaml(const YAML::Node& root, const std::string& source) {
   return file.correction;
 }
 
-// A YAML scalar that stays text: names such as * or 1e3 are quoted.
+// A YAML scalar that stays text: names such as * or 1e3 are quoted, and a
+// control byte (a NUL or a line break in a name taken from a log) is escaped
+// as \xHH, so that the file reads back to the same name.
 std::string quoted(const std::string& text) {
   std::string out = "\"";
   for (const char ch : text) {
+    const auto byte = static_cast<unsigned char>(ch);
+    if (byte < 0x20 || byte == 0x7f) {
+      static const char kHex[] = "0123456789abcdef";
+      out += std::string("\\x") + kHex[byte >> 4] + kHex[byte & 15];
+      continue;
+    }
     if (ch == '"' || ch == '\\') out += '\\';
     out += ch;
   }

@@ -74,6 +74,18 @@ TEST(CorrectionFile, RoundTripsExactly) {
   EXPECT_EQ(back.factors.at({"*", "*"}).compute, 1.7000000000000002);
 }
 
+// A name taken from a log may hold any byte; the file keeps it (a NUL once
+// cut the name short, so the entry read back under another key: fuzzing).
+TEST(CorrectionFile, NamesWithControlBytesQuotesAndBackslashesRoundTrip) {
+  StepCorrection c;
+  const std::string device = std::string("e\0ntries\"A100\\SXM4\n\x7f", 20);
+  c.factors[{"gpt2\t", device}] = {1.3, 2.5, 15};
+  const StepCorrection back = read(correction_file_text(c, {"a test", 8}));
+  ASSERT_EQ(back.factors.size(), 1u);
+  EXPECT_EQ(back.factors.begin()->first.second, device);
+  EXPECT_EQ(back.factors.begin()->first.first, "gpt2\t");
+}
+
 TEST(CorrectionFile, ErrorsNameTheLine) {
   const std::string head = "pacml_correction: 1\nentries:\n";
   EXPECT_NE(error_of(head + "  - {model: a, compute: 1.2}\n  - {model: a, compute: 1.3}\n")
