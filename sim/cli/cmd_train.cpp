@@ -55,6 +55,27 @@ double median(std::vector<double> v) {
   return v.empty() ? 0 : v[v.size() / 2];
 }
 
+// --graphs, else the PipeDream graphs in ../shared/data, else zoo models of the same names.
+std::vector<JobGraphPtr> bench_graphs(const std::optional<std::string>& graph_list,
+                                      sim::GraphCatalog& catalog) {
+  std::vector<std::string> names;
+  if (graph_list) {
+    names = sim::split_policy_list(*graph_list, "--graphs");
+  } else {
+    const std::string dir =
+        sim::expand_variables(
+            "${PACML_SHARED_DATA:-" + sim::executable_dir() + "/../../shared/data}", "--graphs") +
+        "/pipedream/";
+    for (const char* m : {"alexnet", "resnet18", "squeezenet1_0", "vgg16", "gnmt", "resnet50"})
+      names.push_back(::access((dir + m + ".txt").c_str(), R_OK) == 0 ? dir + m + ".txt"
+                                                                      : std::string(m));
+  }
+  std::vector<JobGraphPtr> graphs;
+  for (const auto& n : names)
+    graphs.push_back(sim::looks_like_path(n) ? catalog.load_file(n) : catalog.zoo(n, "--graphs"));
+  return graphs;
+}
+
 int run_bench_policy(const std::vector<std::string>& args) {
   Args a("pacml bench-policy [--weights PATH] [--graphs LIST] [--repeats N]",
          "Times the learned policy's decision without LibTorch, single-threaded, on an empty "
@@ -77,21 +98,7 @@ int run_bench_policy(const std::vector<std::string>& args) {
   auto& policy = dynamic_cast<inference::LearnedPolicy&>(*policy_ptr);
   const std::string profile_name = policy.model().profile();
   sim::GraphCatalog catalog;
-  std::vector<JobGraphPtr> graphs;
-  std::vector<std::string> names;
-  if (graph_list) {
-    names = sim::split_policy_list(*graph_list, "--graphs");
-  } else {
-    const std::string dir =
-        sim::expand_variables(
-            "${PACML_SHARED_DATA:-" + sim::executable_dir() + "/../../shared/data}", "--graphs") +
-        "/pipedream/";
-    for (const char* m : {"alexnet", "resnet18", "squeezenet1_0", "vgg16", "gnmt", "resnet50"})
-      names.push_back(::access((dir + m + ".txt").c_str(), R_OK) == 0 ? dir + m + ".txt"
-                                                                      : std::string(m));
-  }
-  for (const auto& n : names)
-    graphs.push_back(sim::looks_like_path(n) ? catalog.load_file(n) : catalog.zoo(n, "--graphs"));
+  const std::vector<JobGraphPtr> graphs = bench_graphs(graph_list, catalog);
   const JctEstimator estimator(RampTopology::parse("4x4x2"), Profile::by_name(profile_name));
   const ClusterState cluster(estimator.topology());
   const std::vector<bool> mask = action_mask(cluster, 16);
