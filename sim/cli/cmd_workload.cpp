@@ -57,7 +57,6 @@ struct RunOptions {
   sim::ExperimentSpec spec;
   ClusterChoice cluster;
   long seeds = 3;
-  std::string admission = "both";
   std::string policies = "requested,min_feasible,para_max";
   bool json = false;
 };
@@ -70,8 +69,8 @@ void bind_run_options(Args& args, RunOptions& o) {
   args.bind("load", "X", "arrival rate as a multiple of the fitted one", f.load);
   args.bind("jobs", "N", "jobs per run", f.jobs, 1, 10'000'000);
   args.bind("seeds", "N", "runs (seeds 1..N)", o.seeds, 1, 1000);
-  args.bind_choice("admission", {"immediate", "queue", "both"}, "immediate, queue or both",
-                   o.admission);
+  args.bind_parsed("admission", "MODE", "immediate, queue or both", f.admissions,
+                   gpu::parse_admissions, gpu::admissions_name(f.admissions));
   args.bind_parsed("order", "ORDER", "queue order: edf or fifo", f.order, gpu::parse_queue_order,
                    "edf");
   args.bind("policies", "P1,P2", "GPU policies", o.policies);
@@ -86,8 +85,6 @@ void finish_run_spec(RunOptions& o) {
   spec.workload_type = "fitted";
   if (!(spec.fitted.load > 0)) throw InputError("--load", "load must be positive");
   for (long s = 1; s <= o.seeds; ++s) spec.seeds.push_back(static_cast<std::uint64_t>(s));
-  if (o.admission != "both")
-    spec.fitted.admissions = {gpu::parse_admission(o.admission, "--admission")};
   spec.policies = split_list(o.policies);
   for (const std::string& p : spec.policies)
     gpu::Policy::parse(p, "--policies", sim::model_search_dirs());

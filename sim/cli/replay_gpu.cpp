@@ -161,10 +161,7 @@ Runs runs_of(const ReplayOptions& o, std::uint64_t seed) {
   Runs runs;
   for (const std::string& name : split_list(o.policies.value_or("requested,min_feasible,para_max")))
     runs.policies.push_back(gpu::Policy::parse(name, "--policies", sim::model_search_dirs()));
-  if (o.admission == "both")
-    runs.modes = {gpu::Admission::kImmediate, gpu::Admission::kQueue};
-  else
-    runs.modes = {gpu::parse_admission(o.admission, "--admission")};
+  runs.modes = o.admissions;
   runs.config.order = o.order;
   runs.config.decide = o.decide;
   runs.config.seed = seed;
@@ -185,16 +182,14 @@ std::vector<gpu::Job> read_jobs(const ReplayOptions& o, const gpu::TraceMapping&
 // one --admission replays.
 std::vector<gpu::Admission> hindsight_modes(const ReplayOptions& o, const Runs& runs) {
   const bool queue_only = runs.modes == std::vector<gpu::Admission>{gpu::Admission::kQueue};
-  const std::string text = o.hindsight_admission.value_or(queue_only ? "queue" : "immediate");
-  std::vector<gpu::Admission> modes;
-  if (text == "both")
-    modes = {gpu::Admission::kImmediate, gpu::Admission::kQueue};
-  else
-    modes = {gpu::parse_admission(text, "--hindsight-admission")};
+  const std::vector<gpu::Admission> modes =
+      o.hindsight_admissions.value_or(std::vector<gpu::Admission>{
+          queue_only ? gpu::Admission::kQueue : gpu::Admission::kImmediate});
   for (gpu::Admission mode : modes)
     if (!std::count(runs.modes.begin(), runs.modes.end(), mode))
-      throw InputError("--hindsight-admission",
-                       "'" + text + "' is not replayed: --admission " + o.admission);
+      throw InputError("--hindsight-admission", "'" + gpu::admissions_name(modes) +
+                                                    "' is not replayed: --admission " +
+                                                    gpu::admissions_name(runs.modes));
   if (runs.config.decide != gpu::DecisionTime::kAtStart &&
       std::count(modes.begin(), modes.end(), gpu::Admission::kQueue))
     throw InputError("--hindsight",
@@ -205,7 +200,8 @@ std::vector<gpu::Admission> hindsight_modes(const ReplayOptions& o, const Runs& 
 // --hindsight N: the search teacher's options, checked before any replay.
 std::optional<gpu::HindsightSearchOptions> hindsight_of(const ReplayOptions& o, const Runs& runs) {
   if (!o.hindsight) {
-    if (o.hindsight_admission) throw InputError("--hindsight-admission", "only with --hindsight N");
+    if (o.hindsight_admissions)
+      throw InputError("--hindsight-admission", "only with --hindsight N");
     if (o.hindsight_base) throw InputError("--hindsight-base", "only with --hindsight N");
     return std::nullopt;
   }

@@ -73,12 +73,6 @@ std::optional<sim::TraceFormat> parse_format(const std::string& text, const std:
   return sim::parse_trace_format(text, where);
 }
 
-// immediate, queue or both, in parse_admission's words.
-std::string admission_or_both(const std::string& text, const std::string& where) {
-  if (text != "both") gpu::parse_admission(text, where);
-  return text;
-}
-
 // --world and --profile, as pacml estimate declares them.
 void bind_world(Args& args, ReplayOptions& o, const ReplayOption&, const std::string& help) {
   add_world_option(args, o.world, help);
@@ -152,7 +146,7 @@ std::vector<ReplayOption> gpu_replay_options() {
        "measured iterations/s per model (ElasticFlow's MODEL.csv format)", kGpu,
        text(&ReplayOptions::throughput_table)},
       {"admission", "MODE", "immediate (start or block), queue (wait; as Slurm), or both", kGpu,
-       parsed(&ReplayOptions::admission, admission_or_both, "queue")},
+       parsed(&ReplayOptions::admissions, gpu::parse_admissions, "queue")},
       {"order", "ORDER", "queue admission: edf or fifo", kGpu,
        parsed(&ReplayOptions::order, gpu::parse_queue_order, "edf")},
       {"hindsight", "N",
@@ -166,9 +160,9 @@ std::vector<ReplayOption> gpu_replay_options() {
        "search takes about ten times longer",
        kGpu,
        parsed(
-           &ReplayOptions::hindsight_admission,
+           &ReplayOptions::hindsight_admissions,
            [](const std::string& text, const std::string& where) {
-             return std::optional(admission_or_both(text, where));
+             return std::optional(gpu::parse_admissions(text, where));
            },
            "")},
       {"hindsight-base", "POLICY",

@@ -36,10 +36,10 @@ struct ReplayOptions {
   long seed = 1;
   std::optional<std::string> jobs_csv;
   std::optional<std::string> throughput_table;
-  std::string admission = "queue";
+  std::vector<gpu::Admission> admissions = {gpu::Admission::kQueue};
   gpu::QueueOrder order = gpu::QueueOrder::kEarliestDeadline;
   std::optional<long> hindsight;
-  std::optional<std::string> hindsight_admission;
+  std::optional<std::vector<gpu::Admission>> hindsight_admissions;
   std::optional<std::string> hindsight_base;  // default min_feasible
   bool bound = false;
   gpu::DecisionTime decide = gpu::DecisionTime::kAtStart;

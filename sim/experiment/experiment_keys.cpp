@@ -236,11 +236,8 @@ std::vector<Binding> fitted_keys(const Spec& d) {
                      .defaults_to("both")),
           [](const SettingsTable&, const YAML::Node& r, const std::string& source, Spec& spec) {
             const std::string text = yaml_scalar(r["admission"], source, "admission");
-            spec.fitted.admissions = text == "both"
-                                         ? std::vector<gpu::Admission>{gpu::Admission::kImmediate,
-                                                                       gpu::Admission::kQueue}
-                                         : std::vector<gpu::Admission>{gpu::parse_admission(
-                                               text, yaml_where(source, r["admission"]))};
+            spec.fitted.admissions =
+                gpu::parse_admissions(text, yaml_where(source, r["admission"]));
           }),
       bind_with<Spec>(
           fitted(SettingKey("order", T::kChoice, "the order waiting jobs are tried in")

@@ -24,6 +24,16 @@ const char* admission_name(Admission admission) {
   return admission == Admission::kImmediate ? "immediate" : "queue";
 }
 
+std::vector<Admission> parse_admissions(const std::string& text, const std::string& where) {
+  if (text == "both") return {Admission::kImmediate, Admission::kQueue};
+  return {parse_admission(text, where)};
+}
+
+std::string admissions_name(const std::vector<Admission>& admissions) {
+  if (admissions.size() == 2) return "both";
+  return admissions.empty() ? "" : admission_name(admissions.front());
+}
+
 QueueOrder parse_queue_order(const std::string& text, const std::string& where) {
   if (text == "edf" || text == "deadline") return QueueOrder::kEarliestDeadline;
   if (text == "fifo" || text == "submission") return QueueOrder::kSubmission;

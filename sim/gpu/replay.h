@@ -39,6 +39,10 @@ struct Job {
 enum class Admission { kImmediate, kQueue };
 Admission parse_admission(const std::string& text, const std::string& where);
 const char* admission_name(Admission admission);
+// The modes an experiment, a replay or a workload run is asked for:
+// "immediate", "queue" or "both" (immediate, then queue); and back to that text.
+std::vector<Admission> parse_admissions(const std::string& text, const std::string& where);
+std::string admissions_name(const std::vector<Admission>& admissions);
 
 enum class QueueOrder { kSubmission, kEarliestDeadline };
 QueueOrder parse_queue_order(const std::string& text, const std::string& where);

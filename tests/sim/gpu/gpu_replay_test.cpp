@@ -59,6 +59,18 @@ ReplayResult run(const std::vector<Job>& jobs, const std::string& policy, Admiss
   return replay_on_gpus(jobs, durations, config);
 }
 
+// One reading of "immediate|queue|both" for experiment files, pacml replay and
+// pacml workload run, and the text that reads back.
+TEST(Admissions, BothIsImmediateThenQueueAndReadsBack) {
+  using gpu::Admission;
+  EXPECT_EQ(gpu::parse_admissions("both", "x"),
+            (std::vector<Admission>{Admission::kImmediate, Admission::kQueue}));
+  EXPECT_EQ(gpu::parse_admissions("queue", "x"), std::vector<Admission>{Admission::kQueue});
+  for (const char* text : {"immediate", "queue", "both"})
+    EXPECT_EQ(gpu::admissions_name(gpu::parse_admissions(text, "x")), text);
+  EXPECT_THROW(gpu::parse_admissions("later", "x"), InputError);
+}
+
 TEST(GpuCluster, PacksJobsOnFewestServers) {
   std::istringstream in(
       "pacml_cluster: 1\nnetwork: fabric\nservers: 3\ngpus_per_server: 4\n"
