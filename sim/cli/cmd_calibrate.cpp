@@ -185,13 +185,9 @@ int calibrate_command(const std::vector<std::string>& argv) {
             o.out);
   if (!args.parse(argv)) return 0;
   if (o.history_given()) return history_section(o);
-  const std::pair<const char*, bool> history_only[] = {
-      {"startup", o.startup.has_value()},
-      {"prior-jobs", o.prior_jobs.has_value()},
-      {"min-jobs", o.min_jobs.has_value()},
-      {"version-name", o.version_name.has_value()}};
-  for (const auto& [only, given] : history_only)
-    if (given) throw InputError(std::string("--") + only, "applies to --history only");
+  for (const std::string& given : args.given())
+    for (const std::string& only : kHistoryFitOnly)
+      if (given == only) throw InputError("--" + given, "applies to --history only");
   if (o.probe) return probe_section(o);
   if (o.device) throw InputError("--device", "applies to --probe only");
   const sim::ElasticFlowTraces traces = sim::find_elasticflow_traces(o.elasticflow.value_or(""));

@@ -12,28 +12,26 @@
 namespace pacml::cli {
 
 void declare_history_fit_options(Args& args, CalibrateOptions& o) {
-  const sim::FitOptions defaults;
   args.bind("log", "DECISIONS", "with --sacct instead of --history: job_submit/pacml's log", o.log);
   args.bind("sacct", "FILE",
             "with --log: sacct -P --format=JobID,State,Elapsed,Start,Comment output", o.sacct);
   args.bind_parsed(
       "startup", "SECONDS",
-      "with --history: seconds of each job's elapsed time before its first step", o.startup,
+      "with --history: seconds of each job's elapsed time before its first step",
+      o.fit.startup_seconds,
       [](const std::string& text, const std::string& where) {
-        return std::optional(parse_non_negative(text, where, where));
+        return parse_non_negative(text, where, where);
       },
-      exact_number_text(defaults.startup_seconds));
-  args.bind("prior-jobs", "K|auto",
-            "with --history: the prior's weight in jobs, a factor from n jobs moves n/(n+K) of "
-            "the way; auto: estimated from the spread within and between models (8 where "
-            "fewer than 3 models can tell)",
-            o.prior_jobs, "auto");
+      exact_number_text(o.fit.startup_seconds));
   args.bind_parsed(
-      "min-jobs", "N", "with --history: refuse with fewer usable completed jobs", o.min_jobs,
-      [](const std::string& text, const std::string& where) {
-        return std::optional(parse_integer(text, 1, 1L << 40, where, "value"));
-      },
-      std::to_string(defaults.min_jobs));
+      "prior-jobs", "K|auto",
+      "with --history: the prior's weight in jobs, a factor from n jobs moves n/(n+K) of "
+      "the way; auto: estimated from the spread within and between models (8 where "
+      "fewer than 3 models can tell)",
+      o.fit.prior_jobs,
+      [](const std::string& text, const std::string&) { return parse_prior_jobs(text); }, "auto");
+  args.bind("min-jobs", "N", "with --history: refuse with fewer usable completed jobs",
+            o.fit.min_jobs, 1, 1L << 40);
   args.bind("version-name", "TEXT",
             "with --history: the correction's version (default: the --out file's name)",
             o.version_name);
@@ -125,10 +123,7 @@ int history_section(const CalibrateOptions& o) {
     if (!o.log || !o.sacct) throw InputError("--log", "--log and --sacct go together");
     jobs = join_files(*o.log, *o.sacct);
   }
-  sim::FitOptions options;
-  if (o.startup) options.startup_seconds = *o.startup;
-  options.prior_jobs = parse_prior_jobs(o.prior_jobs.value_or("auto"));
-  if (o.min_jobs) options.min_jobs = *o.min_jobs;
+  sim::FitOptions options = o.fit;
   const std::string out = *o.out;
   options.version = o.version_name.value_or(out.substr(out.find_last_of('/') + 1));
   std::map<std::string, long> excluded;

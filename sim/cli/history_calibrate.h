@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/util/args.h"
+#include "sim/history/correction_fit.h"
 #include "sim/history/history_records.h"
 
 namespace pacml::cli {
@@ -20,9 +21,7 @@ struct CalibrateOptions {
   std::optional<std::string> device;       // with --probe
   std::optional<std::string> history;      // the history section
   std::optional<std::string> log, sacct;   // or these two
-  std::optional<double> startup;           // default 0
-  std::optional<std::string> prior_jobs;   // K or auto (default)
-  std::optional<long> min_jobs;            // default 20
+  sim::FitOptions fit;  // --startup, --prior-jobs, --min-jobs bound to its members
   std::optional<std::string> version_name;
   std::optional<std::string> out;
   bool json = false;
@@ -32,6 +31,10 @@ struct CalibrateOptions {
 // Declares --log, --sacct, --startup, --prior-jobs, --min-jobs, --version-name
 // (calibrate's --history and --out are its own), bound to `options`.
 void declare_history_fit_options(Args& args, CalibrateOptions& options);
+
+// The options of the history fit alone, which the other sections refuse.
+inline const std::vector<std::string> kHistoryFitOnly = {"startup", "prior-jobs", "min-jobs",
+                                                         "version-name"};
 
 // --prior-jobs: "auto" (unset: the fit estimates it) or a weight in jobs.
 std::optional<double> parse_prior_jobs(const std::string& text);
