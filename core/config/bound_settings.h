@@ -79,29 +79,9 @@ class BoundSettings {
   std::vector<bool> required_;
 };
 
-// "1.5e-7" → "150e-9": an exact number with an exponent written with a
-// multiple of 3 (ns, µs, GB), as the docs write physical quantities. The
-// decimal value is the same, so it reads back to the same double.
-inline std::string engineering_text(const std::string& exact) {
-  const std::size_t e = exact.find('e');
-  if (e == std::string::npos) return exact;
-  const long exponent = std::stol(exact.substr(e + 1));
-  const long shift = ((exponent % 3) + 3) % 3;  // places the point moves right
-  if (shift == 0) return exact;
-  const bool negative = exact[0] == '-';
-  std::string digits = exact.substr(negative ? 1 : 0, e - (negative ? 1 : 0));
-  const std::size_t dot = digits.find('.');
-  std::size_t point = dot == std::string::npos ? digits.size() : dot;
-  if (dot != std::string::npos) digits.erase(dot, 1);
-  point += static_cast<std::size_t>(shift);
-  if (digits.size() < point) digits.append(point - digits.size(), '0');
-  if (point < digits.size()) digits.insert(point, ".");
-  return (negative ? "-" : "") + digits + "e" + std::to_string(exponent - shift);
-}
-
 // The default text of a member's value, as the docs show it.
 inline std::string default_text_of(double value) {
-  return engineering_text(exact_number_text(value));
+  return engineering_number_text(value);
 }
 template <class I, std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool>, int> = 0>
 std::string default_text_of(I value) {

@@ -79,6 +79,24 @@ std::string significant_number_text(double value, int digits) {
   return buffer;
 }
 
+std::string engineering_number_text(double value) {
+  const std::string exact = exact_number_text(value);
+  const std::size_t e = exact.find('e');
+  if (e == std::string::npos) return exact;
+  const long exponent = std::stol(exact.substr(e + 1));
+  const long shift = ((exponent % 3) + 3) % 3;  // places the point moves right
+  if (shift == 0) return exact;
+  const bool negative = exact[0] == '-';
+  std::string digits = exact.substr(negative ? 1 : 0, e - (negative ? 1 : 0));
+  const std::size_t dot = digits.find('.');
+  std::size_t point = dot == std::string::npos ? digits.size() : dot;
+  if (dot != std::string::npos) digits.erase(dot, 1);
+  point += static_cast<std::size_t>(shift);
+  if (digits.size() < point) digits.append(point - digits.size(), '0');
+  if (point < digits.size()) digits.insert(point, ".");
+  return (negative ? "-" : "") + digits + "e" + std::to_string(exponent - shift);
+}
+
 std::string exact_number_text(double value) {
   if (!std::isfinite(value)) return std::isnan(value) ? "nan" : (value > 0 ? "inf" : "-inf");
   if (value == std::floor(value) && std::fabs(value) < 1e6)

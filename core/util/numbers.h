@@ -27,6 +27,11 @@ long parse_integer(std::string_view text, long lo, long hi, const std::string& w
 // 1.6e12 → "1.6e+12"): lossless, yet what a person would have written.
 std::string exact_number_text(double value);
 
+// exact_number_text with an exponent that is a multiple of 3, as the docs
+// write physical quantities (1.5e-7 → "150e-9": ns, µs, GB); the decimal value
+// is the same, so it reads back to the same double.
+std::string engineering_number_text(double value);
+
 // `value` with `digits` significant digits, as printf's %g writes it (tables
 // for people: 4–6 digits; CSV: 10). Every such number in pacml goes through here.
 std::string significant_number_text(double value, int digits = 6);

@@ -28,6 +28,7 @@ tests_unit_tests_SOURCES += \
 	tests/core/util/args_test.cpp \
 	tests/core/util/lru_cache_test.cpp \
 	tests/core/util/text_test.cpp \
+	tests/core/util/numbers_test.cpp \
 	tests/core/zoo/zoo_test_util.h \
 	tests/core/zoo/calibration_test.cpp \
 	tests/core/zoo/current_models_test.cpp \
